@@ -1,0 +1,36 @@
+// The Prisma client for the database DATABASE_URL selects: SQLite (embedded default) or PostgreSQL.
+// Both generated clients come from the same models, so they share one type (`Db`).
+import { PrismaClient as SqliteClient } from "#prisma/sqlite";
+import { PrismaClient as PostgresClient } from "#prisma/postgresql";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { env } from "./env.server";
+import { postgresConnectionString, postgresSchema, providerOf, type DbProvider } from "./db/provider";
+
+export type Db = SqliteClient;
+
+export function createDb(databaseUrl: string): Db {
+  if (providerOf(databaseUrl) === "sqlite") {
+    // A busy connection waits up to 5 s for a lock instead of failing at once (webhooks and the worker share the file).
+    return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout: 5000 }) });
+  }
+  const adapter = new PrismaPg(
+    { connectionString: postgresConnectionString(databaseUrl), max: 10 },
+    { schema: postgresSchema(databaseUrl) },
+  );
+  return new PostgresClient({ adapter }) as unknown as Db;
+}
+
+declare global {
+  // Kept across Vite's module reloads in development, so reloads do not open new connections.
+  var __db: Db | undefined;
+}
+
+const prisma: Db = (global.__db ??= createDb(env().DATABASE_URL));
+
+/** The provider of the process's database: some queries (row claiming) differ between the two. */
+export function dbProvider(): DbProvider {
+  return providerOf(env().DATABASE_URL);
+}
+
+export default prisma;

@@ -1,0 +1,69 @@
+// The three mandatory privacy webhooks. What the app stores about people: the order snapshot and the
+// customer's name and id on each Invoice row, and the request body sent to the invoicing service.
+import prisma from "../db.server";
+
+export interface CustomerRedactPayload {
+  shop_domain?: string;
+  customer?: { id?: number | string | null; email?: string | null; phone?: string | null } | null;
+  orders_to_redact?: Array<number | string>;
+}
+
+export interface DataRequestPayload {
+  shop_domain?: string;
+  customer?: { id?: number | string | null; email?: string | null } | null;
+  orders_requested?: Array<number | string>;
+  data_request?: { id?: number | string };
+}
+
+const REDACTED = "[redacted]";
+
+function customerScope(shop: string, payload: { customer?: { id?: number | string | null } | null }, orderIds: Array<number | string>) {
+  const customerId = payload.customer?.id != null ? String(payload.customer.id) : undefined;
+  const orders = orderIds.map(String);
+  const or = [
+    ...(customerId ? [{ customerId }] : []),
+    ...(orders.length ? [{ orderId: { in: orders } }] : []),
+  ];
+  return or.length ? { shopDomain: shop, OR: or } : null;
+}
+
+/**
+ * customers/redact: removes the personal data of the customer's invoices. The invoice itself (its
+ * serial number and totals) is a legal record the merchant must keep, so the row stays, anonymised.
+ */
+export async function redactCustomer(shop: string, payload: CustomerRedactPayload): Promise<number> {
+  const where = customerScope(shop, payload, payload.orders_to_redact ?? []);
+  if (!where) return 0;
+  const ids = (await prisma.invoice.findMany({ where, select: { id: true } })).map((row) => row.id);
+  if (ids.length === 0) return 0;
+  await prisma.$transaction([
+    prisma.invoice.updateMany({
+      where: { id: { in: ids } },
+      data: { customerId: null, customerName: REDACTED, orderSnapshot: { redacted: true }, requestBody: { redacted: true } },
+    }),
+    prisma.invoiceEvent.updateMany({ where: { invoiceId: { in: ids } }, data: { data: { redacted: true } } }),
+  ]);
+  return ids.length;
+}
+
+/**
+ * customers/data_request: the app holds no data Shopify does not already hold (the invoices are built
+ * from Shopify's own orders), so the answer is which invoices exist; it is logged for the merchant.
+ */
+export async function findCustomerData(shop: string, payload: DataRequestPayload) {
+  const where = customerScope(shop, payload, payload.orders_requested ?? []);
+  if (!where) return [];
+  return prisma.invoice.findMany({
+    where,
+    select: { orderId: true, orderName: true, serialNumber: true, state: true, createdAt: true },
+  });
+}
+
+/** shop/redact (48 hours after uninstall): everything of the shop goes. */
+export async function redactShop(shop: string) {
+  await prisma.$transaction([
+    prisma.session.deleteMany({ where: { shop } }),
+    // Settings, invoices and their events cascade from the shop row.
+    prisma.shop.deleteMany({ where: { domain: shop } }),
+  ]);
+}

@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { authenticate } from "../shopify.server";
+import { redactCustomer, type CustomerRedactPayload } from "../privacy/compliance.server";
+import { logger } from "../logger.server";
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, topic, payload } = await authenticate.webhook(request);
+  const count = await redactCustomer(shop, payload as CustomerRedactPayload);
+  logger.info({ shop, topic, invoices: count }, "customer redacted");
+  return new Response(null, { status: 200 });
+};

@@ -1,0 +1,41 @@
+// The one shopifyApp() configuration: App Store distribution, embedded auth by token exchange,
+// sessions in Prisma, and the shop recorded after every authentication.
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import prisma from "./db.server";
+import { env } from "./env.server";
+import { fetchShopProfile, recordShop } from "./shops/shops.server";
+
+const config = env();
+
+/** The newest Admin API version this library offers (see docs/decisions/0001-versions.md). */
+export const API_VERSION = ApiVersion.July26;
+
+const shopify = shopifyApp({
+  apiKey: config.SHOPIFY_API_KEY,
+  apiSecretKey: config.SHOPIFY_API_SECRET,
+  apiVersion: API_VERSION,
+  scopes: config.SCOPES.split(",").map((scope) => scope.trim()).filter(Boolean),
+  appUrl: config.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  future: { unstable_newEmbeddedAuthStrategy: true },
+  hooks: {
+    afterAuth: async ({ session, admin }) => {
+      const profile = await fetchShopProfile(admin.graphql);
+      await recordShop(session.shop, profile);
+    },
+  },
+  ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+export default shopify;
+export const apiVersion = API_VERSION;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const sessionStorage = shopify.sessionStorage;

@@ -1,0 +1,35 @@
+// Test data that goes through the same code the app uses.
+import prisma from "../../app/db.server";
+import { sessionStorage } from "../../app/shopify.server";
+import { recordShop } from "../../app/shops/shops.server";
+import { offlineSession, SHOP } from "./shopify";
+
+export { prisma };
+
+/** A shop as it is after a real install: its row and its offline session. */
+export async function installShop(shop = SHOP, timezone = "Europe/Istanbul") {
+  await recordShop(shop, { name: shop.split(".")[0], currency: "TRY", timezone });
+  await sessionStorage.storeSession(offlineSession(shop));
+}
+
+let orderSeq = 1000;
+
+/** An invoice row with a customer, for tests of what the app stores. */
+export async function createInvoiceRow(shop = SHOP, overrides: Partial<{ orderId: string; customerId: string; customerName: string }> = {}) {
+  orderSeq += 1;
+  const orderId = overrides.orderId ?? String(5_000_000_000 + orderSeq);
+  return prisma.invoice.create({
+    data: {
+      shopDomain: shop,
+      orderId,
+      orderName: `#${orderSeq}`,
+      orderCreatedAt: new Date("2026-11-20T10:00:00Z"),
+      customerId: overrides.customerId ?? "7001",
+      customerName: overrides.customerName ?? "Ayşe Yılmaz",
+      orderTotal: "120.00",
+      currency: "TRY",
+      orderSnapshot: { id: Number(orderId), email: "ayse@example.com", billing_address: { first_name: "Ayşe" } },
+      events: { create: [{ type: "received", data: { email: "ayse@example.com" } }] },
+    },
+  });
+}

@@ -1,0 +1,81 @@
+// The one way tests act as Shopify: signed webhook deliveries, session tokens, installed shops.
+import { createHmac, randomUUID } from "node:crypto";
+import { Session } from "@shopify/shopify-api";
+import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
+
+export const SHOP = "demo-store.myshopify.com";
+export const OTHER_SHOP = "other-store.myshopify.com";
+export const APP_ORIGIN = "https://my-test-app.myshopify.io";
+
+/** Shopify's webhook signature: base64 HMAC-SHA256 of the raw body, keyed with the app's secret. */
+export function shopifyHmac(rawBody: string, secret = API_SECRET_KEY): string {
+  return createHmac("sha256", secret).update(rawBody, "utf8").digest("base64");
+}
+
+export interface WebhookOptions {
+  topic: string;
+  shop?: string;
+  body: unknown;
+  /** Defaults to /webhooks/<topic>. */
+  path?: string;
+  /** Sign with another secret (a forged delivery). */
+  secret?: string;
+  /** Replace the signature header outright. */
+  hmac?: string;
+  webhookId?: string;
+  eventId?: string;
+  apiVersion?: string;
+}
+
+/** A webhook delivery exactly as Shopify sends it: raw JSON body, topic, shop, signature and ids. */
+export function signedWebhookRequest(options: WebhookOptions): Request {
+  const raw = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const path = options.path ?? `/webhooks/${options.topic}`;
+  const headers = new Headers({
+    "Content-Type": "application/json",
+    "X-Shopify-Topic": options.topic,
+    "X-Shopify-Hmac-Sha256": options.hmac ?? shopifyHmac(raw, options.secret),
+    "X-Shopify-Shop-Domain": options.shop ?? SHOP,
+    "X-Shopify-API-Version": options.apiVersion ?? "2026-07",
+    "X-Shopify-Webhook-Id": options.webhookId ?? randomUUID(),
+    "X-Shopify-Event-Id": options.eventId ?? randomUUID(),
+    "X-Shopify-Triggered-At": new Date().toISOString(),
+  });
+  return new Request(new URL(path, APP_ORIGIN), { method: "POST", headers, body: raw });
+}
+
+/** A session token (id_token) that App Bridge would attach for a user of `shop`. */
+export async function sessionToken(shop = SHOP, overrides: Record<string, unknown> = {}): Promise<string> {
+  const store = shop.replace(/\.myshopify\.com$/, "");
+  const { token } = await getJwt(store, API_KEY, API_SECRET_KEY, overrides);
+  return token;
+}
+
+/** An embedded admin document request to `path`, as the admin loads the app in its iframe. */
+export async function adminDocumentRequest(path: string, shop = SHOP, init: RequestInit = {}): Promise<Request> {
+  const url = new URL(path, APP_ORIGIN);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set("host", Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64"));
+  url.searchParams.set("id_token", await sessionToken(shop));
+  return new Request(url, init);
+}
+
+/** A fetch from the embedded page (or an admin extension) with the bearer session token. */
+export async function adminFetchRequest(path: string, shop = SHOP, init: RequestInit = {}): Promise<Request> {
+  const headers = new Headers(init.headers);
+  headers.set("Authorization", `Bearer ${await sessionToken(shop)}`);
+  return new Request(new URL(path, APP_ORIGIN), { ...init, headers });
+}
+
+/** The offline session Shopify's token exchange would have stored for `shop`. */
+export function offlineSession(shop = SHOP): Session {
+  return new Session({
+    id: `offline_${shop}`,
+    shop,
+    state: "installed",
+    isOnline: false,
+    scope: "read_orders",
+    accessToken: `shpat_test_${shop.split(".")[0]}`,
+  });
+}

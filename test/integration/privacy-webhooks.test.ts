@@ -1,0 +1,114 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { action as uninstalled } from "../../app/routes/webhooks.app.uninstalled";
+import { action as dataRequest } from "../../app/routes/webhooks.customers.data_request";
+import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
+import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
+import { callRoute } from "../helpers/routes";
+import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";
+import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+
+async function snapshot() {
+  return {
+    sessions: await prisma.session.findMany({ orderBy: { id: "asc" } }),
+    shops: await prisma.shop.findMany({ orderBy: { domain: "asc" } }),
+    invoices: await prisma.invoice.findMany({ orderBy: { id: "asc" } }),
+    events: await prisma.invoiceEvent.findMany({ orderBy: { id: "asc" } }),
+  };
+}
+
+describe("app/uninstalled and the compliance webhooks", () => {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await prisma.session.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+  });
+
+  it("app/uninstalled removes the shop's sessions and marks it uninstalled, keeping its invoices", async () => {
+    await createInvoiceRow(SHOP);
+    const response = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP } }));
+    expect(response.status).toBe(200);
+    expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toBeInstanceOf(Date);
+    expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(1);
+    // The other shop is untouched.
+    expect(await prisma.session.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+  });
+
+  it("shop/redact deletes everything of that shop and nothing of another", async () => {
+    await createInvoiceRow(SHOP);
+    const kept = await createInvoiceRow(OTHER_SHOP);
+    const response = await callRoute(
+      shopRedact,
+      signedWebhookRequest({ topic: "shop/redact", body: { shop_id: 1, shop_domain: SHOP } }),
+    );
+    expect(response.status).toBe(200);
+    expect(await prisma.shop.count({ where: { domain: SHOP } })).toBe(0);
+    expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
+    expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(0);
+    expect(await prisma.invoiceEvent.count({ where: { invoice: { shopDomain: SHOP } } })).toBe(0);
+    expect(await prisma.invoice.findUnique({ where: { id: kept.id } })).not.toBeNull();
+  });
+
+  it("customers/redact anonymises that customer's invoices in that shop only", async () => {
+    const mine = await createInvoiceRow(SHOP, { customerId: "7001" });
+    const byOrder = await createInvoiceRow(SHOP, { customerId: "9999", orderId: "5550001" });
+    const someoneElse = await createInvoiceRow(SHOP, { customerId: "8002", customerName: "Mehmet Demir" });
+    const otherShop = await createInvoiceRow(OTHER_SHOP, { customerId: "7001" });
+    const response = await callRoute(
+      customersRedact,
+      signedWebhookRequest({
+        topic: "customers/redact",
+        body: { shop_id: 1, shop_domain: SHOP, customer: { id: 7001, email: "ayse@example.com" }, orders_to_redact: [5550001] },
+      }),
+    );
+    expect(response.status).toBe(200);
+    for (const id of [mine.id, byOrder.id]) {
+      const row = await prisma.invoice.findUniqueOrThrow({ where: { id } });
+      expect(row.customerId).toBeNull();
+      expect(row.customerName).toBe("[redacted]");
+      expect(JSON.stringify(row.orderSnapshot)).not.toContain("ayse@example.com");
+      const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: id } });
+      expect(JSON.stringify(events.map((e) => e.data))).not.toContain("ayse@example.com");
+    }
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: someoneElse.id } })).customerName).toBe("Mehmet Demir");
+    const untouched = await prisma.invoice.findUniqueOrThrow({ where: { id: otherShop.id } });
+    expect(untouched.customerId).toBe("7001");
+    expect(JSON.stringify(untouched.orderSnapshot)).toContain("ayse@example.com");
+  });
+
+  it("customers/data_request is accepted and changes nothing", async () => {
+    await createInvoiceRow(SHOP);
+    const before = await snapshot();
+    const response = await callRoute(
+      dataRequest,
+      signedWebhookRequest({
+        topic: "customers/data_request",
+        body: { shop_id: 1, shop_domain: SHOP, customer: { id: 7001 }, orders_requested: [], data_request: { id: 9 } },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  const routes = [
+    ["app/uninstalled", uninstalled],
+    ["customers/data_request", dataRequest],
+    ["customers/redact", customersRedact],
+    ["shop/redact", shopRedact],
+  ] as const;
+
+  for (const [topic, route] of routes) {
+    it(`${topic}: a bad signature gets 401 and changes nothing`, async () => {
+      await createInvoiceRow(SHOP);
+      const before = await snapshot();
+      const body = { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [] };
+      const forged = await callRoute(route, signedWebhookRequest({ topic, body, secret: "not-the-app-secret" }));
+      expect(forged.status).toBe(401);
+      // No signature at all is a malformed delivery: the library answers 400.
+      const unsigned = await callRoute(route, signedWebhookRequest({ topic, body, hmac: "" }));
+      expect(unsigned.status).toBe(400);
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+});

@@ -1,0 +1,51 @@
+// Runs before each test file: the app's configuration for tests, and a fresh, migrated database of
+// the provider the project selects (SQLite file, or a new PostgreSQL schema).
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll } from "vitest";
+import pg from "pg";
+import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
+import { migrate } from "../app/db/migrate";
+import { postgresConnectionString } from "../app/db/provider";
+
+process.env.NODE_ENV = "test";
+process.env.LOG_LEVEL ??= "silent";
+process.env.SHOPIFY_API_KEY = API_KEY;
+process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
+process.env.SHOPIFY_APP_URL = APP_URL;
+process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";
+
+const id = `${process.pid}_${randomBytes(4).toString("hex")}`;
+const provider = process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite";
+let cleanup: () => Promise<void>;
+
+if (provider === "postgresql") {
+  const schema = `test_${id}`;
+  const base = process.env.TEST_DATABASE_URL!;
+  process.env.DATABASE_URL = `${base}${base.includes("?") ? "&" : "?"}schema=${schema}`;
+  cleanup = async () => {
+    const client = new pg.Client({ connectionString: postgresConnectionString(base) });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  };
+} else {
+  const dir = path.resolve("tmp/test-db");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${id}.sqlite`);
+  process.env.DATABASE_URL = `file:${file}`;
+  cleanup = async () => {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+  };
+}
+
+// A test file never sees the database client of an earlier file in the same worker.
+globalThis.__db = undefined;
+await migrate(process.env.DATABASE_URL);
+
+afterAll(async () => {
+  await globalThis.__db?.$disconnect();
+  globalThis.__db = undefined;
+  await cleanup();
+});

@@ -1,0 +1,22 @@
+// Every test runs against SQLite; when TEST_DATABASE_URL is set (CI sets it), the tests that touch the
+// database run a second time against PostgreSQL, each test file in a fresh schema.
+import { defineConfig } from "vitest/config";
+
+const databaseTests = ["test/integration/**/*.test.ts", "test/db/**/*.test.ts"];
+
+export default defineConfig({
+
+  test: {
+    setupFiles: ["test/setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    reporters: process.env.CI ? ["default"] : ["default"],
+    projects: [
+      { extends: true as const, test: { name: "sqlite", include: ["test/**/*.test.{ts,tsx}"], env: { TEST_DB: "sqlite" } } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ extends: true as const, test: { name: "postgresql", include: databaseTests, env: { TEST_DB: "postgresql" } } }]
+        : []),
+    ],
+  },
+});
