@@ -1,0 +1,311 @@
+// Typed client of the invoicing service's REST API (shared/spec/invoicing-service.md and -facts.md).
+// It sends exactly one HTTP request per call and never repeats a create on its own: what may be repeated
+// is stated by each error's `retry` (errors.ts). It does not log; the API key appears only in the
+// Authorization header, never in an error.
+import { z } from "zod";
+import {
+  AuthenticationError,
+  DuplicateOrderError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  RejectedError,
+  ResponseFormatError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+  parseRetryAfter,
+  type InvoicingError,
+  type RequestContext,
+} from "./errors";
+import {
+  InvoiceIntegrationSchema,
+  InvoiceRecordSchema,
+  InvoiceRequestSchema,
+  SaleChannelSchema,
+  WaybillRecordSchema,
+  type InvoiceIntegration,
+  type InvoiceRecord,
+  type InvoiceRequest,
+  type SaleChannel,
+  type WaybillRecord,
+} from "./schemas";
+
+export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** How many invoices one order lookup asks for; duplicate protection allows one per sale channel. */
+const ORDER_LOOKUP_LIMIT = 50;
+
+export interface InvoicingClientOptions {
+  /** Service address including the /api prefix, e.g. https://app.faturaentegrator.com/api. */
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+interface CallOptions {
+  body?: unknown;
+  /** Non-idempotent: a repeat could create a second invoice. */
+  create?: boolean;
+}
+
+export class InvoicingClient {
+  private readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: InvoicingClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.apiKey = options.apiKey;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+  }
+
+  /** POST /invoices. On an "unknown" or duplicate failure, call settleUnknownCreate before posting again. */
+  async createInvoice(body: InvoiceRequest): Promise<InvoiceRecord> {
+    const request = { method: "POST", path: "/invoices", create: true };
+    checkRequest(request, body);
+    return this.json(request, InvoiceRecordSchema, { body, create: true });
+  }
+
+  /** POST /waybills/{id}/invoice: same body and rules as createInvoice. */
+  async createInvoiceFromWaybill(waybillId: number, body: InvoiceRequest): Promise<InvoiceRecord> {
+    const request = { method: "POST", path: `/waybills/${idSegment(waybillId)}/invoice`, create: true };
+    checkRequest(request, body);
+    return this.json(request, InvoiceRecordSchema, { body, create: true });
+  }
+
+  async getInvoice(id: number): Promise<InvoiceRecord> {
+    return this.json({ method: "GET", path: `/invoices/${idSegment(id)}`, create: false }, InvoiceRecordSchema);
+  }
+
+  /** Invoices whose order_id is `orderId`, of any sale channel of the account. */
+  async findInvoicesByOrderId(orderId: string): Promise<InvoiceRecord[]> {
+    const query = new URLSearchParams({ limit: String(ORDER_LOOKUP_LIMIT), "filters[$or][0][order_id][$eq]": orderId });
+    return this.json({ method: "GET", path: `/invoices?${query}`, create: false }, z.array(InvoiceRecordSchema));
+  }
+
+  async getWaybill(id: number): Promise<WaybillRecord> {
+    return this.json({ method: "GET", path: `/waybills/${idSegment(id)}`, create: false }, WaybillRecordSchema);
+  }
+
+  /** The formal PDF's bytes (GET /invoices/{id}/formal-pdf). */
+  async getFormalPdf(id: number): Promise<Uint8Array> {
+    const request = { method: "GET", path: `/invoices/${idSegment(id)}/formal-pdf`, create: false };
+    const { bytes, status } = await this.send(request, {});
+    // A JSON or HTML answer with a 2xx status is not a PDF; do not hand it on as one.
+    if (!startsWith(bytes, "%PDF-")) throw new ResponseFormatError(request, "body is not a PDF", { status });
+    return bytes;
+  }
+
+  async deleteInvoice(id: number): Promise<void> {
+    await this.send({ method: "DELETE", path: `/invoices/${idSegment(id)}`, create: false }, {});
+  }
+
+  /** Resolves when the API key works; a rejected key throws AuthenticationError. */
+  async checkAuth(): Promise<void> {
+    await this.send({ method: "POST", path: "/check/auth", create: false }, {});
+  }
+
+  async listInvoiceIntegrations(): Promise<InvoiceIntegration[]> {
+    return this.json({ method: "GET", path: "/integrations/invoice", create: false }, z.array(InvoiceIntegrationSchema));
+  }
+
+  async listSaleChannels(): Promise<SaleChannel[]> {
+    return this.json({ method: "GET", path: "/integrations/sale-channel", create: false }, z.array(SaleChannelSchema));
+  }
+
+  /** Account-level webhook (update-or-create keyed on the URL, so repeating it is harmless). The body may be empty. */
+  async saveAccountWebhook(url: string): Promise<void> {
+    await this.send({ method: "POST", path: "/helpers/settings-webhook", create: false }, { body: { webhook_url: url } });
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  /** Sends, then unwraps `{data: ...}` and validates it. */
+  private async json<S extends z.ZodType>(request: RequestContext, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+    const { bytes, status } = await this.send(request, options);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw new ResponseFormatError(request, "body is not JSON", { status });
+    }
+    const data = isObject(parsed) && "data" in parsed ? parsed.data : parsed;
+    const result = schema.safeParse(data);
+    if (!result.success) {
+      const where = result.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join(".") || "(root)"} ${issue.message}`)
+        .join("; ");
+      throw new ResponseFormatError(request, where, { status, cause: result.error });
+    }
+    return result.data;
+  }
+
+  /** One HTTP exchange; resolves with the body of a 2xx, throws a typed error otherwise. */
+  private async send(request: RequestContext, options: CallOptions): Promise<{ bytes: Uint8Array; status: number }> {
+    const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.apiKey}` };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let response: Response;
+    let bytes: Uint8Array;
+    try {
+      response = await this.fetchImpl(this.baseUrl + request.path, {
+        method: request.method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal,
+        // A followed redirect would turn a POST into a GET; a redirect means a wrong base URL.
+        redirect: "manual",
+      });
+      // The body is read under the same deadline: a stalled body is a timeout too.
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (signal.aborted) throw new TimeoutError(request, this.timeoutMs, { cause: error });
+      throw new NetworkError(request, !failedBeforeSending(error), { cause: this.redact(error) });
+    }
+    if (response.status >= 200 && response.status < 300) return { bytes, status: response.status };
+    throw this.errorFromResponse(request, response, bytes);
+  }
+
+  private errorFromResponse(request: RequestContext, response: Response, bytes: Uint8Array): InvoicingError {
+    const status = response.status;
+    const body = readErrorBody(bytes);
+    const init = { status, serviceMessage: body.message === undefined ? undefined : this.redactText(body.message) };
+    if (status === 401 || status === 403) return new AuthenticationError(request, init);
+    if (status === 404) return new NotFoundError(request, init);
+    if (status === 429) return new RateLimitedError(request, parseRetryAfter(response.headers.get("retry-after")), init);
+    if (request.create && isDuplicateAnswer(status, body)) return new DuplicateOrderError(request, body.fieldErrors, init);
+    if (status === 422 || (status === 400 && Object.keys(body.fieldErrors).length > 0)) {
+      return new ValidationError(request, body.fieldErrors, init);
+    }
+    if (status >= 500) return new ServerError(request, init);
+    if (status >= 300 && status < 400) {
+      return new RejectedError(request, { status, serviceMessage: `redirected to ${response.headers.get("location") ?? "?"}` });
+    }
+    return new RejectedError(request, init);
+  }
+
+  private redactText(text: string): string {
+    return this.apiKey ? text.split(this.apiKey).join("[api key]") : text;
+  }
+
+  private redact(error: unknown): unknown {
+    if (error instanceof Error && this.apiKey && error.message.includes(this.apiKey)) return new Error(this.redactText(error.message));
+    return error;
+  }
+}
+
+/**
+ * After a create whose outcome is unknown (error.retry === "unknown") or a DuplicateOrderError: the invoice
+ * of this sale channel and order, or null when none exists, which means posting again is safe.
+ */
+export async function settleUnknownCreate(
+  client: Pick<InvoicingClient, "findInvoicesByOrderId">,
+  { saleChannelId, orderId }: { saleChannelId: number; orderId: string },
+): Promise<InvoiceRecord | null> {
+  const found = await client.findInvoicesByOrderId(orderId);
+  const matches = found.filter(
+    (invoice) =>
+      invoice.sale_channel_id === saleChannelId &&
+      // Records may omit order_id; when present it must match, in case the service ignored the filter.
+      (invoice.order_id == null || invoice.order_id === orderId),
+  );
+  // Duplicate protection allows one; should there be more, the oldest is the one that counts.
+  matches.sort((a, b) => a.id - b.id);
+  return matches[0] ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function checkRequest(request: RequestContext, body: InvoiceRequest): void {
+  const result = InvoiceRequestSchema.safeParse(body);
+  if (result.success) return;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join(".") || "(root)";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  throw new ValidationError(request, fieldErrors);
+}
+
+function idSegment(id: number): string {
+  if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`invalid id: ${id}`);
+  return String(id);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function startsWith(bytes: Uint8Array, prefix: string): boolean {
+  return new TextDecoder().decode(bytes.subarray(0, prefix.length)) === prefix;
+}
+
+interface ErrorBody {
+  message?: string;
+  fieldErrors: Record<string, string[]>;
+}
+
+/** Laravel's `{message, errors: {field: [..]}}`, read tolerantly; a non-JSON body gives its first characters. */
+function readErrorBody(bytes: Uint8Array): ErrorBody {
+  const text = new TextDecoder().decode(bytes).trim();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { message: text ? text.slice(0, 200) : undefined, fieldErrors: {} };
+  }
+  if (!isObject(parsed)) return { fieldErrors: {} };
+  const fieldErrors: Record<string, string[]> = {};
+  if (isObject(parsed.errors)) {
+    for (const [field, messages] of Object.entries(parsed.errors)) {
+      const list = Array.isArray(messages) ? messages : [messages];
+      fieldErrors[field] = list.map((m) => String(m));
+    }
+  }
+  const message = typeof parsed.message === "string" ? parsed.message : typeof parsed.error === "string" ? parsed.error : undefined;
+  return { message, fieldErrors };
+}
+
+// "mevcut değil" means "does not exist" and must not count as "already exists".
+const DUPLICATE_WORDS = /duplicate|already|zaten|mevcut(?!\s*de[ğg]il)|daha önce/iu;
+
+/**
+ * The duplicate answer is not documented: a 409; a 400/422 with an `order_id` field error; or a 400/422
+ * whose message says "already exists" in English or Turkish while no other field is blamed.
+ */
+function isDuplicateAnswer(status: number, body: ErrorBody): boolean {
+  if (status === 409) return true;
+  if (status !== 422 && status !== 400) return false;
+  const fields = Object.keys(body.fieldErrors);
+  if (fields.includes("order_id")) return true;
+  return fields.length === 0 && DUPLICATE_WORDS.test(body.message ?? "");
+}
+
+/** Error codes of failures that happen before a connection exists, so no byte of the request was sent. */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EAI_NONAME",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ERR_INVALID_URL",
+]);
+
+/** Walks the cause chain (undici wraps the socket error in "fetch failed"; happy eyeballs in an AggregateError). */
+function failedBeforeSending(error: unknown, depth = 0): boolean {
+  if (!isObjectLike(error) || depth > 5) return false;
+  if (typeof error.code === "string" && NOT_SENT_CODES.has(error.code)) return true;
+  if (Array.isArray(error.errors) && error.errors.length > 0 && error.errors.every((e) => failedBeforeSending(e, depth + 1))) return true;
+  return failedBeforeSending(error.cause, depth + 1);
+}
+
+function isObjectLike(value: unknown): value is { code?: unknown; errors?: unknown; cause?: unknown } {
+  return typeof value === "object" && value !== null;
+}
