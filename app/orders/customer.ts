@@ -1,0 +1,209 @@
+// The invoice's recipient: who (company, citizen, anonymous or foreign buyer) and where.
+import type { ShopifyAddress, ShopifyOrder } from "./order";
+import { error, warning, type Problem } from "./problems";
+import type { MappingSettings } from "./settings";
+import { clean, foldName } from "./text";
+
+export const ANONYMOUS_TAX_NUMBER = "11111111111";
+
+export interface InvoiceCustomer {
+  id: number | string;
+  type: "person" | "company";
+  tax_number: string;
+  tax_office?: string;
+  title: string;
+  name?: string;
+  surname?: string;
+  country: string;
+  address: string;
+  city: string;
+  district: string;
+  postcode?: string;
+  phone?: string;
+  email?: string;
+}
+
+/** Turkish tax number (VKN) check digit. */
+export function isValidVkn(value: string): boolean {
+  if (!/^\d{10}$/.test(value)) return false;
+  const d = [...value].map(Number);
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    const t = (d[i] + 9 - i) % 10;
+    let v = (t * 2 ** (9 - i)) % 9;
+    if (t !== 0 && v === 0) v = 9;
+    sum += v;
+  }
+  return (10 - (sum % 10)) % 10 === d[9];
+}
+
+/** Turkish citizen number (T.C. Kimlik No) check digits. */
+export function isValidTckn(value: string): boolean {
+  if (!/^[1-9]\d{10}$/.test(value)) return false;
+  const d = [...value].map(Number);
+  const odd = d[0] + d[2] + d[4] + d[6] + d[8];
+  const even = d[1] + d[3] + d[5] + d[7];
+  if ((((odd * 7 - even) % 10) + 10) % 10 !== d[9]) return false;
+  return d.slice(0, 10).reduce((a, b) => a + b, 0) % 10 === d[10];
+}
+
+function attribute(order: ShopifyOrder, names: string[]): string | undefined {
+  const wanted = new Set(names.map(foldName));
+  for (const attr of order.note_attributes ?? []) {
+    if (wanted.has(foldName(attr.name))) {
+      const value = clean(attr.value === null || attr.value === undefined ? undefined : String(attr.value));
+      if (value) return value;
+    }
+  }
+  return undefined;
+}
+
+const digitsOnly = (v: string) => v.replace(/[\s.\-/]/g, "");
+
+type Identity =
+  | { kind: "company"; taxNumber: string }
+  | { kind: "citizen"; taxNumber: string }
+  | { kind: "anonymous" }
+  | { kind: "invalid"; value: string; source: string };
+
+/** The buyer's number: note attributes first, then a 10/11-digit number written into the billing company. */
+function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
+  const candidates: Array<{ value: string; source: string; expect?: 10 | 11 }> = [];
+  const tax = attribute(order, settings.taxNumberAttributes);
+  if (tax) candidates.push({ value: tax, source: "note attribute", expect: undefined });
+  const citizen = attribute(order, settings.citizenNumberAttributes);
+  if (citizen) candidates.push({ value: citizen, source: "note attribute", expect: undefined });
+  if (settings.useBillingCompany) {
+    const inCompany = clean(order.billing_address?.company)?.match(/(?<!\d)(\d{10}|\d{11})(?!\d)/);
+    if (inCompany) candidates.push({ value: inCompany[1], source: "billing company" });
+  }
+  const first = candidates[0];
+  if (!first) return { kind: "anonymous" };
+  const value = digitsOnly(first.value);
+  if (value.length === 10 && isValidVkn(value)) return { kind: "company", taxNumber: value };
+  if (value.length === 11 && isValidTckn(value)) {
+    return value === ANONYMOUS_TAX_NUMBER ? { kind: "anonymous" } : { kind: "citizen", taxNumber: value };
+  }
+  if (value === ANONYMOUS_TAX_NUMBER) return { kind: "anonymous" };
+  return { kind: "invalid", value: first.value, source: first.source };
+}
+
+function isForeign(order: ShopifyOrder): { foreign: boolean; country?: string } {
+  const address = order.billing_address ?? order.shipping_address;
+  const code = clean(address?.country_code)?.toUpperCase();
+  if (code) return { foreign: code !== "TR", country: clean(address?.country) ?? code };
+  return { foreign: false };
+}
+
+function splitName(full: string): { name: string; surname: string } {
+  const parts = full.split(" ");
+  if (parts.length === 1) return { name: full, surname: "" };
+  return { name: parts.slice(0, -1).join(" "), surname: parts[parts.length - 1] };
+}
+
+/** First and last name: billing address, then the customer, then the shipping address. */
+function personName(order: ShopifyOrder): { name: string; surname: string } | undefined {
+  const sources = [order.billing_address, order.customer, order.shipping_address];
+  for (const s of sources) {
+    const first = clean(s?.first_name);
+    const last = clean(s?.last_name);
+    if (first || last) {
+      if (first && last) return { name: first, surname: last };
+      return splitName((first ?? last) as string);
+    }
+  }
+  return undefined;
+}
+
+const PARTS = ["address", "district", "city", "country"] as const;
+type Part = (typeof PARTS)[number];
+
+function addressParts(a: ShopifyAddress | null | undefined): Partial<Record<Part, string>> & { postcode?: string } {
+  if (!a) return {};
+  const street = [clean(a.address1), clean(a.address2)].filter(Boolean).join(" ");
+  // Turkish addresses in Shopify: province = il (the service's city), city = ilçe (district).
+  return {
+    address: street || undefined,
+    district: clean(a.city),
+    city: clean(a.province),
+    country: clean(a.country) ?? clean(a.country_code),
+    postcode: clean(a.zip),
+  };
+}
+
+export function mapCustomer(
+  order: ShopifyOrder,
+  settings: MappingSettings,
+): { customer?: InvoiceCustomer; errors: Problem[]; warnings: Problem[] } {
+  const errors: Problem[] = [];
+  const warnings: Problem[] = [];
+
+  const billing = addressParts(order.billing_address);
+  const shipping = addressParts(order.shipping_address);
+  const address: Partial<Record<Part, string>> = {};
+  const fromShipping: string[] = [];
+  const fromDefaults: string[] = [];
+  for (const part of PARTS) {
+    // A street from one address and a district from another would describe no real place, but each part
+    // is only filled where the billing address has nothing.
+    if (billing[part]) address[part] = billing[part];
+    else if (shipping[part]) {
+      address[part] = shipping[part];
+      if (order.billing_address) fromShipping.push(part);
+    } else if (settings.defaultAddress?.[part]) {
+      address[part] = settings.defaultAddress[part];
+      fromDefaults.push(part);
+    } else errors.push(error("customer.missing_address", { part }));
+  }
+  if (fromShipping.length) warnings.push(warning("customer.address_from_shipping", { parts: fromShipping.join(", ") }));
+  if (fromDefaults.length) warnings.push(warning("customer.address_from_defaults", { parts: fromDefaults.join(", ") }));
+  const postcode = billing.postcode ?? shipping.postcode ?? settings.defaultAddress?.postcode;
+
+  const { foreign, country } = isForeign(order);
+  const who = foreign ? ({ kind: "foreign" } as const) : identity(order, settings);
+  if (who.kind === "invalid") errors.push(error("customer.invalid_tax_number", { value: who.value, source: who.source }));
+
+  const email = clean(order.email) ?? clean(order.customer?.email);
+  const phone = clean(order.billing_address?.phone) ?? clean(order.phone) ?? clean(order.customer?.phone) ?? clean(order.shipping_address?.phone);
+  // Guests have no Shopify customer: a stable id from the order keeps one card per guest order.
+  const id: number | string = order.customer?.id ?? `guest-${order.id}`;
+  const company = settings.useBillingCompany
+    ? clean(clean(order.billing_address?.company)?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "").replace(/[\s\-/,]+$/, "").replace(/^[\s\-/,]+/, ""))
+    : undefined;
+
+  let person = personName(order);
+  if (!person && !(who.kind === "company")) {
+    warnings.push(warning("customer.missing_name"));
+    person = { name: "Nihai", surname: "Tüketici" };
+  }
+
+  const base = {
+    id,
+    country: address.country ?? "",
+    address: address.address ?? "",
+    city: address.city ?? "",
+    district: address.district ?? "",
+    ...(postcode ? { postcode } : {}),
+    ...(phone ? { phone } : {}),
+    ...(email ? { email } : {}),
+  };
+
+  let customer: InvoiceCustomer;
+  if (who.kind === "company") {
+    const taxOffice = attribute(order, settings.taxOfficeAttributes);
+    if (!taxOffice) errors.push(error("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
+    if (!company) errors.push(error("customer.company_without_title", { taxNumber: who.taxNumber }));
+    customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: company ?? "" };
+  } else {
+    const names = person ?? { name: "Nihai", surname: "Tüketici" };
+    let taxNumber = ANONYMOUS_TAX_NUMBER;
+    if (who.kind === "citizen") taxNumber = who.taxNumber;
+    if (who.kind === "foreign") {
+      taxNumber = settings.foreignBuyerTaxNumber;
+      warnings.push(warning("customer.foreign_buyer", { country: country ?? "", taxNumber }));
+    }
+    const fullName = [names.name, names.surname].filter(Boolean).join(" ");
+    customer = { ...base, type: "person", tax_number: taxNumber, title: company && who.kind === "foreign" ? company : fullName, name: names.name, surname: names.surname };
+  }
+  return { customer: errors.length ? undefined : customer, errors, warnings };
+}
