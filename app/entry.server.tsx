@@ -4,6 +4,10 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
+import { ensureInProcessWorker } from "./pipeline/runtime.server";
+
+// The server build loads this module at start: the invoice worker starts with the web server.
+ensureInProcessWorker();
 
 export const streamTimeout = 5000;
 

@@ -1,7 +1,7 @@
 // The one way tests act as Shopify: signed webhook deliveries, session tokens, installed shops.
-import { createHmac, randomUUID } from "node:crypto";
 import { Session } from "@shopify/shopify-api";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
+import { shopifyHmac as sign, webhookHeaders } from "../../scripts/lib/shopify-signing";
 
 export const SHOP = "demo-store.myshopify.com";
 export const OTHER_SHOP = "other-store.myshopify.com";
@@ -9,7 +9,7 @@ export const APP_ORIGIN = "https://my-test-app.myshopify.io";
 
 /** Shopify's webhook signature: base64 HMAC-SHA256 of the raw body, keyed with the app's secret. */
 export function shopifyHmac(rawBody: string, secret = API_SECRET_KEY): string {
-  return createHmac("sha256", secret).update(rawBody, "utf8").digest("base64");
+  return sign(rawBody, secret);
 }
 
 export interface WebhookOptions {
@@ -31,16 +31,18 @@ export interface WebhookOptions {
 export function signedWebhookRequest(options: WebhookOptions): Request {
   const raw = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   const path = options.path ?? `/webhooks/${options.topic}`;
-  const headers = new Headers({
-    "Content-Type": "application/json",
-    "X-Shopify-Topic": options.topic,
-    "X-Shopify-Hmac-Sha256": options.hmac ?? shopifyHmac(raw, options.secret),
-    "X-Shopify-Shop-Domain": options.shop ?? SHOP,
-    "X-Shopify-API-Version": options.apiVersion ?? "2026-07",
-    "X-Shopify-Webhook-Id": options.webhookId ?? randomUUID(),
-    "X-Shopify-Event-Id": options.eventId ?? randomUUID(),
-    "X-Shopify-Triggered-At": new Date().toISOString(),
-  });
+  const headers = new Headers(
+    webhookHeaders({
+      topic: options.topic,
+      shop: options.shop ?? SHOP,
+      rawBody: raw,
+      secret: options.secret ?? API_SECRET_KEY,
+      hmac: options.hmac,
+      webhookId: options.webhookId,
+      eventId: options.eventId,
+      apiVersion: options.apiVersion,
+    }),
+  );
   return new Request(new URL(path, APP_ORIGIN), { method: "POST", headers, body: raw });
 }
 

@@ -1,0 +1,72 @@
+// What a merchant can do to an invoice from the admin. Every function takes the shop from the
+// authenticated session and scopes its query by it: an id from another shop finds nothing.
+import prisma from "../db.server";
+import { signalWork } from "./signal.server";
+import { sampleTestOrder } from "./test-order";
+
+export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
+
+/** After the merchant fixed settings or data: post again (or, if the service has it, read it again). */
+export async function retryInvoice(shop: string, invoiceId: string, now = new Date()): Promise<ActionResult> {
+  const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop } });
+  if (!row) return { ok: false, reason: "not_found" };
+  if (!["needs_attention", "failed"].includes(row.state) || (row.cancelledInShop && row.remoteId === null)) {
+    return { ok: false, reason: "not_allowed" };
+  }
+  const atService = row.remoteId !== null;
+  const updated = await prisma.invoice.updateMany({
+    where: { id: row.id, shopDomain: shop, state: row.state },
+    data: atService
+      ? { nextAttemptAt: now, syncAttempts: 0 }
+      : { state: "queued", nextAttemptAt: now, problems: [], lastError: null, attempts: Math.min(row.attempts, 1) },
+  });
+  if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
+  await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "merchant_retry", at: now } });
+  await signalWork();
+  return { ok: true };
+}
+
+/** A waiting order (trigger on fulfilment or manual): invoice it now. */
+export async function invoiceNow(shop: string, invoiceId: string, now = new Date()): Promise<ActionResult> {
+  const updated = await prisma.invoice.updateMany({
+    where: { id: invoiceId, shopDomain: shop, state: "waiting" },
+    data: { state: "queued", nextAttemptAt: now },
+  });
+  if (updated.count !== 1) {
+    const exists = await prisma.invoice.count({ where: { id: invoiceId, shopDomain: shop } });
+    return { ok: false, reason: exists ? "not_allowed" : "not_found" };
+  }
+  await prisma.invoiceEvent.create({ data: { invoiceId, type: "queued", at: now, message: "invoiced now by the merchant" } });
+  await signalWork();
+  return { ok: true };
+}
+
+/**
+ * A test invoice through the dummy integration (no quota, no tax authority): proves the key, the sales
+ * channel and the callback work end to end, before the shop goes live.
+ */
+export async function sendTestInvoice(shop: string, now = new Date()): Promise<ActionResult & { invoiceId?: string }> {
+  const settings = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
+  if (!settings?.apiKeyEncrypted || !settings.saleChannelId || !settings.dummyIntegrationId) {
+    return { ok: false, reason: "not_configured" };
+  }
+  const order = sampleTestOrder(now);
+  const row = await prisma.invoice.create({
+    data: {
+      shop: { connectOrCreate: { where: { domain: shop }, create: { domain: shop } } },
+      orderId: String(order.id),
+      orderName: order.name,
+      orderCreatedAt: now,
+      customerName: "Test",
+      orderTotal: order.total_price,
+      currency: order.currency,
+      orderSnapshot: order,
+      isTest: true,
+      state: "queued",
+      nextAttemptAt: now,
+      events: { create: [{ type: "queued", at: now, message: "test invoice from the settings page" }] },
+    },
+  });
+  await signalWork();
+  return { ok: true, invoiceId: row.id };
+}

@@ -1,0 +1,124 @@
+// Claiming due rows with a lease, safely with many worker processes.
+// - Fairness: candidates are picked per shop, oldest first, and no shop gets more than `perShopLimit`
+//   rows in flight (counted over all workers by live leases), so one large shop cannot starve the rest.
+// - Exclusivity: on PostgreSQL the chosen rows are locked with FOR UPDATE SKIP LOCKED and leased in the
+//   same transaction; on SQLite, where writes are serialised, each row is leased with an atomic
+//   conditional update that only succeeds while the row is still due.
+import { randomUUID } from "node:crypto";
+import prisma, { dbProvider, type Db } from "../db.server";
+
+export interface ClaimOptions {
+  workerId: string;
+  now: Date;
+  limit: number;
+  perShopLimit: number;
+  leaseMs: number;
+}
+
+export interface ClaimedRow {
+  id: string;
+  shopDomain: string;
+  leaseOwner: string;
+}
+
+export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+function dueWhere(now: Date) {
+  return { nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
+}
+
+/** Up to `limit` due row ids, oldest first, at most each shop's free share. */
+async function candidates(db: Db, options: ClaimOptions): Promise<string[]> {
+  const { now, limit, perShopLimit } = options;
+  if (limit <= 0) return [];
+  const [dueShops, busy] = await Promise.all([
+    db.invoice.groupBy({
+      by: ["shopDomain"],
+      where: dueWhere(now),
+      _min: { nextAttemptAt: true },
+      orderBy: { _min: { nextAttemptAt: "asc" } },
+      take: 200,
+    }),
+    db.invoice.groupBy({ by: ["shopDomain"], where: { leaseUntil: { gte: now } }, _count: { _all: true } }),
+  ]);
+  const inFlight = new Map(busy.map((row) => [row.shopDomain, row._count._all]));
+  const perShop = await Promise.all(
+    dueShops.map(async ({ shopDomain }) => {
+      const free = perShopLimit - (inFlight.get(shopDomain) ?? 0);
+      if (free <= 0) return [];
+      return db.invoice.findMany({
+        where: { shopDomain, ...dueWhere(now) },
+        orderBy: { nextAttemptAt: "asc" },
+        take: Math.min(free, limit),
+        select: { id: true },
+      });
+    }),
+  );
+  // Round-robin over shops: every shop's first row before any shop's second.
+  const picked: string[] = [];
+  for (let round = 0; picked.length < limit; round++) {
+    let any = false;
+    for (const rows of perShop) {
+      if (rows[round]) {
+        any = true;
+        picked.push(rows[round].id);
+        if (picked.length === limit) break;
+      }
+    }
+    if (!any) break;
+  }
+  return picked;
+}
+
+export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Promise<ClaimedRow[]> {
+  const ids = await candidates(db, options);
+  if (ids.length === 0) return [];
+  const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
+  const lease = { leaseOwner: options.workerId, leaseUntil };
+
+  if (dbProvider() === "postgresql") {
+    return db.$transaction(async (tx) => {
+      const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT id FROM "Invoice" WHERE id = ANY($1::text[]) FOR UPDATE SKIP LOCKED`,
+        ids,
+      );
+      // Under the row locks, keep only rows still due (another worker may have just finished one).
+      const due = await tx.invoice.findMany({
+        where: { id: { in: locked.map((row) => row.id) }, ...dueWhere(options.now) },
+        select: { id: true, shopDomain: true, remoteId: true, state: true },
+      });
+      for (const row of due) {
+        await tx.invoice.update({ where: { id: row.id }, data: { ...lease, state: leaseState(row) } });
+      }
+      return due.map((row) => ({ id: row.id, shopDomain: row.shopDomain, leaseOwner: options.workerId }));
+    });
+  }
+
+  const claimed: ClaimedRow[] = [];
+  for (const id of ids) {
+    const row = await db.invoice.findUnique({ where: { id }, select: { shopDomain: true, remoteId: true, state: true } });
+    if (!row) continue;
+    const result = await db.invoice.updateMany({
+      where: { id, ...dueWhere(options.now) },
+      data: { ...lease, state: leaseState(row) },
+    });
+    if (result.count === 1) claimed.push({ id, shopDomain: row.shopDomain, leaseOwner: options.workerId });
+  }
+  return claimed;
+}
+
+/** A row being posted shows "sending"; a status read leaves the state the merchant sees unchanged. */
+function leaseState(row: { remoteId: number | null; state: string }): string {
+  return row.remoteId === null ? "sending" : row.state;
+}
+
+/** The earliest moment a row becomes due, to sleep until then. */
+export async function nextDueAt(db: Db = prisma): Promise<Date | null> {
+  const row = await db.invoice.findFirst({
+    where: { nextAttemptAt: { not: null } },
+    orderBy: { nextAttemptAt: "asc" },
+    select: { nextAttemptAt: true, leaseUntil: true },
+  });
+  if (!row?.nextAttemptAt) return null;
+  return row.leaseUntil && row.leaseUntil > row.nextAttemptAt ? row.leaseUntil : row.nextAttemptAt;
+}

@@ -1,0 +1,142 @@
+// What the order webhooks do: record, in one statement, the order's Invoice row with its snapshot, and
+// wake the worker. No network call and no mapping here: the route must answer in milliseconds, and a
+// crash after the answer loses nothing because the row is the job.
+import type { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { logger } from "../logger.server";
+import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";
+import { problem } from "./problems";
+import { signalWork } from "./signal.server";
+import type { InvoiceState } from "./states";
+
+export type WebhookOutcome =
+  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" }
+  | { status: 400; error: string };
+
+export interface DeliveryMeta {
+  topic: string;
+  webhookId?: string | null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2002";
+}
+
+async function triggerOf(shop: string): Promise<string> {
+  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } });
+  return row?.trigger ?? "paid";
+}
+
+function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date) {
+  return {
+    shop: { connectOrCreate: { where: { domain: shop }, create: { domain: shop } } },
+    orderId: String(order.id),
+    orderName: order.name,
+    orderCreatedAt: new Date(order.created_at),
+    customerId: order.customer?.id != null ? String(order.customer.id) : null,
+    customerName: customerNameOf(order),
+    orderTotal: order.total_price,
+    currency: order.currency,
+    orderSnapshot: payload as Prisma.InputJsonValue,
+    state,
+    nextAttemptAt: state === "queued" ? now : null,
+    events: {
+      create: [
+        { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
+        { type: state, at: now },
+      ],
+    },
+  } satisfies Prisma.InvoiceCreateInput;
+}
+
+/** Creates the row unless one exists for this shop and order; a repeated delivery changes nothing. */
+async function createOnce(shop: string, data: Prisma.InvoiceCreateInput, order: OrderEnvelope): Promise<boolean> {
+  try {
+    await prisma.invoice.create({ data, select: { id: true } });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
+      return false;
+    }
+    throw error;
+  }
+}
+
+/** orders/paid: queue the invoice (trigger "paid"), or record it to wait for its trigger. */
+export async function recordPaidOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+  const parsed = parseEnvelope(payload);
+  if (!parsed.ok) return { status: 400, error: parsed.error };
+  const state: InvoiceState = (await triggerOf(shop)) === "paid" ? "queued" : "waiting";
+  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, meta, now), parsed.envelope);
+  if (!created) return { status: 200, result: "duplicate" };
+  if (state === "queued") await signalWork();
+  logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state }, "order recorded");
+  return { status: 200, result: state };
+}
+
+/**
+ * orders/fulfilled: with the trigger "on fulfilment", a waiting row gets the fulfilled snapshot (it carries
+ * the carrier) and is queued; a paid order seen first now is recorded and queued.
+ */
+export async function recordFulfilledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+  const parsed = parseEnvelope(payload);
+  if (!parsed.ok) return { status: 400, error: parsed.error };
+  if ((await triggerOf(shop)) !== "fulfilled" || !isPaid(parsed.envelope)) return { status: 200, result: "ignored" };
+  const orderId = String(parsed.envelope.id);
+  const updated = await prisma.invoice.updateMany({
+    where: { shopDomain: shop, orderId, state: "waiting" },
+    data: { state: "queued", nextAttemptAt: now, orderSnapshot: payload as Prisma.InputJsonValue },
+  });
+  if (updated.count === 1) {
+    const row = await prisma.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true } });
+    await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "queued", at: now, data: { topic: meta.topic } } });
+    await signalWork();
+    return { status: 200, result: "queued" };
+  }
+  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "queued", meta, now), parsed.envelope);
+  if (created) await signalWork();
+  return { status: 200, result: created ? "queued" : "duplicate" };
+}
+
+/**
+ * orders/cancelled: before invoicing, the job is cancelled (and a cancellation that arrives before
+ * orders/paid leaves a row that keeps the later paid delivery from queuing). After invoicing, the legal
+ * invoice stays; the merchant is asked to decide (cancelling it is their call, in the invoicing panel).
+ */
+export async function recordCancelledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+  const parsed = parseEnvelope(payload);
+  if (!parsed.ok) return { status: 400, error: parsed.error };
+  const orderId = String(parsed.envelope.id);
+  const notInvoiced = await prisma.invoice.updateMany({
+    where: {
+      shopDomain: shop,
+      orderId,
+      remoteId: null,
+      state: { in: ["waiting", "queued", "needs_attention", "failed"] },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+    },
+    data: { state: "cancelled", nextAttemptAt: null, cancelledInShop: true },
+  });
+  const existing = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId } } });
+  if (notInvoiced.count === 1 && existing) {
+    await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "cancelled", at: now, data: { topic: meta.topic } } });
+    return { status: 200, result: "cancelled" };
+  }
+  if (!existing) {
+    const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "cancelled", meta, now), parsed.envelope);
+    return { status: 200, result: created ? "cancelled" : "duplicate" };
+  }
+  if (existing.cancelledInShop) return { status: 200, result: "duplicate" };
+  // Being posted right now, or already at the service: keep it, and ask the merchant.
+  const atService = existing.remoteId !== null;
+  await prisma.invoice.update({
+    where: { id: existing.id },
+    data: {
+      cancelledInShop: true,
+      ...(atService ? { state: "needs_attention", problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
+      events: { create: { type: atService ? "needs_attention" : "cancelled", at: now, data: { topic: meta.topic } } },
+    },
+  });
+  return { status: 200, result: "marked" };
+}

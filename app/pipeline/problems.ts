@@ -1,0 +1,84 @@
+// Problems found while sending an invoice (as opposed to mapping one: app/orders/problems.ts). Each code
+// is stable and has a Turkish and an English text that says what to do.
+import type { Locale } from "../i18n/i18n";
+
+export interface PipelineProblem {
+  code: PipelineProblemCode;
+  params?: Record<string, string | number>;
+  severity: "error" | "warning";
+}
+
+const messages = {
+  "settings.missing_api_key": {
+    en: "No API key of the invoicing service is saved. Enter it under Settings → Connection.",
+    tr: "Fatura servisinin API anahtarı kayıtlı değil. Ayarlar → Bağlantı bölümünden girin.",
+  },
+  "settings.missing_sale_channel": {
+    en: "No sales channel is chosen. Pick one under Settings → Connection.",
+    tr: "Satış kanalı seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
+  },
+  "settings.missing_invoice_integration": {
+    en: "No invoice account (integration) is chosen for live invoicing. Pick one under Settings → Connection.",
+    tr: "Canlı faturalama için fatura hesabı (entegrasyon) seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
+  },
+  "settings.missing_dummy_integration": {
+    en: "Test mode is on but no test (dummy) integration is chosen. Pick it under Settings → Connection, or turn test mode off.",
+    tr: "Test modu açık ama test (dummy) entegrasyonu seçilmemiş. Ayarlar → Bağlantı bölümünden seçin ya da test modunu kapatın.",
+  },
+  "settings.api_key_rejected": {
+    en: "The invoicing service rejected the API key. Copy a valid key from the service's panel into Settings, then retry.",
+    tr: "Fatura servisi API anahtarını kabul etmedi. Paneldeki geçerli anahtarı Ayarlar'a girip yeniden deneyin.",
+  },
+  "settings.not_found_at_service": {
+    en: "The service answered 'not found' ({details}). Check the service address, the sales channel and the invoice account in Settings.",
+    tr: "Servis 'bulunamadı' yanıtı verdi ({details}). Ayarlar'daki servis adresini, satış kanalını ve fatura hesabını kontrol edin.",
+  },
+  "service.rejected": {
+    en: "The invoicing service rejected the invoice: {details}. Fix the order or the settings, then retry.",
+    tr: "Fatura servisi faturayı reddetti: {details}. Siparişi veya ayarları düzeltip yeniden deneyin.",
+  },
+  "service.duplicate_unresolved": {
+    en: "The service says an invoice already exists for this order, but it could not be found by the order number. Check the invoicing panel.",
+    tr: "Servis bu sipariş için zaten bir fatura olduğunu söylüyor ama sipariş numarasıyla bulunamadı. Fatura panelini kontrol edin.",
+  },
+  "service.unavailable": {
+    en: "The invoicing service could not be reached after {attempts} attempts ({details}). Retry when it is back.",
+    tr: "Fatura servisine {attempts} denemede ulaşılamadı ({details}). Servis düzelince yeniden deneyin.",
+  },
+  "service.formalisation_failed": {
+    en: "The tax authority step failed: {details}. Correct the data in the invoicing panel or the order, then issue a new invoice there.",
+    tr: "GİB'e gönderim başarısız oldu: {details}. Bilgileri fatura panelinde veya siparişte düzeltip faturayı yeniden düzenleyin.",
+  },
+  "invoice.status_unknown": {
+    en: "The service has not finished this invoice for a long time. Check it in the invoicing panel.",
+    tr: "Servis bu faturayı uzun süredir tamamlamadı. Fatura panelinden kontrol edin.",
+  },
+  "invoice.missing_at_service": {
+    en: "The invoice can no longer be found at the service (deleted?). Check the invoicing panel.",
+    tr: "Fatura serviste artık bulunamıyor (silinmiş olabilir). Fatura panelini kontrol edin.",
+  },
+  "invoice.cancelled_after_invoicing": {
+    en: "The order was cancelled in Shopify after its invoice was issued. Decide in the invoicing panel whether to cancel the invoice or issue a return invoice.",
+    tr: "Sipariş, faturası kesildikten sonra Shopify'da iptal edildi. Faturayı iptal etmeye veya iade faturası düzenlemeye fatura panelinden karar verin.",
+  },
+  "invoice.total_mismatch": {
+    en: "The service's grand total {remote} differs from the amount paid {paid}. Check the invoice before sending it to the customer.",
+    tr: "Servisin hesapladığı genel toplam {remote}, ödenen tutardan {paid} farklı. Faturayı müşteriye göndermeden önce kontrol edin.",
+  },
+} as const satisfies Record<string, { en: string; tr: string }>;
+
+export type PipelineProblemCode = keyof typeof messages;
+
+export function isPipelineProblemCode(code: string): code is PipelineProblemCode {
+  return code in messages;
+}
+
+export function pipelineProblemMessage(problem: { code: string; params?: Record<string, string | number> }, locale: Locale): string | null {
+  if (!isPipelineProblemCode(problem.code)) return null;
+  const template: string = messages[problem.code][locale];
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (problem.params && name in problem.params ? String(problem.params[name]) : match));
+}
+
+export function problem(code: PipelineProblemCode, params?: Record<string, string | number>, severity: "error" | "warning" = "error"): PipelineProblem {
+  return { code, ...(params ? { params } : {}), severity };
+}

@@ -1,0 +1,279 @@
+// One claimed row's work: post it (map, create, settle unknown outcomes) or read its status again.
+// Every write at the end is conditional on still holding the lease, so a worker that stalled past its
+// lease cannot overwrite the work of the worker that took the row over.
+import type { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { logger } from "../logger.server";
+import { connectionFor, getSettings, type Connection, type ConnectionProblem } from "../settings/settings.server";
+import { InvoicingClient, settleUnknownCreate } from "../invoicing/client";
+import {
+  AuthenticationError,
+  DuplicateOrderError,
+  InvoicingError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from "../invoicing/errors";
+import { documentKindOf, type InvoiceRecord } from "../invoicing/schemas";
+import { dec } from "../invoicing/money";
+import { mapOrderToInvoice } from "../orders/map-order";
+import { parseShopifyOrder } from "../orders/order";
+import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
+import { problem, type PipelineProblem } from "./problems";
+import type { ClaimedRow } from "./claim.server";
+import type { EventType, InvoiceState } from "./states";
+
+export interface ProcessDeps {
+  now: () => Date;
+  /** The app's public address; callbacks go to {appUrl}/callbacks/invoices/{invoice id}. */
+  appUrl: string;
+  clientFor?: (connection: Connection) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId">;
+  random?: () => number;
+}
+
+/** Problems and payloads are stored as JSON columns. */
+const json = (value: unknown) => value as Prisma.InputJsonValue;
+
+type Row = Prisma.InvoiceGetPayload<{ include: { shop: true } }>;
+type Problems = Array<{ code: string; params?: Record<string, string | number>; severity: string }>;
+
+interface Outcome {
+  data: Prisma.InvoiceUpdateManyMutationInput;
+  events: Array<{ type: EventType; message?: string; data?: Prisma.InputJsonValue }>;
+}
+
+export function callbackUrlFor(appUrl: string, invoiceId: string): string {
+  return `${appUrl.replace(/\/+$/, "")}/callbacks/invoices/${invoiceId}`;
+}
+
+const defaultClientFor = (connection: Connection) =>
+  new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+
+export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): Promise<void> {
+  const row = await prisma.invoice.findUnique({ where: { id: claim.id }, include: { shop: true } });
+  if (!row || row.leaseOwner !== claim.leaseOwner) return;
+  const log = logger.child({ shop: row.shopDomain, orderId: row.orderId, order: row.orderName, invoice: row.id });
+  let outcome: Outcome;
+  try {
+    outcome = await work(row, deps, log);
+  } catch (error) {
+    // A bug or an unexpected failure: keep the row, try again later, and say so.
+    log.error({ err: error }, "invoice work failed unexpectedly");
+    outcome = reschedule(row, deps, row.remoteId === null ? row.attempts : row.syncAttempts, String((error as Error).message));
+  }
+  await finish(row, claim, outcome, log);
+}
+
+async function work(row: Row, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+  const connection = await connectionFor(row.shopDomain, { forceTestMode: row.isTest });
+  if (!connection.ok) return needsAttention(connection.missing.map(missingSettingProblem));
+  const client = (deps.clientFor ?? defaultClientFor)(connection.connection);
+  return row.remoteId === null ? post(row, client, connection.connection, deps, log) : sync(row, client, deps);
+}
+
+function missingSettingProblem(missing: ConnectionProblem): PipelineProblem {
+  return problem(`settings.missing_${missing}` as const);
+}
+
+type Client = ReturnType<NonNullable<ProcessDeps["clientFor"]>>;
+
+async function post(row: Row, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+  if (row.cancelledInShop) {
+    return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
+  }
+  const now = deps.now();
+  // An earlier attempt may have reached the service (timeout, crash mid-post): ask before posting again.
+  if (row.attempts > 0) {
+    try {
+      const existing = await settleUnknownCreate(client as InvoicingClient, { saleChannelId: connection.saleChannelId, orderId: row.orderId });
+      if (existing) return created(row, existing, deps, "settled", null);
+    } catch (error) {
+      return failedAttempt(row, error, deps, log);
+    }
+  }
+
+  const parsed = parseShopifyOrder(row.orderSnapshot);
+  if (!parsed.ok) return needsAttention(parsed.problems);
+  const settings = await getSettings(row.shopDomain);
+  const mapped = mapOrderToInvoice(parsed.order, {
+    settings: settings.mapping,
+    shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
+    now,
+    saleChannelId: connection.saleChannelId,
+    invoiceIntegrationId: connection.invoiceIntegrationId,
+    callbackUrl: callbackUrlFor(deps.appUrl, row.id),
+  });
+  if (!mapped.ok) return needsAttention([...mapped.problems, ...mapped.warnings]);
+
+  // Count the attempt before the request leaves: a crash during it must lead to a lookup, not a blind post.
+  await prisma.invoice.updateMany({
+    where: { id: row.id, leaseOwner: row.leaseOwner },
+    data: { attempts: { increment: 1 }, requestBody: json(mapped.body), problems: json(mapped.warnings) },
+  });
+  const attempted = { ...row, attempts: row.attempts + 1 };
+  try {
+    const record = await client.createInvoice(mapped.body);
+    return created(attempted, record, deps, "posted", mapped.paid);
+  } catch (error) {
+    if (error instanceof DuplicateOrderError) {
+      const existing = await settleUnknownCreate(client as InvoicingClient, { saleChannelId: connection.saleChannelId, orderId: row.orderId }).catch(() => null);
+      if (existing) return created(attempted, existing, deps, "settled", mapped.paid);
+      return needsAttention([problem("service.duplicate_unresolved")]);
+    }
+    return failedAttempt(attempted, error, deps, log);
+  }
+}
+
+/** The service holds the invoice now: store its id and what it says, and read it again later. */
+function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "posted" | "settled", paid: string | null): Outcome {
+  const applied = applyRecord(row, record, deps);
+  const events: Outcome["events"] = [
+    { type: how, message: `invoice ${record.id} at the service`, data: { remoteId: record.id, grandTotal: record.grand_total ?? null } },
+    ...applied.events,
+  ];
+  const problems: Problems = [];
+  if (paid && record.grand_total && dec(record.grand_total).sub(dec(paid)).abs().gt("0.01")) {
+    problems.push(problem("invoice.total_mismatch", { remote: record.grand_total, paid }, "warning"));
+  }
+  return {
+    data: { ...applied.data, remoteId: record.id, syncAttempts: 0, ...(problems.length ? { problems: json(problems) } : {}) },
+    events,
+  };
+}
+
+async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcome> {
+  try {
+    const record = await client.getInvoice(row.remoteId!);
+    const applied = applyRecord(row, record, deps);
+    if (applied.data.state === "processing") {
+      const syncAttempts = row.syncAttempts + 1;
+      if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")], applied.data);
+      return {
+        data: { ...applied.data, syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)) },
+        events: applied.events,
+      };
+    }
+    return applied;
+  } catch (error) {
+    if (error instanceof NotFoundError) return needsAttention([problem("invoice.missing_at_service")]);
+    if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
+    const syncAttempts = row.syncAttempts + 1;
+    if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")]);
+    return {
+      data: { syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)), lastError: describe(error) },
+      events: [{ type: "retry", message: `status read failed: ${describe(error)}` }],
+    };
+  }
+}
+
+/** The invoice's state as the service reports it. */
+export function stateOf(record: Pick<InvoiceRecord, "workflow_status" | "formal_status">): InvoiceState {
+  const formal = record.formal_status ?? "";
+  const workflow = record.workflow_status ?? "";
+  if (formal === "failed" || workflow === "failed") return "failed";
+  if (formal === "canceled" || formal === "cancelled") return "cancelled";
+  if (formal === "completed" || (formal === "not_required" && workflow === "completed")) return "completed";
+  return "processing";
+}
+
+function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcome {
+  let state = stateOf(record);
+  const events: Outcome["events"] = [];
+  const data: Prisma.InvoiceUpdateManyMutationInput = {
+    workflowStatus: record.workflow_status ?? null,
+    formalStatus: record.formal_status ?? null,
+    ettn: record.ettn ?? null,
+    serialNumber: record.serial_number ?? null,
+    pdfUrl: record.pdf_url ?? null,
+    documentKind: documentKindOf(record) ?? row.documentKind,
+    remoteTotals: json(pickTotals(record)),
+    lastError: null,
+  };
+  if (state === "failed") {
+    data.problems = json([problem("service.formalisation_failed", { details: remoteErrorText(record.errors) })]);
+  }
+  if (row.cancelledInShop && state !== "cancelled") {
+    state = "needs_attention";
+    data.problems = json([problem("invoice.cancelled_after_invoicing")]);
+  }
+  data.state = state;
+  data.nextAttemptAt = state === "processing" ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
+  if (state !== row.state || record.serial_number !== row.serialNumber) {
+    events.push({
+      type: "status",
+      message: `${record.workflow_status ?? "?"} / ${record.formal_status ?? "?"}${record.serial_number ? ` · ${record.serial_number}` : ""}`,
+      data: { state, workflowStatus: record.workflow_status ?? null, formalStatus: record.formal_status ?? null },
+    });
+  }
+  return { data, events };
+}
+
+function pickTotals(record: InvoiceRecord) {
+  const { lines_total, discount_total, tax_total, extra_tax_total, grand_total } = record;
+  return { lines_total, discount_total, tax_total, extra_tax_total, grand_total };
+}
+
+function remoteErrorText(errors: unknown): string {
+  if (!Array.isArray(errors) || errors.length === 0) return "-";
+  return errors
+    .map((e) => (typeof e === "string" ? e : ((e as { message?: string; code?: string }).message ?? JSON.stringify(e))))
+    .join("; ")
+    .slice(0, 1000);
+}
+
+function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger): Outcome {
+  if (error instanceof ValidationError) {
+    const details = Object.entries(error.fieldErrors ?? {})
+      .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
+      .join("; ");
+    return needsAttention([problem("service.rejected", { details: details || error.serviceMessage || error.message })]);
+  }
+  if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
+  if (error instanceof NotFoundError) return needsAttention([problem("settings.not_found_at_service", { details: error.message })]);
+  log.warn({ err: describe(error), attempts: row.attempts }, "posting failed; will retry");
+  return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined);
+}
+
+function reschedule(row: Row, deps: ProcessDeps, attempts: number, reason: string, retryAfterMs?: number): Outcome {
+  if (row.remoteId === null && attempts >= RETRY.maxAttempts) {
+    return {
+      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem("service.unavailable", { attempts, details: reason })]) },
+      events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}` }],
+    };
+  }
+  const delay = delayHonouringRetryAfter(retryDelayMs(Math.max(1, attempts), deps.random), retryAfterMs);
+  const nextAttemptAt = new Date(deps.now().getTime() + delay);
+  return {
+    data: { state: row.remoteId === null ? "queued" : row.state, nextAttemptAt, lastError: reason },
+    events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, delayMs: delay } }],
+  };
+}
+
+function needsAttention(problems: Problems, extra: Prisma.InvoiceUpdateManyMutationInput = {}): Outcome {
+  return {
+    data: { ...extra, state: "needs_attention", nextAttemptAt: null, problems: json(problems) },
+    events: [{ type: "needs_attention", message: problems.map((p) => p.code).join(", "), data: json({ problems }) }],
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof InvoicingError) return `${error.kind}${error.status ? ` ${error.status}` : ""}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, log: typeof logger) {
+  const result = await prisma.invoice.updateMany({
+    where: { id: row.id, leaseOwner: claim.leaseOwner },
+    data: { ...outcome.data, leaseOwner: null, leaseUntil: null },
+  });
+  if (result.count === 0) {
+    log.warn("lease lost before the work was stored; the row's new owner decides");
+    return;
+  }
+  if (outcome.events.length) {
+    await prisma.invoiceEvent.createMany({
+      data: outcome.events.map((event) => ({ invoiceId: row.id, type: event.type, message: event.message ?? null, data: event.data })),
+    });
+  }
+  log.info({ state: outcome.data.state ?? row.state }, "invoice work done");
+}

@@ -1,0 +1,40 @@
+// The Invoice row is the job. Its states, as the admin shows them:
+//   waiting          recorded, but the shop's trigger has not fired yet (on fulfilment, or manual)
+//   queued           due to be posted at nextAttemptAt
+//   sending          leased by a worker that is posting it (an expired lease makes it due again)
+//   processing       created at the service; waiting for formalisation (callback or status sync)
+//   completed        formalised: serial number, ETTN and PDF are known
+//   failed           the service could not formalise it, or every retry was spent
+//   needs_attention  the merchant must fix something (settings, order data), then retry
+//   cancelled        the order was cancelled before it was invoiced
+// A row is due for work when nextAttemptAt <= now and its lease is free: without a remote id the work
+// is a post, with one it is a status read. Rows that need no work have nextAttemptAt = null.
+export const INVOICE_STATES = [
+  "waiting",
+  "queued",
+  "sending",
+  "processing",
+  "completed",
+  "failed",
+  "needs_attention",
+  "cancelled",
+] as const;
+export type InvoiceState = (typeof INVOICE_STATES)[number];
+
+/** States in which the service is still working and the invoice may still change by itself. */
+export const IN_FLIGHT_STATES: InvoiceState[] = ["queued", "sending", "processing"];
+export const FINAL_STATES: InvoiceState[] = ["completed", "failed", "cancelled"];
+
+export type EventType =
+  | "received"
+  | "queued"
+  | "waiting"
+  | "posted"
+  | "settled"
+  | "callback"
+  | "status"
+  | "retry"
+  | "error"
+  | "needs_attention"
+  | "cancelled"
+  | "merchant_retry";

@@ -1,0 +1,125 @@
+// The worker: claims due rows and works on them, up to `concurrency` at once and `perShopLimit` per shop.
+// It sleeps until the next row is due, a signal arrives (a webhook queued a row), or `pollMs` passes.
+// Runs inside the web server by default (WORKER_MODE=inprocess) and as `npm run worker` in production.
+import { logger } from "../logger.server";
+import { claimDueRows, newWorkerId, nextDueAt } from "./claim.server";
+import { processClaimedRow, type ProcessDeps } from "./process.server";
+import { onWork } from "./signal.server";
+
+export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
+  now?: () => Date;
+  concurrency?: number;
+  perShopLimit?: number;
+  leaseMs?: number;
+  /** Longest sleep without a signal: the safety net for rows made due by another process on SQLite. */
+  pollMs?: number;
+}
+
+export interface Worker {
+  id: string;
+  /** Look for work now. */
+  wake(): void;
+  /** Resolves when nothing is in flight and nothing is due right now. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const id = newWorkerId();
+  const now = options.now ?? (() => new Date());
+  const concurrency = options.concurrency ?? 8;
+  const perShopLimit = options.perShopLimit ?? 2;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const pollMs = options.pollMs ?? 5_000;
+  const deps: ProcessDeps = { ...options, now };
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let wakeUp: (() => void) | null = null;
+  let pendingWake = true;
+  let idleWaiters: Array<() => void> = [];
+
+  const wake = () => {
+    pendingWake = true;
+    wakeUp?.();
+  };
+  const stopListening = await onWork(wake);
+
+  async function fill(): Promise<number> {
+    const free = concurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDueRows({ workerId: id, now: now(), limit: free, perShopLimit, leaseMs });
+    for (const claim of claimed) {
+      const job: Promise<void> = processClaimedRow(claim, deps)
+        .catch((error: unknown) => logger.error({ err: error, invoice: claim.id }, "worker job crashed"))
+        .finally(() => {
+          inFlight.delete(job);
+          wake();
+        });
+      inFlight.add(job);
+    }
+    return claimed.length;
+  }
+
+  async function sleepUntilNeeded() {
+    if (pendingWake) return;
+    // With jobs in flight, each one wakes the loop when it ends. Otherwise sleep until the next row is
+    // due; rows due already but not claimable are held by other workers' leases or per-shop limits.
+    let ms = pollMs;
+    if (inFlight.size === 0) {
+      const due = await nextDueAt().catch(() => null);
+      const untilDue = due ? due.getTime() - now().getTime() : pollMs;
+      ms = untilDue > 0 ? Math.max(5, Math.min(pollMs, untilDue)) : Math.min(250, pollMs);
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wakeUp = null;
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      pendingWake = false;
+      let claimed = 0;
+      try {
+        claimed = await fill();
+      } catch (error) {
+        logger.error({ err: error }, "claiming due invoices failed");
+      }
+      if (claimed === 0 && inFlight.size === 0) {
+        const due = await nextDueAt().catch(() => null);
+        if (!due || due > now()) {
+          idleWaiters.forEach((resolve) => resolve());
+          idleWaiters = [];
+        }
+      }
+      if (stopped) break;
+      if (claimed > 0 && inFlight.size < concurrency) continue;
+      await sleepUntilNeeded();
+    }
+  })();
+
+  logger.info({ worker: id, concurrency, perShopLimit }, "invoice worker started");
+
+  return {
+    id,
+    wake,
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        wake();
+      }),
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      await stopListening();
+      idleWaiters.forEach((resolve) => resolve());
+      logger.info({ worker: id }, "invoice worker stopped");
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// A shop's settings: the connection to the invoicing service (API key encrypted at rest) and the
+// order-to-invoice mapping choices. The API key never leaves this module in plain text except to
+// build a client; views for the browser carry only whether a key is set.
+import { z } from "zod";
+import prisma from "../db.server";
+import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
+import { decryptSecret, encryptSecret } from "./crypto.server";
+
+export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
+export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+const id = z.coerce.number().int().positive();
+
+export const ConnectionInputSchema = z.object({
+  baseUrl: z.url().refine((url) => /^https?:\/\//.test(url), "must be an http(s) address").default(LIVE_BASE_URL),
+  apiKey: z.string().trim().min(8).max(512).optional(),
+  invoiceIntegrationId: id.nullable().optional(),
+  saleChannelId: id.nullable().optional(),
+  testMode: z.boolean().default(true),
+  dummyIntegrationId: id.nullable().optional(),
+  trigger: z.enum(TRIGGERS).default("paid"),
+});
+export type ConnectionInput = z.input<typeof ConnectionInputSchema>;
+
+export interface SettingsView {
+  baseUrl: string;
+  hasApiKey: boolean;
+  invoiceIntegrationId: number | null;
+  saleChannelId: number | null;
+  testMode: boolean;
+  dummyIntegrationId: number | null;
+  trigger: Trigger;
+  mapping: MappingSettings;
+}
+
+/** What the worker needs to post for a shop. */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+  saleChannelId: number;
+  /** The integration posted to: the dummy one in test mode, the real one live. */
+  invoiceIntegrationId: number;
+  testMode: boolean;
+}
+
+export type ConnectionProblem = "api_key" | "sale_channel" | "invoice_integration" | "dummy_integration";
+
+function parseMapping(value: unknown): MappingSettings {
+  const parsed = MappingSettingsSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : defaultMappingSettings();
+}
+
+export async function getSettings(shop: string): Promise<SettingsView> {
+  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
+  return {
+    baseUrl: row?.baseUrl ?? LIVE_BASE_URL,
+    hasApiKey: Boolean(row?.apiKeyEncrypted),
+    invoiceIntegrationId: row?.invoiceIntegrationId ?? null,
+    saleChannelId: row?.saleChannelId ?? null,
+    testMode: row?.testMode ?? true,
+    dummyIntegrationId: row?.dummyIntegrationId ?? null,
+    trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : "paid",
+    mapping: parseMapping(row?.mapping),
+  };
+}
+
+/** Saves the connection settings; an omitted API key keeps the stored one (the field is write-only). */
+export async function saveConnection(shop: string, input: ConnectionInput) {
+  const data = ConnectionInputSchema.parse(input);
+  const fields = {
+    baseUrl: data.baseUrl.replace(/\/+$/, ""),
+    invoiceIntegrationId: data.invoiceIntegrationId ?? null,
+    saleChannelId: data.saleChannelId ?? null,
+    testMode: data.testMode,
+    dummyIntegrationId: data.dummyIntegrationId ?? null,
+    trigger: data.trigger,
+    ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop) } : {}),
+  };
+  await prisma.shopSettings.upsert({
+    where: { shopDomain: shop },
+    create: { shopDomain: shop, ...fields },
+    update: fields,
+  });
+}
+
+export async function saveMappingSettings(shop: string, mapping: unknown): Promise<MappingSettings> {
+  const parsed = MappingSettingsSchema.parse(mapping);
+  await prisma.shopSettings.upsert({
+    where: { shopDomain: shop },
+    create: { shopDomain: shop, mapping: parsed as object },
+    update: { mapping: parsed as object },
+  });
+  return parsed;
+}
+
+/** The shop's stored API key in plain text, for building a client; null when none is set. */
+export async function apiKeyFor(shop: string): Promise<string | null> {
+  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { apiKeyEncrypted: true } });
+  return row?.apiKeyEncrypted ? decryptSecret(row.apiKeyEncrypted, shop) : null;
+}
+
+/** The connection the worker posts with, or what is missing for one. */
+export async function connectionFor(
+  shop: string,
+  options: { forceTestMode?: boolean } = {},
+): Promise<{ ok: true; connection: Connection } | { ok: false; missing: ConnectionProblem[] }> {
+  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
+  const missing: ConnectionProblem[] = [];
+  const testMode = Boolean(options.forceTestMode || row?.testMode);
+  if (!row?.apiKeyEncrypted) missing.push("api_key");
+  if (!row?.saleChannelId) missing.push("sale_channel");
+  const integration = testMode ? row?.dummyIntegrationId : row?.invoiceIntegrationId;
+  if (!integration) missing.push(testMode ? "dummy_integration" : "invoice_integration");
+  if (!row || missing.length > 0) return { ok: false, missing };
+  return {
+    ok: true,
+    connection: {
+      baseUrl: row.baseUrl,
+      apiKey: decryptSecret(row.apiKeyEncrypted!, shop),
+      saleChannelId: row.saleChannelId!,
+      invoiceIntegrationId: integration!,
+      testMode,
+    },
+  };
+}

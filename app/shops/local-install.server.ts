@@ -1,0 +1,31 @@
+// Installs a shop without Shopify: its row, an offline session, and its invoicing settings. For the demo,
+// the tests, and support work on a local copy (`npm run shop:setup`). Never called by the web app.
+import { Session } from "@shopify/shopify-api";
+import { sessionStorage } from "../shopify.server";
+import { saveConnection, type ConnectionInput } from "../settings/settings.server";
+import { recordShop } from "./shops.server";
+
+export interface LocalShopInput extends ConnectionInput {
+  shop: string;
+  timezone?: string;
+  currency?: string;
+  name?: string;
+  storefrontUrl?: string;
+}
+
+export async function installShopLocally(input: LocalShopInput) {
+  if (!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(input.shop)) {
+    throw new Error(`--shop must be a NAME.myshopify.com domain (got "${input.shop}")`);
+  }
+  const { shop, timezone, currency, name, storefrontUrl, ...connection } = input;
+  await recordShop(shop, {
+    name: name ?? shop.split(".")[0],
+    timezone: timezone ?? "Europe/Istanbul",
+    currency: currency ?? "TRY",
+    storefrontUrl: storefrontUrl ?? `https://${shop}`,
+  });
+  await sessionStorage.storeSession(
+    new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: "read_orders", accessToken: "local-install-no-shopify-access" }),
+  );
+  await saveConnection(shop, connection);
+}

@@ -1,0 +1,176 @@
+// The whole app on this machine, with no network: the invoicing sandbox, the production build of the app
+// (SQLite, in-process worker, LOCAL_ADMIN on) on a free port, and a demo shop installed. Used by
+// `npm run demo`, the end-to-end and browser tests, and the benchmarks.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { migrate } from "../../app/db/migrate";
+import { webhookHeaders } from "./shopify-signing";
+
+export interface LocalStackOptions {
+  shop?: string;
+  /** Rebuild the app even when build/ exists. */
+  rebuild?: boolean;
+  formalizeDelayMs?: number;
+  /** Extra environment for the app process. */
+  env?: Record<string, string>;
+  /** Print the app's logs. */
+  logs?: boolean;
+  /** Settings of the demo shop: test mode posts with the sandbox's dummy integration. */
+  testMode?: boolean;
+  name?: string;
+}
+
+export interface LocalStack {
+  appUrl: string;
+  shop: string;
+  secret: string;
+  apiKey: string;
+  databaseUrl: string;
+  sandbox: Sandbox;
+  process: ChildProcess;
+  /** Delivers a signed webhook to the app, as Shopify does. */
+  deliver(topic: string, body: unknown, options?: { webhookId?: string; secret?: string }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function ensureBuild(rebuild = false) {
+  if (!rebuild && existsSync(path.join(root, "build/server/index.js"))) return;
+  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`The app build failed:\n${result.stderr || result.stdout}`);
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The app exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The app did not become healthy in ${timeoutMs} ms:\n${output()}`);
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const shop = options.shop ?? "demo-magaza.myshopify.com";
+  const name = options.name ?? `stack-${process.pid}-${randomBytes(3).toString("hex")}`;
+  ensureBuild(options.rebuild);
+  const sandbox = await startSandbox({ port: 0, formalizeDelayMs: options.formalizeDelayMs ?? 300 });
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const dir = path.join(root, "tmp", "local-stack");
+  mkdirSync(dir, { recursive: true });
+  const dbFile = path.join(dir, `${name}.sqlite`);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+  const databaseUrl = `file:${dbFile}`;
+  await migrate(databaseUrl, root);
+
+  const secret = `local-secret-${randomBytes(8).toString("hex")}`;
+  const apiKey = "local-demo-app";
+  const appEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    SHOPIFY_API_KEY: apiKey,
+    SHOPIFY_API_SECRET: secret,
+    SHOPIFY_APP_URL: appUrl,
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOCAL_ADMIN: "1",
+    LOG_LEVEL: options.logs ? "info" : "warn",
+    ...options.env,
+  };
+
+  const account = sandbox.account;
+  const setup = spawnSync(
+    "npx",
+    [
+      "tsx", "scripts/shop-setup.ts",
+      "--shop", shop,
+      "--api-key", account.apiKey,
+      "--base-url", sandbox.url,
+      "--sale-channel-id", String(account.saleChannelId),
+      "--integration-id", String(account.invoiceIntegrationId),
+      "--dummy-integration-id", String(account.dummyIntegrationId),
+      ...(options.testMode ? ["--test-mode"] : []),
+    ],
+    { cwd: root, env: appEnv, encoding: "utf8" },
+  );
+  if (setup.status !== 0) {
+    await sandbox.stop();
+    throw new Error(`shop:setup failed:\n${setup.stderr || setup.stdout}`);
+  }
+
+  let output = "";
+  const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"], {
+    cwd: root,
+    env: appEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+    if (options.logs) process.stderr.write(chunk);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  try {
+    await waitForHealth(appUrl, child, () => output);
+  } catch (error) {
+    child.kill("SIGKILL");
+    await sandbox.stop();
+    throw error;
+  }
+
+  return {
+    appUrl,
+    shop,
+    secret,
+    apiKey,
+    databaseUrl,
+    sandbox,
+    process: child,
+    async deliver(topic, body, deliverOptions = {}) {
+      const rawBody = typeof body === "string" ? body : JSON.stringify(body);
+      const headers = webhookHeaders({ topic, shop, rawBody, secret: deliverOptions.secret ?? secret, webhookId: deliverOptions.webhookId });
+      return fetch(`${appUrl}/webhooks/${topic}`, { method: "POST", headers, body: rawBody });
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            resolve(null);
+          }, 5000);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            resolve(null);
+          });
+        });
+      }
+      await sandbox.stop();
+    },
+  };
+}

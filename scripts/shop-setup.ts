@@ -1,0 +1,53 @@
+// npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N
+//                       --integration-id N [--dummy-integration-id N] [--test-mode] [--timezone Europe/Istanbul]
+// Installs a shop without Shopify (offline session and settings) in the database DATABASE_URL selects.
+import { parseArgs } from "node:util";
+import { migrate } from "../app/db/migrate";
+
+const { values } = parseArgs({
+  options: {
+    shop: { type: "string" },
+    "api-key": { type: "string" },
+    "base-url": { type: "string" },
+    "sale-channel-id": { type: "string" },
+    "integration-id": { type: "string" },
+    "dummy-integration-id": { type: "string" },
+    "test-mode": { type: "boolean", default: false },
+    timezone: { type: "string", default: "Europe/Istanbul" },
+    trigger: { type: "string", default: "paid" },
+  },
+});
+
+const required = ["shop", "api-key", "base-url", "sale-channel-id", "integration-id"] as const;
+const missing = required.filter((name) => !values[name]);
+if (missing.length) {
+  console.error(`Missing ${missing.map((m) => `--${m}`).join(", ")}.\nUsage: npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N --integration-id N [--dummy-integration-id N --test-mode] [--timezone Europe/Istanbul]`);
+  process.exit(2);
+}
+
+// The script needs the database and the encryption key; the Shopify app settings are not used here.
+process.env.SHOPIFY_API_KEY ??= "local-shop-setup";
+process.env.SHOPIFY_API_SECRET ??= "local-shop-setup";
+process.env.SHOPIFY_APP_URL ??= "http://localhost:3000";
+
+try {
+  const { env } = await import("../app/env.server");
+  await migrate(env().DATABASE_URL);
+  const { installShopLocally } = await import("../app/shops/local-install.server");
+  await installShopLocally({
+    shop: values.shop!,
+    apiKey: values["api-key"]!,
+    baseUrl: values["base-url"]!,
+    saleChannelId: Number(values["sale-channel-id"]),
+    invoiceIntegrationId: Number(values["integration-id"]),
+    dummyIntegrationId: values["dummy-integration-id"] ? Number(values["dummy-integration-id"]) : null,
+    testMode: values["test-mode"],
+    timezone: values.timezone,
+    trigger: values.trigger as "paid" | "fulfilled" | "manual",
+  });
+  console.log(`Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`);
+  process.exit(0);
+} catch (error) {
+  console.error(`shop:setup failed: ${(error as Error).message}`);
+  process.exit(1);
+}
