@@ -51,8 +51,10 @@ const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 export const AmountSchema = z.union([z.number().finite(), z.string().regex(DECIMAL_RE, "expected a decimal")]);
 export type Amount = z.infer<typeof AmountSchema>;
 
-const positive = (v: Amount) => dec(v).gt(0);
-const nonNegative = (v: Amount) => dec(v).gte(0);
+// zod runs refinements even after the format check failed; a malformed value is reported by that check.
+const isDecimal = (v: Amount) => typeof v === "number" || DECIMAL_RE.test(v);
+const positive = (v: Amount) => !isDecimal(v) || dec(v).gt(0);
+const nonNegative = (v: Amount) => !isDecimal(v) || dec(v).gte(0);
 
 /** An ID that the service sends as a number but might send as a numeric string. */
 const IdSchema = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);

@@ -457,6 +457,29 @@ describe("lost answers", () => {
   });
 });
 
+describe("failures before sending (errors shaped as Node's fetch reports them)", () => {
+  const failingFetch = (cause: unknown) =>
+    (async () => {
+      throw new TypeError("fetch failed", { cause });
+    }) as unknown as typeof fetch;
+  const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+  it.each([
+    ["a DNS failure", withCode("ENOTFOUND"), false, "safe"],
+    ["a DNS timeout", withCode("EAI_AGAIN"), false, "safe"],
+    ["every address refused (happy eyeballs)", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")]), false, "safe"],
+    ["one address refused, another reset", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNRESET")]), true, "unknown"],
+    ["a reset", withCode("ECONNRESET"), true, "unknown"],
+    ["an unrecognised failure", new Error("something"), true, "unknown"],
+  ])("%s: sent=%s, create retry %s", async (_label, cause, sent, retry) => {
+    const api = new InvoicingClient({ baseUrl: "https://invoicing.example/api", apiKey: API_KEY, fetch: failingFetch(cause) });
+    const error = await failure(api.createInvoice(request));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).sent).toBe(sent);
+    expect(error.retry).toBe(retry);
+  });
+});
+
 describe("settleUnknownCreate", () => {
   it("finds the invoice of the given sale channel among the order's invoices", async () => {
     const { baseUrl, received } = await serve(
