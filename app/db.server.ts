@@ -14,9 +14,11 @@ export function createDb(databaseUrl: string): Db {
     // A busy connection waits up to 5 s for a lock instead of failing at once (webhooks and the worker share the file).
     return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout: 5000 }) });
   }
+  const schema = postgresSchema(databaseUrl);
   const adapter = new PrismaPg(
-    { connectionString: postgresConnectionString(databaseUrl), max: 10 },
-    { schema: postgresSchema(databaseUrl) },
+    // search_path too, so raw SQL (row claiming, NOTIFY) finds the same tables as Prisma's queries.
+    { connectionString: postgresConnectionString(databaseUrl), max: 10, options: `-c search_path="${schema}"` },
+    { schema },
   );
   return new PostgresClient({ adapter }) as unknown as Db;
 }

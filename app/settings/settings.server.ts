@@ -107,7 +107,7 @@ export async function connectionFor(
 ): Promise<{ ok: true; connection: Connection } | { ok: false; missing: ConnectionProblem[] }> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
   const missing: ConnectionProblem[] = [];
-  const testMode = Boolean(options.forceTestMode || row?.testMode);
+  const testMode = Boolean(options.forceTestMode || (row?.testMode ?? true));
   if (!row?.apiKeyEncrypted) missing.push("api_key");
   if (!row?.saleChannelId) missing.push("sale_channel");
   const integration = testMode ? row?.dummyIntegrationId : row?.invoiceIntegrationId;

@@ -1,0 +1,110 @@
+// npm run demo: the app's main job, locally, with no network. Starts the invoicing sandbox and the app
+// (production build, SQLite, in-process worker), installs a demo shop, sends realistic signed orders/paid
+// webhooks, waits until every invoice is final, and prints a table. Then it keeps serving the embedded
+// admin page for a person to open, until Ctrl+C (or exits at once with --exit).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startLocalStack } from "./lib/local-stack";
+
+const { values } = parseArgs({
+  options: {
+    exit: { type: "boolean", default: false },
+    orders: { type: "string", default: "test/fixtures/orders" },
+    all: { type: "boolean", default: false },
+    "timeout-s": { type: "string", default: "90" },
+    logs: { type: "boolean", default: false },
+  },
+});
+
+const FINAL = new Set(["completed", "failed", "needs_attention", "cancelled"]);
+
+// A realistic day of a Turkish shop: citizens, a company, anonymous and foreign buyers, discounts,
+// cash on delivery, bank transfer, gift cards, a refund, a POS sale, and two orders a merchant must fix.
+const DEMO_ORDERS = [
+  "01-single-item-citizen", "02-mixed-rates-free-shipping", "03-taxes-excluded", "04-line-discount",
+  "05-order-discount-code", "09-company-buyer", "12-anonymous-consumer", "13-foreign-buyer",
+  "14-cash-on-delivery", "15-bank-transfer", "16-digital-goods", "17-gift-card-with-item",
+  "19-partial-refund", "20-rounding-3x33.33", "21-pos-sale", "24-guest-order",
+  "10-company-without-tax-office", "26-unsupported-tax-rate",
+];
+
+function loadOrders(dir: string): Array<{ file: string; order: Record<string, unknown> }> {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".json") && (values.all || DEMO_ORDERS.includes(file.replace(/\.json$/, ""))))
+    .sort()
+    .map((file) => ({ file, order: JSON.parse(readFileSync(path.join(dir, file), "utf8")) }));
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join("  ");
+  return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+const started = Date.now();
+console.log("Starting the invoicing sandbox and the app (building it first if needed)...");
+const stack = await startLocalStack({ name: "demo", formalizeDelayMs: 600, logs: values.logs });
+const stop = async () => {
+  await stack.stop();
+  process.exit(0);
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);
+
+try {
+  // Read the app's database from this process too (SQLite in WAL mode allows it).
+  process.env.DATABASE_URL = stack.databaseUrl;
+  const { createDb } = await import("../app/db.server");
+  const { pipelineProblemMessage } = await import("../app/pipeline/problems");
+  const { problemMessage } = await import("../app/orders/problems");
+  const db = createDb(stack.databaseUrl);
+
+  const orders = loadOrders(values.orders);
+  console.log(`Sandbox ${stack.sandbox.url} · app ${stack.appUrl} · shop ${stack.shop}`);
+  console.log(`Sending ${orders.length} signed orders/paid webhooks...`);
+  for (const { file, order } of orders) {
+    const response = await stack.deliver("orders/paid", order);
+    if (response.status !== 200) console.log(`  ${file}: HTTP ${response.status} ${await response.text()}`);
+  }
+
+  const deadline = Date.now() + Number(values["timeout-s"]) * 1000;
+  let invoices = await db.invoice.findMany({ orderBy: { orderCreatedAt: "asc" } });
+  while (Date.now() < deadline && invoices.some((invoice) => !FINAL.has(invoice.state))) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    invoices = await db.invoice.findMany({ orderBy: { orderCreatedAt: "asc" } });
+  }
+
+  const describe = (problems: unknown) =>
+    (Array.isArray(problems) ? problems : [])
+      .filter((p) => p.severity !== "warning")
+      .map((p) => pipelineProblemMessage(p, "en") ?? problemMessage(p, "en"))
+      .join(" ")
+      .slice(0, 140);
+  const rows = [["order", "state", "kind", "serial number", "total", "PDF", "problem"]];
+  for (const invoice of invoices) {
+    const totals = invoice.remoteTotals as { grand_total?: string } | null;
+    rows.push([
+      invoice.orderName,
+      invoice.state,
+      invoice.documentKind === "e_invoice" ? "e-Fatura" : invoice.documentKind === "e_archive" ? "e-Arşiv" : "-",
+      invoice.serialNumber ?? "-",
+      `${totals?.grand_total ?? invoice.orderTotal} ${invoice.currency}`,
+      invoice.pdfUrl ?? "-",
+      describe(invoice.problems) || "",
+    ]);
+  }
+  console.log("\n" + table(rows) + "\n");
+  const pending = invoices.filter((invoice) => !FINAL.has(invoice.state)).length;
+  const byState = invoices.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.state]: (acc[i.state] ?? 0) + 1 }), {});
+  console.log(`${invoices.length} invoices in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(byState)}${pending ? ` (${pending} not final before the timeout)` : ""}`);
+  await db.$disconnect();
+
+  if (values.exit) await stop();
+  console.log(`\nOpen the embedded admin page: ${stack.appUrl}/local-admin?shop=${stack.shop}&locale=tr`);
+  console.log(`(English: ${stack.appUrl}/local-admin?shop=${stack.shop}&locale=en) · Ctrl+C stops the demo.`);
+} catch (error) {
+  console.error(`The demo failed: ${(error as Error).message}`);
+  await stack.stop();
+  process.exit(1);
+}

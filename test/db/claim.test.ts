@@ -1,0 +1,64 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { claimDueRows } from "../../app/pipeline/claim.server";
+import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+import { OTHER_SHOP, SHOP } from "../helpers/shopify";
+
+const now = new Date("2026-11-22T10:00:00Z");
+const claim = (workerId: string, limit = 8, perShopLimit = 2, at = now) => claimDueRows({ workerId, now: at, limit, perShopLimit, leaseMs: 60_000 });
+
+async function queue(shop: string, count: number, at = new Date(now.getTime() - 1000)) {
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const row = await createInvoiceRow(shop);
+    rows.push(await prisma.invoice.update({ where: { id: row.id }, data: { state: "queued", nextAttemptAt: new Date(at.getTime() + i) } }));
+  }
+  return rows;
+}
+
+describe("claiming due rows", () => {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+  });
+
+  it("leases due rows, marks them sending, and skips rows not yet due", async () => {
+    const [due] = await queue(SHOP, 1);
+    await queue(SHOP, 1, new Date(now.getTime() + 60_000));
+    const claimed = await claim("w1");
+    expect(claimed.map((c) => c.id)).toEqual([due.id]);
+    const row = await prisma.invoice.findUniqueOrThrow({ where: { id: due.id } });
+    expect(row).toMatchObject({ state: "sending", leaseOwner: "w1" });
+    expect(row.leaseUntil!.getTime()).toBe(now.getTime() + 60_000);
+  });
+
+  it("gives each shop at most its share, so one large shop cannot starve another", async () => {
+    await queue(SHOP, 10);
+    await queue(OTHER_SHOP, 3);
+    const claimed = await claim("w1", 8, 2);
+    const perShop = claimed.reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.shopDomain]: (acc[c.shopDomain] ?? 0) + 1 }), {});
+    expect(perShop).toEqual({ [SHOP]: 2, [OTHER_SHOP]: 2 });
+    // The share counts live leases of every worker.
+    expect(await claim("w2", 8, 2)).toEqual([]);
+  });
+
+  it("two workers claiming at once never get the same row", async () => {
+    await queue(SHOP, 6);
+    await queue(OTHER_SHOP, 6);
+    const [a, b] = await Promise.all([claim("w1", 6, 6), claim("w2", 6, 6)]);
+    const ids = [...a, ...b].map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThan(0);
+    const leased = await prisma.invoice.findMany({ where: { id: { in: ids } } });
+    for (const row of leased) expect([...a, ...b].find((c) => c.id === row.id)!.leaseOwner).toBe(row.leaseOwner);
+  });
+
+  it("takes over a row whose lease expired (a worker died), not one whose lease is live", async () => {
+    const [row] = await queue(SHOP, 1);
+    expect(await claim("dead-worker")).toHaveLength(1);
+    expect(await claim("w2", 8, 2, new Date(now.getTime() + 30_000))).toEqual([]);
+    const later = await claim("w2", 8, 2, new Date(now.getTime() + 61_000));
+    expect(later.map((c) => c.id)).toEqual([row.id]);
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).leaseOwner).toBe("w2");
+  });
+});

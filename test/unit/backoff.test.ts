@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { delayHonouringRetryAfter, RETRY, retryDelayMs, syncDelayMs } from "../../app/pipeline/backoff";
+
+describe("retry schedule", () => {
+  it("doubles per attempt with equal jitter between half and the whole step", () => {
+    expect(retryDelayMs(1, () => 0)).toBe(2_500);
+    expect(retryDelayMs(1, () => 1)).toBe(5_000);
+    expect(retryDelayMs(3, () => 0)).toBe(10_000);
+    expect(retryDelayMs(3, () => 1)).toBe(20_000);
+  });
+
+  it("never exceeds the cap", () => {
+    expect(retryDelayMs(40, () => 1)).toBe(RETRY.capMs);
+  });
+
+  it("spreads retries of many rows instead of sending them together", () => {
+    const delays = new Set(Array.from({ length: 50 }, () => retryDelayMs(4)));
+    expect(delays.size).toBeGreaterThan(40);
+  });
+
+  it("honours a longer Retry-After and ignores a shorter one", () => {
+    expect(delayHonouringRetryAfter(5_000, 30_000)).toBe(30_000);
+    expect(delayHonouringRetryAfter(5_000, 1_000)).toBe(5_000);
+    expect(delayHonouringRetryAfter(5_000, undefined)).toBe(5_000);
+  });
+
+  it("reads a processing invoice again after a minute, then less and less often", () => {
+    expect(syncDelayMs(0, () => 1)).toBe(60_000);
+    expect(syncDelayMs(1, () => 1)).toBe(120_000);
+    expect(syncDelayMs(30, () => 1)).toBe(60 * 60_000);
+  });
+});
