@@ -82,8 +82,8 @@ export class InvoicingClient {
   }
 
   /** Invoices whose order_id is `orderId`, of any sale channel of the account. */
-  async findInvoicesByOrderId(orderId: string): Promise<InvoiceRecord[]> {
-    const query = new URLSearchParams({ limit: String(ORDER_LOOKUP_LIMIT), "filters[$or][0][order_id][$eq]": orderId });
+  async findInvoicesByOrderId(orderId: string, limit: number = ORDER_LOOKUP_LIMIT): Promise<InvoiceRecord[]> {
+    const query = new URLSearchParams({ limit: String(limit), "filters[$or][0][order_id][$eq]": orderId });
     return this.json({ method: "GET", path: `/invoices?${query}`, create: false }, z.array(InvoiceRecordSchema));
   }
 
