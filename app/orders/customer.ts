@@ -121,11 +121,14 @@ type Part = (typeof PARTS)[number];
 function addressParts(a: ShopifyAddress | null | undefined): Partial<Record<Part, string>> & { postcode?: string } {
   if (!a) return {};
   const street = [clean(a.address1), clean(a.address2)].filter(Boolean).join(" ");
+  const code = clean(a.country_code)?.toUpperCase();
   // Turkish addresses in Shopify: province = il (the service's city), city = ilçe (district).
+  // Abroad there is often no province: the city is then both city and district.
+  const turkish = !code || code === "TR";
   return {
     address: street || undefined,
-    district: clean(a.city),
-    city: clean(a.province),
+    district: turkish ? clean(a.city) : (clean(a.province) ?? clean(a.city)),
+    city: turkish ? clean(a.province) : clean(a.city),
     country: clean(a.country) ?? clean(a.country_code),
     postcode: clean(a.zip),
   };

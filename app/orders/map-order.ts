@@ -74,13 +74,13 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
 
   const gateway = paymentGateway(order);
   const method = paymentMethod(gateway, settings);
-  if (!method.known && gateway) warnings.push(warning("payment.unknown_method", { gateway }));
+  const isInternetSale = order.source_name !== "pos";
+  if (!method.known && gateway && isInternetSale) warnings.push(warning("payment.unknown_method", { gateway }));
   // Cash on delivery and bank transfers are paid when the merchant marks them paid: the invoicing moment.
   const paidLater = method.method === "cash_on_delivery" || method.method === "direct_transfer";
   const paymentDate = paidLater ? issue.date : minDate(dateIn(order.processed_at ?? order.created_at, zone) ?? issue.date, issue.date);
   const cashSale = !UNPAID.has(order.financial_status ?? "paid");
 
-  const isInternetSale = order.source_name !== "pos";
   const needsShipment = isInternetSale && drafted.drafts.some((d) => d.kind === "item" && d.requiresShipping);
   let shipment: ReturnType<typeof mapShipment>["shipment"];
   if (needsShipment) {

@@ -108,24 +108,29 @@ export function priceNearest(req: PriceRequest, target: Decimal): PricedPart[] {
 
 /**
  * Prices every request so that the sum of the service's line totals equals the sum of targets whenever
- * possible: a line that cannot hit its own target carries the cent to the next lines, and a cent left at
- * the end is absorbed by re-pricing an earlier line.
+ * possible. A line that cannot hit its target takes the nearest total and carries the cent to the next
+ * lines (so the invoice keeps the order's lines); a cent left at the end is absorbed by re-pricing one
+ * line, as a single line if it can, else by splitting one unit off.
  */
 export function priceLines(requests: PriceRequest[]): { parts: PricedPart[][]; difference: Decimal } {
   const parts: PricedPart[][] = [];
   let carry = ZERO; // achieved − target so far
   for (const req of requests) {
     const wanted = req.target.sub(carry);
-    const priced = priceExactly(req, wanted) ?? priceExactly(req, req.target) ?? priceNearest(req, wanted);
+    const net = wanted.isNegative() ? null : exactNet(wanted, req.rate);
+    const priced = net !== null ? [part(req.quantity, net, req.discount, req.rate)] : priceNearest(req, wanted);
     parts.push(priced);
     carry = carry.add(sumTotals(priced).sub(req.target));
   }
-  for (let i = parts.length - 1; i >= 0 && !carry.isZero(); i--) {
-    const achieved = sumTotals(parts[i]);
-    const repriced = priceExactly(requests[i], achieved.sub(carry));
-    if (repriced) {
-      parts[i] = repriced;
-      carry = ZERO;
+  for (const allowSplit of [false, true]) {
+    for (let i = parts.length - 1; i >= 0 && !carry.isZero(); i--) {
+      const wanted = sumTotals(parts[i]).sub(carry);
+      const net = wanted.isNegative() ? null : exactNet(wanted, requests[i].rate);
+      const repriced = net !== null ? [part(requests[i].quantity, net, requests[i].discount, requests[i].rate)] : allowSplit ? priceExactly(requests[i], wanted) : null;
+      if (repriced) {
+        parts[i] = repriced;
+        carry = ZERO;
+      }
     }
   }
   return { parts, difference: carry };
