@@ -74,10 +74,10 @@ if (Number.isNaN(now.getTime())) fail(`--now is not an ISO 8601 date-time: "${ar
 const timezone = args.timezone ?? "Europe/Istanbul";
 if (!Intl.supportedValuesOf("timeZone").includes(timezone) && timezone !== "UTC") fail(`--timezone is not an IANA time zone: "${timezone}"`);
 
-const output = (value: unknown, code: number) => {
+function output(value: unknown, code: number): never {
   console.log(JSON.stringify(value, null, 2));
   process.exit(code);
-};
+}
 
 const settingsJson = args.settings ? readJson(args.settings, "settings") : {};
 const settings = MappingSettingsSchema.safeParse(settingsJson);

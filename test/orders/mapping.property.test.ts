@@ -34,7 +34,7 @@ const orderArb = fc.record({
   company: fc.boolean(),
 });
 
-type Generated = fc.Infer<typeof orderArb>;
+type Generated = typeof orderArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** A Shopify payload for the generated order, and what its customer paid. */
 function shopifyOrder(g: Generated, index: number): { payload: unknown; paid: Decimal } {
