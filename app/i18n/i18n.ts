@@ -22,3 +22,8 @@ export function translate(locale: Locale, key: MessageKey, params: Record<string
   const template = messages[locale][key] ?? messages.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
 }
+
+/** For keys built at run time ("state." + state): the text if the key exists, otherwise `fallback`. */
+export function translateKey(locale: Locale, key: string, fallback: string, params: Record<string, string | number> = {}): string {
+  return key in messages.en ? translate(locale, key as MessageKey, params) : fallback;
+}

@@ -1,32 +1,100 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+// The app's home: the shop's invoices (newest first, filters, search, keyset pages), a dashboard strip,
+// a banner when anything needs the merchant, and the onboarding checklist until the settings work.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, Layout, Page, Text } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Banner, BlockStack, Page, Text } from "@shopify/polaris";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
-import prisma from "../db.server";
-import { requestLocale, translate } from "../i18n/i18n";
+import { loadInvoicesPage } from "../admin/invoices.server";
+import { sendTestInvoice } from "../pipeline/actions.server";
+import { IN_FLIGHT_STATES } from "../pipeline/states";
+import { useT } from "../i18n/react";
+import { DashboardStrip } from "../components/DashboardStrip";
+import { OnboardingChecklist } from "../components/OnboardingChecklist";
+import { InvoiceTable } from "../components/InvoiceTable";
+
+/** How often the page re-reads its data while an invoice on it is still in progress. */
+const POLL_MS = 3000;
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const count = await prisma.invoice.count({ where: { shopDomain: session.shop } });
-  return json({ shop: session.shop, count, locale: requestLocale(request) });
+  const data = await loadInvoicesPage(session.shop, new URL(request.url).searchParams);
+  return json({ shop: session.shop, ...data });
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  if (form.get("intent") === "send_test") {
+    const result = await sendTestInvoice(session.shop);
+    return json(result, { status: result.ok ? 200 : 409 });
+  }
+  return json({ ok: false as const, reason: "unknown_intent" }, { status: 400 });
 };
 
 export default function Invoices() {
-  const { count, locale } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const t = useT();
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const [, setSearchParams] = useSearchParams();
+  const shopify = useAppBridge();
+  const testFetcher = useFetcher<typeof action>();
+
+  const inFlight = data.page.rows.some((row) => (IN_FLIGHT_STATES as string[]).includes(row.state));
+  useEffect(() => {
+    if (!inFlight) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [inFlight, revalidator, navigation.state]);
+
+  useEffect(() => {
+    const result = testFetcher.data;
+    if (!result || testFetcher.state !== "idle") return;
+    if (result.ok) shopify.toast.show(t("onboarding.testSent"));
+    else shopify.toast.show(t("onboarding.notConfigured"), { isError: true });
+  }, [testFetcher.data, testFetcher.state, shopify, t]);
+
+  const showAttention = () => setSearchParams(new URLSearchParams({ state: "needs_attention" }));
+
   return (
-    <Page title={translate(locale, "home.title")}>
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="p" variant="bodyMd">
-                {count === 0 ? translate(locale, "home.empty") : translate(locale, "home.count", { count })}
-              </Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-      </Layout>
+    <Page title={t("home.title")} secondaryActions={[{ content: t("nav.settings"), url: "/app/settings" }]}>
+      <BlockStack gap="400">
+        {data.counts.needsAttention > 0 && (
+          <Banner
+            tone="warning"
+            title={t("banner.attention.title", { count: data.counts.needsAttention })}
+            action={{ content: t("banner.attention.action"), onAction: showAttention }}
+          >
+            <p>{t("banner.attention.body")}</p>
+          </Banner>
+        )}
+        {data.counts.failed > 0 && data.counts.needsAttention === 0 && (
+          <Banner tone="critical" title={t("banner.failed.title", { count: data.counts.failed })}
+            action={{ content: t("banner.attention.action"), onAction: () => setSearchParams(new URLSearchParams({ state: "failed" })) }}
+          />
+        )}
+        {!data.onboarding.complete && (
+          <OnboardingChecklist
+            steps={data.onboarding}
+            sending={testFetcher.state !== "idle"}
+            onSendTest={() => testFetcher.submit({ intent: "send_test" }, { method: "post" })}
+          />
+        )}
+        <DashboardStrip counts={data.counts} />
+        {(data.hasInvoices || data.onboarding.complete) && (
+          <InvoiceTable page={data.page} filters={data.filters} timezone={data.timezone} />
+        )}
+        {inFlight && (
+          <Text as="p" variant="bodySm" tone="subdued">
+            {t("list.live")}
+          </Text>
+        )}
+      </BlockStack>
     </Page>
   );
 }

@@ -1,5 +1,6 @@
 // The embedded shell: App Bridge and Polaris providers, the admin's navigation, and the error
 // boundary and headers that the library needs to break out of the iframe for re-authentication.
+// The admin's locale is decided here once (Shopify's `locale` parameter) and read by every page.
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
@@ -12,22 +13,36 @@ import polarisTr from "@shopify/polaris/locales/tr.json";
 import { authenticate } from "../shopify.server";
 import { env } from "../env.server";
 import { requestLocale, translate } from "../i18n/i18n";
+import { LOCAL_APP_BRIDGE_PATH } from "../admin/local-admin";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticate.admin(request);
-  return json({ apiKey: env().SHOPIFY_API_KEY, locale: requestLocale(request) });
+  const { session } = await authenticate.admin(request);
+  const config = env();
+  return json({
+    apiKey: config.SHOPIFY_API_KEY,
+    locale: requestLocale(request),
+    shop: session.shop,
+    // Demo and tests only: App Bridge is replaced by the local stand-in (never on in production).
+    localAdmin: config.LOCAL_ADMIN,
+  });
 };
 
 export default function App() {
-  const { apiKey, locale } = useLoaderData<typeof loader>();
+  const { apiKey, locale, localAdmin } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={locale === "tr" ? polarisTr : polarisEn}>
+    <AppProvider
+      isEmbeddedApp
+      apiKey={apiKey}
+      i18n={locale === "tr" ? polarisTr : polarisEn}
+      {...(localAdmin ? { __APP_BRIDGE_URL: LOCAL_APP_BRIDGE_PATH } : {})}
+    >
       <NavMenu>
         <Link to="/app" rel="home">
           {translate(locale, "nav.invoices")}
         </Link>
+        <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

@@ -1,0 +1,130 @@
+// One invoice as the detail page shows it: the order, the body that was sent, the service's totals against
+// the order total, the problems and the audit trail. Looked up by id AND the session's shop: an id of
+// another shop's invoice finds nothing.
+import prisma from "../db.server";
+import { Decimal } from "../invoicing/money";
+import { getSettings } from "../settings/settings.server";
+
+export interface ProblemView {
+  code: string;
+  params?: Record<string, string | number>;
+  severity: "error" | "warning";
+}
+
+export interface TotalsView {
+  orderTotal: string;
+  currency: string;
+  /** The service's amounts as it reported them (decimal strings), when known. */
+  remote: { linesTotal: string | null; discountTotal: string | null; taxTotal: string | null; extraTaxTotal: string | null; grandTotal: string | null } | null;
+  /** grandTotal - orderTotal, exact, as a decimal string; null while the service has not reported a total. */
+  difference: string | null;
+}
+
+export interface InvoiceDetail {
+  id: string;
+  orderId: string;
+  orderName: string;
+  orderCreatedAt: string;
+  customerName: string | null;
+  state: string;
+  documentKind: string | null;
+  serialNumber: string | null;
+  ettn: string | null;
+  pdfUrl: string | null;
+  remoteId: number | null;
+  workflowStatus: string | null;
+  formalStatus: string | null;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  isTest: boolean;
+  createdAt: string;
+  requestBody: unknown;
+  totals: TotalsView;
+  problems: ProblemView[];
+  events: Array<{ id: string; at: string; type: string; message: string | null }>;
+  /** The invoice's page in the invoicing service's panel, once the service has it. */
+  panelUrl: string | null;
+}
+
+/** The panel's origin is the API base without its /api suffix: https://app.faturaentegrator.com/api → https://app.faturaentegrator.com. */
+export function panelInvoiceUrl(baseUrl: string, remoteId: number): string {
+  const origin = baseUrl.replace(/\/+$/, "").replace(/\/api$/, "");
+  return `${origin}/invoice/${remoteId}`;
+}
+
+function decimalOrNull(value: unknown): string | null {
+  if (typeof value === "number") return String(value);
+  if (typeof value !== "string" || value.trim() === "") return null;
+  try {
+    return new Decimal(value).toFixed();
+  } catch {
+    return null;
+  }
+}
+
+export function totalsView(orderTotal: string, currency: string, remoteTotals: unknown): TotalsView {
+  const r = remoteTotals && typeof remoteTotals === "object" ? (remoteTotals as Record<string, unknown>) : null;
+  const remote = r
+    ? {
+        linesTotal: decimalOrNull(r.lines_total),
+        discountTotal: decimalOrNull(r.discount_total),
+        taxTotal: decimalOrNull(r.tax_total),
+        extraTaxTotal: decimalOrNull(r.extra_tax_total),
+        grandTotal: decimalOrNull(r.grand_total),
+      }
+    : null;
+  let difference: string | null = null;
+  if (remote?.grandTotal) {
+    try {
+      difference = new Decimal(remote.grandTotal).minus(new Decimal(orderTotal)).toFixed(2);
+    } catch {
+      difference = null;
+    }
+  }
+  return { orderTotal, currency, remote, difference };
+}
+
+export function problemsOf(value: unknown): ProblemView[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    if (!item || typeof item !== "object" || typeof (item as { code?: unknown }).code !== "string") return [];
+    const p = item as { code: string; params?: unknown; severity?: unknown };
+    const params = p.params && typeof p.params === "object" ? (p.params as Record<string, string | number>) : undefined;
+    return [{ code: p.code, ...(params ? { params } : {}), severity: p.severity === "warning" ? "warning" : "error" } as ProblemView];
+  });
+}
+
+export async function getInvoiceDetail(shop: string, id: string): Promise<InvoiceDetail | null> {
+  const row = await prisma.invoice.findFirst({
+    where: { id, shopDomain: shop },
+    include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true } } },
+  });
+  if (!row) return null;
+  const settings = row.remoteId !== null ? await getSettings(shop) : null;
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    orderName: row.orderName,
+    orderCreatedAt: row.orderCreatedAt.toISOString(),
+    customerName: row.customerName,
+    state: row.state,
+    documentKind: row.documentKind,
+    serialNumber: row.serialNumber,
+    ettn: row.ettn,
+    pdfUrl: row.pdfUrl,
+    remoteId: row.remoteId,
+    workflowStatus: row.workflowStatus,
+    formalStatus: row.formalStatus,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastError: row.lastError,
+    isTest: row.isTest,
+    createdAt: row.createdAt.toISOString(),
+    requestBody: row.requestBody ?? null,
+    totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),
+    problems: problemsOf(row.problems),
+    events: row.events.map((event) => ({ ...event, at: event.at.toISOString() })),
+    panelUrl: settings && row.remoteId !== null ? panelInvoiceUrl(settings.baseUrl, row.remoteId) : null,
+  };
+}

@@ -1,0 +1,261 @@
+// The queries behind the invoices page: one page of a shop's invoices (keyset pagination, newest first),
+// the dashboard counts and the onboarding checklist. Every query is scoped by the shop of the
+// authenticated session; nothing here takes a shop from the browser.
+//
+// Why keyset and not OFFSET: a shop with 100,000 invoices would make OFFSET walk every earlier row on a
+// deep page. The cursor is the last row's (createdAt, id); the next page is a range seek on the
+// [shopDomain, createdAt] / [shopDomain, state, createdAt] indexes. No COUNT(*) of the shop's rows either:
+// the pager only needs to know whether one more row exists (we read pageSize + 1).
+import { DateTime } from "luxon";
+import prisma from "../db.server";
+import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
+import { getSettings } from "../settings/settings.server";
+
+export const PAGE_SIZE = 25;
+export const SEARCH_MAX_LENGTH = 100;
+
+/** Filter values a merchant can pick: one state, or "in_flight" for queued + sending + processing. */
+export const STATE_FILTERS = [...INVOICE_STATES, "in_flight"] as const;
+export type StateFilter = (typeof STATE_FILTERS)[number];
+
+export interface InvoiceListFilters {
+  state: StateFilter | null;
+  /** Inclusive calendar days (YYYY-MM-DD) in the shop's time zone. */
+  from: string | null;
+  to: string | null;
+  q: string | null;
+}
+
+export interface InvoiceListParams extends InvoiceListFilters {
+  /** Opaque cursors: rows after (older than) / before (newer than) the given row. */
+  after: string | null;
+  before: string | null;
+}
+
+export interface InvoiceListRow {
+  id: string;
+  orderId: string;
+  orderName: string;
+  customerName: string | null;
+  createdAt: string;
+  orderTotal: string;
+  currency: string;
+  documentKind: string | null;
+  state: string;
+  serialNumber: string | null;
+  pdfUrl: string | null;
+  isTest: boolean;
+}
+
+export interface InvoicePage {
+  rows: InvoiceListRow[];
+  /** Cursor for the next (older) page, or null on the last page. */
+  next: string | null;
+  /** Cursor for the previous (newer) page, or null on the first page. */
+  previous: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads the list parameters from the page's URL; anything malformed is ignored, never an error page. */
+export function parseListParams(search: URLSearchParams): InvoiceListParams {
+  const state = search.get("state");
+  const day = (name: string) => {
+    const value = search.get(name);
+    return value && DAY.test(value) && DateTime.fromISO(value).isValid ? value : null;
+  };
+  const q = (search.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+  const cursor = (name: string) => {
+    const value = search.get(name);
+    return value && decodeCursor(value) ? value : null;
+  };
+  return {
+    state: state && (STATE_FILTERS as readonly string[]).includes(state) ? (state as StateFilter) : null,
+    from: day("from"),
+    to: day("to"),
+    q: q || null,
+    after: cursor("after"),
+    before: cursor("after") ? null : cursor("before"),
+  };
+}
+
+interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(value: string): Cursor | null {
+  const text = Buffer.from(value, "base64url").toString("utf8");
+  const [iso, id, extra] = text.split("|");
+  if (!iso || !id || extra !== undefined || !/^[\w-]{1,64}$/.test(id)) return null;
+  const createdAt = new Date(iso);
+  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id };
+}
+
+/** The filter part of the WHERE clause (shop, state, dates, search), without the cursor. */
+function filterWhere(shop: string, filters: InvoiceListFilters, timezone: string) {
+  const createdAt: { gte?: Date; lt?: Date } = {};
+  if (filters.from) createdAt.gte = DateTime.fromISO(filters.from, { zone: timezone }).startOf("day").toJSDate();
+  if (filters.to) createdAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
+  const state =
+    filters.state === "in_flight" ? { in: IN_FLIGHT_STATES as string[] } : filters.state ? filters.state : undefined;
+  const q = filters.q;
+  return {
+    shopDomain: shop,
+    ...(state ? { state } : {}),
+    ...(createdAt.gte || createdAt.lt ? { createdAt } : {}),
+    ...(q
+      ? {
+          OR: [
+            { orderName: { contains: q } },
+            { serialNumber: { contains: q } },
+            { customerName: { contains: q } },
+          ],
+        }
+      : {}),
+  };
+}
+
+const listSelect = {
+  id: true,
+  orderId: true,
+  orderName: true,
+  customerName: true,
+  createdAt: true,
+  orderTotal: true,
+  currency: true,
+  documentKind: true,
+  state: true,
+  serialNumber: true,
+  pdfUrl: true,
+  isTest: true,
+} as const;
+
+/** One page of the shop's invoices, newest first. */
+export async function listInvoices(shop: string, params: InvoiceListParams, timezone: string, pageSize = PAGE_SIZE): Promise<InvoicePage> {
+  const where = filterWhere(shop, params, timezone);
+  const backwards = !params.after && Boolean(params.before);
+  const cursor = decodeCursor((params.after ?? params.before) || "");
+  // Rows strictly after the cursor in the chosen direction. The range on createdAt alone lets SQLite and
+  // PostgreSQL seek in the index; the NOT excludes the cursor row and its ties on the other side of the id.
+  const cursorWhere = cursor
+    ? backwards
+      ? { createdAt: { gte: cursor.createdAt }, NOT: { createdAt: cursor.createdAt, id: { lte: cursor.id } } }
+      : { createdAt: { lte: cursor.createdAt }, NOT: { createdAt: cursor.createdAt, id: { gte: cursor.id } } }
+    : {};
+  const direction = backwards ? "asc" : "desc";
+  const found = await prisma.invoice.findMany({
+    where: cursor ? { AND: [where, cursorWhere] } : where,
+    orderBy: [{ createdAt: direction }, { id: direction }],
+    take: pageSize + 1,
+    select: listSelect,
+  });
+  const more = found.length > pageSize;
+  const page = found.slice(0, pageSize);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    // Going forwards: a next page exists if we read one row too many; a previous one if we came from a cursor.
+    // Going backwards: the other way round.
+    next: last && (backwards ? Boolean(cursor) : more) ? encodeCursor(last) : null,
+    previous: first && (backwards ? more : Boolean(cursor)) ? encodeCursor(first) : null,
+  };
+}
+
+export interface DashboardCounts {
+  today: number;
+  inFlight: number;
+  needsAttention: number;
+  failed: number;
+}
+
+/** The strip above the table. Each count is an index range of the shop's rows, not a table scan. */
+export async function dashboardCounts(shop: string, timezone: string, now = new Date()): Promise<DashboardCounts> {
+  const startOfToday = DateTime.fromJSDate(now, { zone: timezone }).startOf("day").toJSDate();
+  const [today, byState] = await Promise.all([
+    prisma.invoice.count({ where: { shopDomain: shop, createdAt: { gte: startOfToday } } }),
+    prisma.invoice.groupBy({
+      by: ["state"],
+      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, "needs_attention", "failed"] } },
+      _count: { _all: true },
+    }),
+  ]);
+  const count = (states: InvoiceState[]) =>
+    byState.filter((group) => states.includes(group.state as InvoiceState)).reduce((sum, group) => sum + group._count._all, 0);
+  return { today, inFlight: count(IN_FLIGHT_STATES), needsAttention: count(["needs_attention"]), failed: count(["failed"]) };
+}
+
+export interface Onboarding {
+  apiKey: boolean;
+  saleChannel: boolean;
+  integration: boolean;
+  /** The test (dummy) integration is chosen: a test invoice can be sent. */
+  dummyIntegration: boolean;
+  /** State of the newest test invoice, or null if none was sent. */
+  testInvoice: string | null;
+  /** The test invoice went through: the connection works end to end. */
+  complete: boolean;
+}
+
+/** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
+export async function onboarding(shop: string): Promise<Onboarding> {
+  const [settings, test] = await Promise.all([
+    getSettings(shop),
+    prisma.invoice.findFirst({
+      where: { shopDomain: shop, isTest: true },
+      orderBy: { createdAt: "desc" },
+      select: { state: true },
+    }),
+  ]);
+  const apiKey = settings.hasApiKey;
+  const saleChannel = settings.saleChannelId !== null;
+  const integration = settings.testMode ? settings.dummyIntegrationId !== null : settings.invoiceIntegrationId !== null;
+  const testInvoice = test?.state ?? null;
+  const dummyIntegration = settings.dummyIntegrationId !== null;
+  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, complete: apiKey && saleChannel && integration && testInvoice === "completed" };
+}
+
+/** The shop's IANA time zone (for "today" and the date filter); Istanbul when the row is missing. */
+export async function shopTimezone(shop: string): Promise<string> {
+  const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
+  const zone = row?.timezone ?? "Europe/Istanbul";
+  return DateTime.now().setZone(zone).isValid ? zone : "Europe/Istanbul";
+}
+
+export interface InvoicesPageData {
+  filters: InvoiceListFilters;
+  page: InvoicePage;
+  counts: DashboardCounts;
+  onboarding: Onboarding;
+  /** Whether the shop has any invoice at all (for the empty state), without counting them. */
+  hasInvoices: boolean;
+  timezone: string;
+}
+
+/** Everything the invoices page shows, in one call for the loader. */
+export async function loadInvoicesPage(shop: string, search: URLSearchParams, now = new Date()): Promise<InvoicesPageData> {
+  const params = parseListParams(search);
+  const timezone = await shopTimezone(shop);
+  const filtered = Boolean(params.state || params.from || params.to || params.q || params.after || params.before);
+  const [page, counts, steps, any] = await Promise.all([
+    listInvoices(shop, params, timezone),
+    dashboardCounts(shop, timezone, now),
+    onboarding(shop),
+    filtered ? prisma.invoice.findFirst({ where: { shopDomain: shop }, select: { id: true } }) : Promise.resolve(null),
+  ]);
+  const { state, from, to, q } = params;
+  return {
+    filters: { state, from, to, q },
+    page,
+    counts,
+    onboarding: steps,
+    hasInvoices: filtered ? any !== null : page.rows.length > 0,
+    timezone,
+  };
+}

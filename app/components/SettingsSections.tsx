@@ -1,0 +1,370 @@
+// The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { PAYMENT_METHODS, TAX_RATES } from "../orders/settings";
+import { UNITS, type SettingsForm } from "../admin/settings-form";
+import { useT } from "../i18n/react";
+
+type Set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
+type ErrorOf = (field: string) => string | undefined;
+
+interface Option {
+  id: number;
+  name: string;
+}
+
+interface ConnectionProps {
+  form: SettingsForm;
+  set: Set;
+  error: ErrorOf;
+  hasApiKey: boolean;
+  lists: { integrations: Option[]; saleChannels: Option[]; error: string | null } | null;
+}
+
+function idOptions(list: Option[] | undefined, current: number | null, choose: string) {
+  const options = [{ label: choose, value: "" }, ...(list ?? []).map((item) => ({ label: `${item.name} (#${item.id})`, value: String(item.id) }))];
+  if (current !== null && !options.some((option) => option.value === String(current))) options.push({ label: `#${current}`, value: String(current) });
+  return options;
+}
+
+const toId = (value: string) => (value ? Number(value) : null);
+
+export function ConnectionSection({ form, set, error, hasApiKey, lists }: ConnectionProps) {
+  const t = useT();
+  const listsReady = lists !== null && lists.error === null;
+  const listHelp = lists === null ? t("settings.listsNeedKey") : undefined;
+  return (
+    <Layout.AnnotatedSection id="connection" title={t("settings.connection")} description={t("settings.connection.help")}>
+      <Card>
+        <BlockStack gap="400">
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="span" fontWeight="semibold">
+              {t("settings.apiKey")}
+            </Text>
+            {hasApiKey ? (
+              <Badge tone="success">{t("settings.apiKey.status.saved")}</Badge>
+            ) : (
+              <Badge tone="attention">{t("settings.apiKey.status.none")}</Badge>
+            )}
+          </InlineStack>
+          <TextField
+            id="apiKey"
+            label={t("settings.apiKey")}
+            labelHidden
+            type="password"
+            autoComplete="new-password"
+            value={form.apiKey}
+            placeholder={hasApiKey ? t("settings.apiKey.placeholderSet") : t("settings.apiKey.placeholderEmpty")}
+            helpText={t("settings.apiKey.help")}
+            onChange={(value) => set("apiKey", value)}
+            error={error("apiKey")}
+          />
+          <TextField
+            id="baseUrl"
+            label={t("settings.baseUrl")}
+            autoComplete="off"
+            value={form.baseUrl}
+            helpText={t("settings.baseUrl.help")}
+            onChange={(value) => set("baseUrl", value)}
+            error={error("baseUrl")}
+          />
+          {lists?.error && <Banner tone="warning">{t("settings.listsError", { error: lists.error })}</Banner>}
+          <Select
+            id="saleChannelId"
+            label={t("settings.saleChannel")}
+            options={idOptions(lists?.saleChannels, form.saleChannelId, t("settings.choose"))}
+            value={form.saleChannelId === null ? "" : String(form.saleChannelId)}
+            onChange={(value) => set("saleChannelId", toId(value))}
+            disabled={!listsReady && form.saleChannelId === null}
+            helpText={listHelp}
+            error={error("saleChannelId")}
+          />
+          <Checkbox
+            id="testMode"
+            label={t("settings.testMode")}
+            helpText={t("settings.testMode.help")}
+            checked={form.testMode}
+            onChange={(checked) => set("testMode", checked)}
+          />
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+            <Select
+              id="dummyIntegrationId"
+              label={t("settings.dummyIntegration")}
+              options={idOptions(lists?.integrations, form.dummyIntegrationId, t("settings.choose"))}
+              value={form.dummyIntegrationId === null ? "" : String(form.dummyIntegrationId)}
+              onChange={(value) => set("dummyIntegrationId", toId(value))}
+              disabled={!listsReady && form.dummyIntegrationId === null}
+              error={error("dummyIntegrationId")}
+            />
+            <Select
+              id="invoiceIntegrationId"
+              label={t("settings.invoiceIntegration")}
+              options={idOptions(lists?.integrations, form.invoiceIntegrationId, t("settings.choose"))}
+              value={form.invoiceIntegrationId === null ? "" : String(form.invoiceIntegrationId)}
+              onChange={(value) => set("invoiceIntegrationId", toId(value))}
+              disabled={!listsReady && form.invoiceIntegrationId === null}
+              error={error("invoiceIntegrationId")}
+            />
+          </InlineGrid>
+          <Select
+            id="trigger"
+            label={t("settings.trigger")}
+            options={["paid", "fulfilled", "manual"].map((value) => ({ value, label: t.dyn(`settings.trigger.${value}`, value) }))}
+            value={form.trigger}
+            onChange={(value) => set("trigger", value)}
+            error={error("trigger")}
+          />
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+export function MappingSections({ form, set, error }: { form: SettingsForm; set: Set; error: ErrorOf }) {
+  const t = useT();
+  const units = (UNITS as readonly string[]).includes(form.unit) ? [...UNITS] : [form.unit, ...UNITS];
+  const methodOptions = PAYMENT_METHODS.map((value) => ({ value, label: t.dyn(`settings.payment.${value}`, value) }));
+
+  const setPayment = (index: number, change: Partial<SettingsForm["paymentMethodMap"][number]>) =>
+    set("paymentMethodMap", form.paymentMethodMap.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  const setCarrier = (index: number, change: Partial<SettingsForm["carriers"][number]>) =>
+    set("carriers", form.carriers.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+  return (
+    <>
+      <Layout.AnnotatedSection id="vat" title={t("settings.taxes")}>
+        <Card>
+          <BlockStack gap="400">
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <Select
+                id="defaultTaxRate"
+                label={t("settings.defaultTaxRate")}
+                helpText={t("settings.defaultTaxRate.help")}
+                options={TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
+                value={form.defaultTaxRate}
+                onChange={(value) => set("defaultTaxRate", value)}
+                error={error("defaultTaxRate")}
+              />
+              <Select
+                id="unit"
+                label={t("settings.unit")}
+                helpText={t("settings.unit.help")}
+                options={units.map((unit) => ({ value: unit, label: unit }))}
+                value={form.unit}
+                onChange={(value) => set("unit", value)}
+                error={error("unit")}
+              />
+            </InlineGrid>
+            <Checkbox
+              id="pricesIncludeVat"
+              label={t("settings.pricesIncludeVat")}
+              helpText={t("settings.pricesIncludeVat.help")}
+              checked={form.pricesIncludeVat}
+              onChange={(checked) => set("pricesIncludeVat", checked)}
+            />
+            <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
+              <TextField
+                id="exemptionCode"
+                label={t("settings.exemptionCode")}
+                helpText={t("settings.exemptionCode.help")}
+                autoComplete="off"
+                value={form.exemptionCode}
+                onChange={(value) => set("exemptionCode", value)}
+                error={error("exemptionCode")}
+              />
+              <TextField
+                id="exemptionReason"
+                label={t("settings.exemptionReason")}
+                helpText={t("settings.exemptionReason.help")}
+                autoComplete="off"
+                value={form.exemptionReason}
+                onChange={(value) => set("exemptionReason", value)}
+                error={error("exemptionReason")}
+              />
+            </InlineGrid>
+          </BlockStack>
+        </Card>
+      </Layout.AnnotatedSection>
+
+      <Layout.AnnotatedSection id="buyer" title={t("settings.customer")}>
+        <Card>
+          <BlockStack gap="400">
+            <TextField
+              id="taxNumberAttributes"
+              label={t("settings.taxNumberAttributes")}
+              helpText={t("settings.taxNumberAttributes.help")}
+              autoComplete="off"
+              value={form.taxNumberAttributes}
+              onChange={(value) => set("taxNumberAttributes", value)}
+              error={error("taxNumberAttributes")}
+            />
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <TextField
+                id="citizenNumberAttributes"
+                label={t("settings.citizenNumberAttributes")}
+                autoComplete="off"
+                value={form.citizenNumberAttributes}
+                onChange={(value) => set("citizenNumberAttributes", value)}
+                error={error("citizenNumberAttributes")}
+              />
+              <TextField
+                id="taxOfficeAttributes"
+                label={t("settings.taxOfficeAttributes")}
+                autoComplete="off"
+                value={form.taxOfficeAttributes}
+                onChange={(value) => set("taxOfficeAttributes", value)}
+                error={error("taxOfficeAttributes")}
+              />
+            </InlineGrid>
+            <Checkbox
+              id="useBillingCompany"
+              label={t("settings.useBillingCompany")}
+              checked={form.useBillingCompany}
+              onChange={(checked) => set("useBillingCompany", checked)}
+            />
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              <TextField
+                id="foreignBuyerTaxNumber"
+                label={t("settings.foreignBuyerTaxNumber")}
+                helpText={t("settings.foreignBuyerTaxNumber.help")}
+                autoComplete="off"
+                inputMode="numeric"
+                value={form.foreignBuyerTaxNumber}
+                onChange={(value) => set("foreignBuyerTaxNumber", value)}
+                error={error("foreignBuyerTaxNumber")}
+              />
+              <Select
+                id="invoiceCurrency"
+                label={t("settings.invoiceCurrency")}
+                options={[
+                  { value: "shop", label: t("settings.invoiceCurrency.shop") },
+                  { value: "presentment", label: t("settings.invoiceCurrency.presentment") },
+                ]}
+                value={form.invoiceCurrency}
+                onChange={(value) => set("invoiceCurrency", value)}
+                error={error("invoiceCurrency")}
+              />
+            </InlineGrid>
+          </BlockStack>
+        </Card>
+      </Layout.AnnotatedSection>
+
+      <Layout.AnnotatedSection id="payment" title={t("settings.payment")} description={t("settings.payment.help")}>
+        <Card>
+          <BlockStack gap="300">
+            {form.paymentMethodMap.map((row, index) => (
+              <InlineGrid key={index} columns={["twoThirds", "oneThird"]} gap="200">
+                <TextField
+                  label={t("settings.payment.match")}
+                  labelHidden={index > 0}
+                  autoComplete="off"
+                  value={row.match}
+                  onChange={(value) => setPayment(index, { match: value })}
+                  error={error(`paymentMethodMap.${index}.match`)}
+                />
+                <InlineStack gap="200" wrap={false} blockAlign="end">
+                  <div style={{ flex: 1 }}>
+                    <Select
+                      label={t("settings.payment.method")}
+                      labelHidden={index > 0}
+                      options={methodOptions}
+                      value={row.method}
+                      onChange={(value) => setPayment(index, { method: value })}
+                      error={error(`paymentMethodMap.${index}.method`)}
+                    />
+                  </div>
+                  <Button
+                    variant="tertiary"
+                    tone="critical"
+                    accessibilityLabel={t("settings.remove")}
+                    onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))}
+                  >
+                    ✕
+                  </Button>
+                </InlineStack>
+              </InlineGrid>
+            ))}
+            <InlineStack>
+              <Button onClick={() => set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])}>
+                {t("settings.payment.add")}
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Card>
+      </Layout.AnnotatedSection>
+
+      <Layout.AnnotatedSection id="carriers" title={t("settings.carriers")} description={t("settings.carriers.help")}>
+        <Card>
+          <BlockStack gap="300">
+            {form.carriers.map((row, index) => (
+              <InlineGrid key={index} columns={{ xs: 1, md: ["oneThird", "oneHalf", "oneThird"] }} gap="200">
+                <TextField
+                  label={t("settings.carriers.name")}
+                  labelHidden={index > 0}
+                  autoComplete="off"
+                  value={row.name}
+                  onChange={(value) => setCarrier(index, { name: value })}
+                  error={error(`carriers.${index}.name`)}
+                />
+                <TextField
+                  label={t("settings.carriers.title")}
+                  labelHidden={index > 0}
+                  autoComplete="off"
+                  value={row.title}
+                  onChange={(value) => setCarrier(index, { title: value })}
+                  error={error(`carriers.${index}.title`)}
+                />
+                <InlineStack gap="200" wrap={false} blockAlign="end">
+                  <div style={{ flex: 1 }}>
+                    <TextField
+                      label={t("settings.carriers.taxNumber")}
+                      labelHidden={index > 0}
+                      autoComplete="off"
+                      inputMode="numeric"
+                      value={row.taxNumber}
+                      onChange={(value) => setCarrier(index, { taxNumber: value })}
+                      error={error(`carriers.${index}.taxNumber`)}
+                    />
+                  </div>
+                  <Button
+                    variant="tertiary"
+                    tone="critical"
+                    accessibilityLabel={t("settings.remove")}
+                    onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))}
+                  >
+                    ✕
+                  </Button>
+                </InlineStack>
+              </InlineGrid>
+            ))}
+            <InlineStack>
+              <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>{t("settings.carriers.add")}</Button>
+            </InlineStack>
+            <Text as="h3" variant="headingSm">
+              {t("settings.defaultCarrier")}
+            </Text>
+            <InlineGrid columns={{ xs: 1, md: ["twoThirds", "oneThird"] }} gap="200">
+              <TextField
+                id="defaultCarrierTitle"
+                label={t("settings.carriers.title")}
+                autoComplete="off"
+                value={form.defaultCarrierTitle}
+                onChange={(value) => set("defaultCarrierTitle", value)}
+                error={error("defaultCarrierTitle")}
+                helpText={t("settings.defaultCarrier.help")}
+              />
+              <TextField
+                id="defaultCarrierTaxNumber"
+                label={t("settings.carriers.taxNumber")}
+                autoComplete="off"
+                inputMode="numeric"
+                value={form.defaultCarrierTaxNumber}
+                onChange={(value) => set("defaultCarrierTaxNumber", value)}
+                error={error("defaultCarrierTaxNumber")}
+              />
+            </InlineGrid>
+          </BlockStack>
+        </Card>
+      </Layout.AnnotatedSection>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import { Badge } from "@shopify/polaris";
+import type { ComponentProps } from "react";
+import { useT } from "../i18n/react";
+
+type Tone = ComponentProps<typeof Badge>["tone"];
+type Progress = ComponentProps<typeof Badge>["progress"];
+
+const look: Record<string, { tone?: Tone; progress?: Progress }> = {
+  waiting: { progress: "incomplete" },
+  queued: { tone: "info", progress: "incomplete" },
+  sending: { tone: "info", progress: "partiallyComplete" },
+  processing: { tone: "info", progress: "partiallyComplete" },
+  completed: { tone: "success", progress: "complete" },
+  failed: { tone: "critical", progress: "incomplete" },
+  needs_attention: { tone: "warning", progress: "incomplete" },
+  cancelled: {},
+};
+
+export function StateBadge({ state }: { state: string }) {
+  const t = useT();
+  const { tone, progress } = look[state] ?? {};
+  return (
+    <Badge tone={tone} progress={progress}>
+      {t.dyn(`state.${state}`, state)}
+    </Badge>
+  );
+}
+
+export function KindBadge({ kind }: { kind: string | null }) {
+  const t = useT();
+  if (!kind) return null;
+  return <Badge tone={kind === "e_invoice" ? "magic" : "new"}>{t.dyn(`kind.${kind}`, kind)}</Badge>;
+}

@@ -1,0 +1,290 @@
+// One invoice: the order, what was sent, the service's totals against the amount paid, the problems in
+// plain words, the audit trail, and the merchant's actions (retry, invoice now, PDF, invoicing panel).
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { isRouteErrorResponse, useFetcher, useLoaderData, useNavigation, useRevalidator, useRouteError } from "@remix-run/react";
+import { Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useEffect } from "react";
+import { authenticate } from "../shopify.server";
+import { getInvoiceDetail } from "../admin/invoice-detail.server";
+import { shopTimezone } from "../admin/invoices.server";
+import { invoiceNow, retryInvoice } from "../pipeline/actions.server";
+import { IN_FLIGHT_STATES } from "../pipeline/states";
+import { useT } from "../i18n/react";
+import { formatDateTime, formatMoney } from "../components/format";
+import { problemText } from "../components/problems";
+import { KindBadge, StateBadge } from "../components/StateBadge";
+
+const POLL_MS = 3000;
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const invoice = await getInvoiceDetail(session.shop, params.id ?? "");
+  if (!invoice) throw new Response("Not Found", { status: 404 });
+  return json({ invoice, timezone: await shopTimezone(session.shop) });
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = params.id ?? "";
+  const result =
+    intent === "retry" ? await retryInvoice(session.shop, id) : intent === "invoice_now" ? await invoiceNow(session.shop, id) : null;
+  if (!result) return json({ ok: false as const, reason: "unknown_intent" as const, intent: String(intent) }, { status: 400 });
+  const status = result.ok ? 200 : result.reason === "not_found" ? 404 : 409;
+  return json({ ...result, intent: String(intent) }, { status });
+};
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <InlineGrid columns={{ xs: 1, sm: ["oneThird", "twoThirds"] }} gap="200">
+      <Text as="dt" tone="subdued">
+        {label}
+      </Text>
+      <dd style={{ margin: 0 }}>{children}</dd>
+    </InlineGrid>
+  );
+}
+
+export default function InvoiceDetailPage() {
+  const { invoice, timezone } = useLoaderData<typeof loader>();
+  const t = useT();
+  const fetcher = useFetcher<typeof action>();
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const shopify = useAppBridge();
+  const locale = t.locale;
+
+  const inFlight = (IN_FLIGHT_STATES as string[]).includes(invoice.state);
+  useEffect(() => {
+    if (!inFlight) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [inFlight, revalidator, navigation.state]);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle") return;
+    if (result.ok) shopify.toast.show(result.intent === "retry" ? t("detail.retried") : t("detail.invoicedNow"));
+    else shopify.toast.show(result.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), { isError: true });
+  }, [fetcher.data, fetcher.state, shopify, t]);
+
+  const act = (intent: string) => fetcher.submit({ intent }, { method: "post" });
+  const busy = fetcher.state !== "idle";
+  const canRetry = invoice.state === "needs_attention" || invoice.state === "failed";
+  const errors = invoice.problems.filter((p) => p.severity === "error");
+  const warnings = invoice.problems.filter((p) => p.severity === "warning");
+  const money = (amount: string | null) => (amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale));
+  const remote = invoice.totals.remote;
+  const difference = invoice.totals.difference;
+
+  const secondaryActions = [
+    ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
+    ...(invoice.panelUrl ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }] : []),
+  ];
+  const primaryAction = canRetry
+    ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
+    : invoice.state === "waiting"
+      ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }
+      : undefined;
+
+  return (
+    <Page
+      backAction={{ content: t("detail.back"), url: "/app" }}
+      title={t("detail.title", { order: invoice.orderName })}
+      titleMetadata={
+        <InlineStack gap="200">
+          <StateBadge state={invoice.state} />
+          <KindBadge kind={invoice.documentKind} />
+        </InlineStack>
+      }
+      primaryAction={primaryAction}
+      secondaryActions={secondaryActions}
+    >
+      <Layout>
+        {invoice.isTest && (
+          <Layout.Section>
+            <Banner tone="info">{t("detail.test")}</Banner>
+          </Layout.Section>
+        )}
+        {errors.length > 0 && (
+          <Layout.Section>
+            <Banner tone={invoice.state === "failed" ? "critical" : "warning"} title={t("detail.problems")}>
+              <List>
+                {errors.map((p, index) => (
+                  <List.Item key={index}>{problemText(p, locale)}</List.Item>
+                ))}
+              </List>
+            </Banner>
+          </Layout.Section>
+        )}
+        {warnings.length > 0 && (
+          <Layout.Section>
+            <Banner tone="info" title={t("detail.warnings")}>
+              <List>
+                {warnings.map((p, index) => (
+                  <List.Item key={index}>{problemText(p, locale)}</List.Item>
+                ))}
+              </List>
+            </Banner>
+          </Layout.Section>
+        )}
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t("detail.totals")}
+                </Text>
+                <Box as="div">
+                  <BlockStack gap="200">
+                    <Row label={t("detail.orderTotal")}>
+                      <Text as="span" numeric fontWeight="semibold">
+                        {money(invoice.totals.orderTotal)}
+                      </Text>
+                    </Row>
+                    {remote && (
+                      <>
+                        <Row label={t("detail.linesTotal")}>{money(remote.linesTotal)}</Row>
+                        <Row label={t("detail.discountTotal")}>{money(remote.discountTotal)}</Row>
+                        <Row label={t("detail.taxTotal")}>{money(remote.taxTotal)}</Row>
+                        {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>}
+                        <Row label={t("detail.grandTotal")}>
+                          <Text as="span" numeric fontWeight="semibold">
+                            {money(remote.grandTotal)}
+                          </Text>
+                        </Row>
+                      </>
+                    )}
+                  </BlockStack>
+                </Box>
+                {difference === null ? (
+                  <Text as="p" tone="subdued">
+                    {t("detail.totalsPending")}
+                  </Text>
+                ) : /^-?0(\.0+)?$/.test(difference) ? (
+                  <Text as="p" tone="success">
+                    {t("detail.totalsMatch")}
+                  </Text>
+                ) : (
+                  <Text as="p" tone="critical">
+                    {t("detail.totalsDiffer", { difference: money(difference) })}
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t("detail.body")}
+                </Text>
+                {invoice.requestBody ? (
+                  <Box background="bg-surface-secondary" padding="300" borderRadius="200" overflowX="scroll">
+                    <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body">
+                      {JSON.stringify(invoice.requestBody, null, 2)}
+                    </pre>
+                  </Box>
+                ) : (
+                  <Text as="p" tone="subdued">
+                    {t("detail.bodyNone")}
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <BlockStack gap="400">
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {t("detail.order")}
+                </Text>
+                {!invoice.isTest && (
+                  <Text as="p">
+                    <a href={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</a>
+                  </Text>
+                )}
+                <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
+                <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
+                <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
+                <Row label={t("detail.serial")}>
+                  <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
+                </Row>
+                {invoice.ettn && (
+                  <Row label={t("detail.ettn")}>
+                    <Text as="span" breakWord>
+                      {invoice.ettn}
+                    </Text>
+                  </Row>
+                )}
+                {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
+                {(invoice.workflowStatus || invoice.formalStatus) && (
+                  <Row label={t("detail.serviceStatus")}>{[invoice.workflowStatus, invoice.formalStatus].filter(Boolean).join(" / ")}</Row>
+                )}
+                <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
+                {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
+                {invoice.lastError && (
+                  <Row label={t("detail.lastError")}>
+                    <Text as="span" breakWord tone="subdued">
+                      {invoice.lastError}
+                    </Text>
+                  </Row>
+                )}
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t("detail.events")}
+                </Text>
+                {invoice.events.length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t("detail.noEvents")}
+                  </Text>
+                ) : (
+                  <BlockStack gap="200">
+                    {[...invoice.events].reverse().map((event) => (
+                      <BlockStack gap="050" key={event.id}>
+                        <InlineStack align="space-between" gap="200" wrap={false}>
+                          <Text as="span" fontWeight="semibold">
+                            {t.dyn(`event.${event.type}`, event.type)}
+                          </Text>
+                          <Text as="span" tone="subdued" variant="bodySm">
+                            {formatDateTime(event.at, locale, timezone)}
+                          </Text>
+                        </InlineStack>
+                        {event.message && (
+                          <Text as="p" tone="subdued" variant="bodySm" breakWord>
+                            {event.message}
+                          </Text>
+                        )}
+                      </BlockStack>
+                    ))}
+                  </BlockStack>
+                )}
+              </BlockStack>
+            </Card>
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Page backAction={{ content: t("detail.back"), url: "/app" }} title={t("detail.notFound")}>
+        <Banner tone="warning">{t("detail.notFound")}</Banner>
+      </Page>
+    );
+  }
+  throw error;
+}

@@ -1,0 +1,85 @@
+// Settings: the connection to the invoicing service (write-only API key checked on save, accounts and
+// sales channels chosen from the service's own lists, test mode, trigger) and the mapping choices (VAT,
+// exemption, buyer fields, payment methods, carriers, unit). The whole form is validated and then saved
+// in one write; a field error or a key the service rejects saves nothing.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import { authenticate } from "../shopify.server";
+import { getSettings } from "../settings/settings.server";
+import { loadServiceLists, saveSettingsForm } from "../admin/settings.server";
+import { formFromSettings, type SettingsForm } from "../admin/settings-form";
+import { useT } from "../i18n/react";
+import { ConnectionSection, MappingSections } from "../components/SettingsSections";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const settings = await getSettings(session.shop);
+  const lists = await loadServiceLists(session.shop, settings);
+  return json({ form: formFromSettings(settings), hasApiKey: settings.hasApiKey, lists });
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  let input: Partial<SettingsForm>;
+  try {
+    input = (await request.json()) as Partial<SettingsForm>;
+  } catch {
+    return json({ ok: false as const, errors: { form: "invalid" } as Record<string, string>, detail: undefined as string | undefined }, { status: 400 });
+  }
+  const result = await saveSettingsForm(session.shop, input && typeof input === "object" ? input : {});
+  if (result.ok) return json({ ok: true as const, keyChecked: result.keyChecked });
+  return json({ ok: false as const, errors: result.errors, detail: result.detail }, { status: 422 });
+};
+
+export default function Settings() {
+  const data = useLoaderData<typeof loader>();
+  const t = useT();
+  const shopify = useAppBridge();
+  const fetcher = useFetcher<typeof action>();
+  const [form, setForm] = useState<SettingsForm>(data.form);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [detail, setDetail] = useState<string | undefined>();
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle") return;
+    if (result.ok) {
+      setErrors({});
+      setForm((current) => ({ ...current, apiKey: "" }));
+      shopify.toast.show(result.keyChecked ? t("settings.savedKeyChecked") : t("settings.saved"));
+    } else {
+      setErrors(result.errors);
+      setDetail(result.detail);
+    }
+  }, [fetcher.data, fetcher.state, shopify, t]);
+
+  const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const error = (field: string) => (errors[field] ? t.dyn(`settings.error.${errors[field]}`, errors[field], { detail: detail ?? "-" }) : undefined);
+  const save = () => fetcher.submit(form as unknown as Record<string, string>, { method: "post", encType: "application/json" });
+  const saving = fetcher.state !== "idle";
+  const failed = Object.keys(errors).length > 0;
+
+  return (
+    <Page
+      title={t("settings.title")}
+      backAction={{ content: t("nav.invoices"), url: "/app" }}
+      primaryAction={{ content: t("settings.save"), onAction: save, loading: saving, id: "save-settings" }}
+    >
+      <BlockStack gap="400">
+        {failed && (
+          <Banner tone="critical" title={t("settings.notSaved")}>
+            {Object.keys(errors).some((field) => field === "apiKey" || field === "baseUrl") && <p>{error("apiKey") ?? error("baseUrl")}</p>}
+          </Banner>
+        )}
+        <Layout>
+          <ConnectionSection form={form} set={set} error={error} hasApiKey={data.hasApiKey} lists={data.lists} />
+          <MappingSections form={form} set={set} error={error} />
+        </Layout>
+      </BlockStack>
+    </Page>
+  );
+}

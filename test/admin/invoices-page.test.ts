@@ -1,0 +1,156 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { action as homeAction, loader as homeLoader } from "../../app/routes/app._index";
+import { saveConnection } from "../../app/settings/settings.server";
+import { callRoute } from "../helpers/routes";
+import { adminDocumentRequest, adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
+import { installShop, prisma } from "../helpers/db";
+import { seedInvoice } from "./seed";
+
+interface Row {
+  id: string;
+  orderName: string;
+  state: string;
+  serialNumber: string | null;
+  pdfUrl: string | null;
+  customerName: string | null;
+  createdAt: string;
+}
+interface HomeData {
+  shop: string;
+  page: { rows: Row[]; next: string | null; previous: string | null };
+  counts: { today: number; inFlight: number; needsAttention: number; failed: number };
+  onboarding: { apiKey: boolean; saleChannel: boolean; integration: boolean; testInvoice: string | null; complete: boolean };
+  hasInvoices: boolean;
+}
+
+async function home(query = "", shop = SHOP): Promise<HomeData> {
+  const response = await callRoute(homeLoader, await adminDocumentRequest(`/app${query}`, shop));
+  expect(response.status).toBe(200);
+  return (await response.json()) as HomeData;
+}
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+describe("invoices page (app home)", () => {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await prisma.session.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+  });
+
+  it("does not answer without a session token", async () => {
+    const response = await callRoute(homeLoader, new Request(`${APP_ORIGIN}/app?shop=${SHOP}&embedded=1`));
+    expect(response.status).not.toBe(200);
+  });
+
+  it("lists only the session shop's invoices, newest first, with serial numbers and PDF links", async () => {
+    await seedInvoice(SHOP, { orderName: "#1", createdAt: minutesAgo(30), serialNumber: "EFA2026000000001", pdfUrl: "https://files.example/1.pdf" });
+    await seedInvoice(SHOP, { orderName: "#2", createdAt: minutesAgo(10), state: "processing" });
+    await seedInvoice(OTHER_SHOP, { orderName: "#OTHER", createdAt: minutesAgo(5) });
+    const data = await home();
+    expect(data.shop).toBe(SHOP);
+    expect(data.page.rows.map((row) => row.orderName)).toEqual(["#2", "#1"]);
+    expect(data.page.rows[1]).toMatchObject({ serialNumber: "EFA2026000000001", pdfUrl: "https://files.example/1.pdf" });
+    const other = await home("", OTHER_SHOP);
+    expect(other.page.rows.map((row) => row.orderName)).toEqual(["#OTHER"]);
+  });
+
+  it("pages through every invoice with keyset cursors, forwards and back, without gaps or repeats", async () => {
+    const base = Date.now() - 100 * 60_000;
+    // 60 rows; every third pair shares a createdAt, so the id tie-break is exercised.
+    for (let i = 0; i < 60; i += 1) await seedInvoice(SHOP, { orderName: `#${1000 + i}`, createdAt: new Date(base + Math.floor(i / 2) * 60_000) });
+    const seen: string[] = [];
+    let data = await home();
+    expect(data.page.previous).toBeNull();
+    const pages: HomeData[] = [data];
+    seen.push(...data.page.rows.map((row) => row.orderName));
+    while (data.page.next) {
+      data = await home(`?after=${data.page.next}`);
+      pages.push(data);
+      seen.push(...data.page.rows.map((row) => row.orderName));
+    }
+    expect(pages.map((page) => page.page.rows.length)).toEqual([25, 25, 10]);
+    expect(new Set(seen).size).toBe(60);
+    const created = pages.flatMap((page) => page.page.rows.map((row) => row.createdAt));
+    expect([...created].sort().reverse()).toEqual(created);
+    // Back from the last page gives exactly the middle page again.
+    const back = await home(`?before=${pages[2].page.previous}`);
+    expect(back.page.rows.map((row) => row.id)).toEqual(pages[1].page.rows.map((row) => row.id));
+    expect(back.page.next).not.toBeNull();
+    const first = await home(`?before=${back.page.previous}`);
+    expect(first.page.rows.map((row) => row.id)).toEqual(pages[0].page.rows.map((row) => row.id));
+    expect(first.page.previous).toBeNull();
+  });
+
+  it("filters by state (one state, or everything in progress)", async () => {
+    await seedInvoice(SHOP, { orderName: "#A", state: "needs_attention" });
+    await seedInvoice(SHOP, { orderName: "#B", state: "completed" });
+    await seedInvoice(SHOP, { orderName: "#C", state: "queued" });
+    await seedInvoice(SHOP, { orderName: "#D", state: "processing" });
+    await seedInvoice(OTHER_SHOP, { orderName: "#X", state: "needs_attention" });
+    expect((await home("?state=needs_attention")).page.rows.map((row) => row.orderName)).toEqual(["#A"]);
+    expect((await home("?state=in_flight")).page.rows.map((row) => row.orderName).sort()).toEqual(["#C", "#D"]);
+    // An unknown state is ignored rather than an error page.
+    expect((await home("?state=bogus")).page.rows).toHaveLength(4);
+  });
+
+  it("searches order name, serial number and customer, within the shop only", async () => {
+    await seedInvoice(SHOP, { orderName: "#1001", customerName: "Mehmet Demir", serialNumber: "EFA2026000000077" });
+    await seedInvoice(SHOP, { orderName: "#1002", customerName: "Zeynep Kaya" });
+    await seedInvoice(OTHER_SHOP, { orderName: "#1001", customerName: "Mehmet Demir", serialNumber: "EFA2026000000077" });
+    expect((await home("?q=1001")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=000077")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=Zeynep")).page.rows.map((row) => row.orderName)).toEqual(["#1002"]);
+    const none = await home("?q=nobody");
+    expect(none.page.rows).toEqual([]);
+    expect(none.hasInvoices).toBe(true);
+  });
+
+  it("filters by calendar days in the shop's time zone", async () => {
+    // 2026-03-10 22:30 UTC is already 2026-03-11 01:30 in Istanbul (UTC+3).
+    await seedInvoice(SHOP, { orderName: "#late", createdAt: new Date("2026-03-10T22:30:00Z") });
+    await seedInvoice(SHOP, { orderName: "#day", createdAt: new Date("2026-03-10T12:00:00Z") });
+    await seedInvoice(SHOP, { orderName: "#before", createdAt: new Date("2026-03-09T12:00:00Z") });
+    expect((await home("?from=2026-03-10&to=2026-03-10")).page.rows.map((row) => row.orderName)).toEqual(["#day"]);
+    expect((await home("?from=2026-03-11")).page.rows.map((row) => row.orderName)).toEqual(["#late"]);
+    expect((await home("?to=2026-03-09")).page.rows.map((row) => row.orderName)).toEqual(["#before"]);
+  });
+
+  it("counts today's, in-flight, needing-attention and failed invoices of the shop only", async () => {
+    await seedInvoice(SHOP, { state: "queued" });
+    await seedInvoice(SHOP, { state: "sending" });
+    await seedInvoice(SHOP, { state: "needs_attention" });
+    await seedInvoice(SHOP, { state: "failed" });
+    await seedInvoice(SHOP, { state: "completed", createdAt: new Date(Date.now() - 3 * 86_400_000) });
+    await seedInvoice(OTHER_SHOP, { state: "failed" });
+    const { counts } = await home();
+    expect(counts).toEqual({ today: 4, inFlight: 2, needsAttention: 1, failed: 1 });
+  });
+
+  it("shows the onboarding steps until a test invoice went through", async () => {
+    let data = await home();
+    expect(data.onboarding).toMatchObject({ apiKey: false, saleChannel: false, integration: false, testInvoice: null, complete: false });
+    expect(data.hasInvoices).toBe(false);
+    await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9, testMode: true });
+    data = await home();
+    expect(data.onboarding).toMatchObject({ apiKey: true, saleChannel: true, integration: true, testInvoice: null, complete: false });
+    await seedInvoice(SHOP, { isTest: true, state: "completed" });
+    expect((await home()).onboarding.complete).toBe(true);
+    expect((await home("", OTHER_SHOP)).onboarding.complete).toBe(false);
+  });
+
+  it("sends a test invoice for the session's shop only, and refuses before the settings are complete", async () => {
+    const send = async () =>
+      callRoute(homeAction, await adminFetchRequest("/app?index", SHOP, { method: "POST", body: new URLSearchParams({ intent: "send_test" }) }));
+    const refused = await send();
+    expect(refused.status).toBe(409);
+    expect(await prisma.invoice.count()).toBe(0);
+    await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9 });
+    const sent = await send();
+    expect(sent.status).toBe(200);
+    const rows = await prisma.invoice.findMany();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ shopDomain: SHOP, isTest: true, state: "queued" });
+  });
+});

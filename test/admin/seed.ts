@@ -1,0 +1,44 @@
+// Invoice rows with chosen dates, states and numbers, for the admin page tests.
+import { prisma } from "../helpers/db";
+
+export interface SeedRow {
+  orderName?: string;
+  customerName?: string | null;
+  state?: string;
+  serialNumber?: string | null;
+  pdfUrl?: string | null;
+  createdAt?: Date;
+  orderTotal?: string;
+  isTest?: boolean;
+  remoteId?: number | null;
+  problems?: unknown;
+  remoteTotals?: unknown;
+  requestBody?: unknown;
+}
+
+let seq = 0;
+
+export async function seedInvoice(shop: string, row: SeedRow = {}) {
+  seq += 1;
+  return prisma.invoice.create({
+    data: {
+      shopDomain: shop,
+      orderId: String(6_000_000_000 + seq),
+      orderName: row.orderName ?? `#${2000 + seq}`,
+      orderCreatedAt: row.createdAt ?? new Date(),
+      customerName: row.customerName === undefined ? "Ayşe Yılmaz" : row.customerName,
+      orderTotal: row.orderTotal ?? "120.00",
+      currency: "TRY",
+      orderSnapshot: { id: 6_000_000_000 + seq },
+      state: row.state ?? "completed",
+      serialNumber: row.serialNumber ?? null,
+      pdfUrl: row.pdfUrl ?? null,
+      isTest: row.isTest ?? false,
+      remoteId: row.remoteId ?? null,
+      ...(row.problems !== undefined ? { problems: row.problems as object } : {}),
+      ...(row.remoteTotals !== undefined ? { remoteTotals: row.remoteTotals as object } : {}),
+      ...(row.requestBody !== undefined ? { requestBody: row.requestBody as object } : {}),
+      ...(row.createdAt ? { createdAt: row.createdAt } : {}),
+    },
+  });
+}
