@@ -2,7 +2,7 @@
 import type { ShopifyAddress, ShopifyOrder } from "./order";
 import { error, warning, type Problem } from "./problems";
 import type { MappingSettings } from "./settings";
-import { clean, foldName } from "./text";
+import { clean, foldAll, foldName } from "./text";
 
 export const ANONYMOUS_TAX_NUMBER = "11111111111";
 
@@ -48,9 +48,9 @@ export function isValidTckn(value: string): boolean {
 }
 
 function attribute(order: ShopifyOrder, names: string[]): string | undefined {
-  const wanted = new Set(names.map(foldName));
+  const wanted = foldAll(names, (n) => n);
   for (const attr of order.note_attributes ?? []) {
-    if (wanted.has(foldName(attr.name))) {
+    if (wanted.includes(foldName(attr.name))) {
       const value = clean(attr.value === null || attr.value === undefined ? undefined : String(attr.value));
       if (value) return value;
     }

@@ -1,7 +1,7 @@
 // Internet-sale data: how and when the customer paid.
 import type { ShopifyOrder } from "./order";
 import type { MappingSettings, PaymentMethod } from "./settings";
-import { foldName } from "./text";
+import { foldAll, foldName } from "./text";
 
 const GIFT_CARD = "giftcard";
 
@@ -16,8 +16,9 @@ export function paymentMethod(gateway: string | undefined, settings: MappingSett
   const folded = foldName(gateway);
   if (folded === GIFT_CARD) return { method: "other", known: true };
   const words = gateway.split(/[^\p{L}\p{N}]+/u).map(foldName).filter(Boolean);
-  for (const entry of settings.paymentMethodMap) {
-    const pattern = foldName(entry.match);
+  const patterns = foldAll(settings.paymentMethodMap, (e) => e.match);
+  for (const [i, entry] of settings.paymentMethodMap.entries()) {
+    const pattern = patterns[i];
     if (!pattern) continue;
     // Short patterns ("cod", "eft", "card") must start a word, else "cod" would match "barcode".
     const hit = pattern.length <= 4 ? words.some((w) => w.startsWith(pattern)) : folded.includes(pattern);

@@ -3,6 +3,8 @@ import type { ShopifyOrder } from "./order";
 import { error, warning, type Problem } from "./problems";
 import type { Carrier, MappingSettings } from "./settings";
 import { clean, foldName } from "./text";
+
+const foldedTables = new WeakMap<object, Array<readonly [string, Carrier]>>();
 import { dateIn } from "./dates";
 
 export interface InvoiceShipment {
@@ -15,7 +17,11 @@ export interface InvoiceShipment {
 export function findCarrier(trackingCompany: string, table: Record<string, Carrier>): Carrier | undefined {
   const folded = foldName(trackingCompany);
   if (!folded) return undefined;
-  const entries = Object.entries(table).map(([name, carrier]) => [foldName(name), carrier] as const);
+  let entries = foldedTables.get(table);
+  if (!entries) {
+    entries = Object.entries(table).map(([name, carrier]) => [foldName(name), carrier] as const);
+    foldedTables.set(table, entries);
+  }
   const exact = entries.find(([name]) => name === folded);
   if (exact) return exact[1];
   // The longest contained name wins, so "DHL eCommerce" beats a plain "DHL".

@@ -16,3 +16,15 @@ export function clean(value: string | null | undefined): string | undefined {
   const trimmed = value?.replace(/\s+/g, " ").trim();
   return trimmed ? trimmed : undefined;
 }
+
+// Settings are read for every order; their folded names are computed once per settings list.
+const foldedLists = new WeakMap<object, string[]>();
+
+export function foldAll<T>(list: readonly T[], name: (item: T) => string): string[] {
+  let folded = foldedLists.get(list);
+  if (!folded) {
+    folded = list.map((item) => foldName(name(item)));
+    foldedLists.set(list, folded);
+  }
+  return folded;
+}

@@ -138,3 +138,14 @@ describe("problem catalogue", () => {
     }
   });
 });
+
+describe("dates across a daylight-saving change", () => {
+  it("reads an instant in a zone with DST on both sides of the change", async () => {
+    const { dateIn, localParts } = await import("../../app/orders/dates");
+    // Berlin leaves summer time on 2026-10-25 at 01:00 UTC.
+    expect(localParts(Date.parse("2026-10-25T00:59:00Z"), "Europe/Berlin")).toEqual({ date: "2026-10-25", time: "02:59" });
+    expect(localParts(Date.parse("2026-10-25T01:00:00Z"), "Europe/Berlin")).toEqual({ date: "2026-10-25", time: "02:00" });
+    expect(dateIn("2026-11-20T23:30:00-05:00", "Europe/Istanbul")).toBe("2026-11-21");
+    expect(dateIn("not a date", "Europe/Istanbul")).toBeUndefined();
+  });
+});
