@@ -206,7 +206,10 @@ describe("formalisation", () => {
     expect(Buffer.from(formal).subarray(0, 5).toString("latin1")).toBe("%PDF-");
 
     // Every status change called back (pending → running → completed), each delivery answered 200.
-    const deliveries = sandbox.callbacks.filter((c) => c.invoiceId === record.id);
+    const deliveries = await waitFor(() => {
+      const mine = sandbox.callbacks.filter((c) => c.invoiceId === record.id);
+      return mine.length === 2 && mine.every((d) => !d.pending) && mine;
+    }, 5_000, "both deliveries to settle");
     expect(deliveries.map((d) => [d.formalStatus, d.status])).toEqual([
       ["running", 200],
       ["completed", 200],

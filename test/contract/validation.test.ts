@@ -162,6 +162,18 @@ describe("field rules: internet sale and shipment", () => {
   });
 });
 
+describe("field types", () => {
+  it("profile is a string", () => expectRejected((b) => (b.profile = 1), "profile"));
+  it("order_id is a string", () => expectRejected((b) => (b.order_id = 1001), "order_id"));
+  it("description is a string", () => expectRejected((b) => (b.description = ["a"]), "description"));
+  it("line sku is a string", () => expectRejected((b) => (line(b).sku = { code: 1 }), "lines.0.sku"));
+  it("extra_taxes elements have tax_code and a numeric tax_rate", async () => {
+    await expectRejected((b) => (line(b).extra_taxes = [{ tax_rate: "7.5" }]), "lines.0.extra_taxes.0.tax_code");
+    await expectRejected((b) => (line(b).extra_taxes = [{ tax_code: "4080", tax_rate: "yedi" }]), "lines.0.extra_taxes.0.tax_rate");
+  });
+  it("customer.email is a string", () => expectRejected((b) => (b.customer.email = 42), "customer.email"));
+});
+
 describe("error shape", () => {
   it("is Laravel's 422 {message, errors}, and a redirect when the request does not ask for JSON", async () => {
     const body: Body = structuredClone(invoiceBody(sandbox.account));
