@@ -10,11 +10,11 @@ export const RETRY = {
 } as const;
 
 export const SYNC = {
-  /** A created invoice is read again after this long if no callback has come. */
-  firstMs: 60_000,
+  /** A created invoice is read again after this long if no callback has come (a cheap GET). */
+  firstMs: 15_000,
   capMs: 60 * 60_000,
   /** Status reads before giving up with needs_attention (about 1.5 days). */
-  maxAttempts: 40,
+  maxAttempts: 45,
 } as const;
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so retries of many rows spread out. */

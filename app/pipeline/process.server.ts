@@ -21,6 +21,7 @@ import { parseShopifyOrder } from "../orders/order";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
 import { problem, type PipelineProblem } from "./problems";
 import type { ClaimedRow } from "./claim.server";
+import { signalWork } from "./signal.server";
 import type { EventType, InvoiceState } from "./states";
 
 export interface ProcessDeps {
@@ -53,6 +54,7 @@ export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): P
   const row = await prisma.invoice.findUnique({ where: { id: claim.id }, include: { shop: true } });
   if (!row || row.leaseOwner !== claim.leaseOwner) return;
   const log = logger.child({ shop: row.shopDomain, orderId: row.orderId, order: row.orderName, invoice: row.id });
+  const startedAt = deps.now();
   let outcome: Outcome;
   try {
     outcome = await work(row, deps, log);
@@ -61,7 +63,7 @@ export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): P
     log.error({ err: error }, "invoice work failed unexpectedly");
     outcome = reschedule(row, deps, row.remoteId === null ? row.attempts : row.syncAttempts, String((error as Error).message));
   }
-  await finish(row, claim, outcome, log);
+  await finish(row, claim, outcome, startedAt, log);
 }
 
 async function work(row: Row, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
@@ -261,19 +263,33 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, log: typeof logger) {
-  const result = await prisma.invoice.updateMany({
-    where: { id: row.id, leaseOwner: claim.leaseOwner },
-    data: { ...outcome.data, leaseOwner: null, leaseUntil: null },
+async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: Date, log: typeof logger) {
+  // The row and its audit trail change together, and only while this worker still holds the lease.
+  let rereadNow = false;
+  const stored = await prisma.$transaction(async (tx) => {
+    const result = await tx.invoice.updateMany({
+      where: { id: row.id, leaseOwner: claim.leaseOwner },
+      data: { ...outcome.data, leaseOwner: null, leaseUntil: null },
+    });
+    if (result.count !== 1) return false;
+    if (outcome.events.length) {
+      await tx.invoiceEvent.createMany({
+        data: outcome.events.map((event) => ({ invoiceId: row.id, type: event.type, message: event.message ?? null, data: event.data })),
+      });
+    }
+    // A callback that came while this worker was busy (before the remote id was stored) asks for a read
+    // now. Counted after the update above took the row's lock, so a callback is either seen here or
+    // finds the remote id stored (app/pipeline/callback.server.ts).
+    if (outcome.data.state === "processing") {
+      rereadNow = (await tx.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback", at: { gte: startedAt } } })) > 0;
+      if (rereadNow) await tx.invoice.update({ where: { id: row.id }, data: { nextAttemptAt: new Date() } });
+    }
+    return true;
   });
-  if (result.count === 0) {
+  if (!stored) {
     log.warn("lease lost before the work was stored; the row's new owner decides");
     return;
   }
-  if (outcome.events.length) {
-    await prisma.invoiceEvent.createMany({
-      data: outcome.events.map((event) => ({ invoiceId: row.id, type: event.type, message: event.message ?? null, data: event.data })),
-    });
-  }
+  if (rereadNow) await signalWork();
   log.info({ state: outcome.data.state ?? row.state }, "invoice work done");
 }

@@ -2,7 +2,8 @@
 // the tests, and support work on a local copy (`npm run shop:setup`). Never called by the web app.
 import { Session } from "@shopify/shopify-api";
 import { sessionStorage } from "../shopify.server";
-import { saveConnection, type ConnectionInput } from "../settings/settings.server";
+import { saveConnection, saveMappingSettings, type ConnectionInput } from "../settings/settings.server";
+import type { MappingSettingsInput } from "../orders/settings";
 import { recordShop } from "./shops.server";
 
 export interface LocalShopInput extends ConnectionInput {
@@ -11,13 +12,19 @@ export interface LocalShopInput extends ConnectionInput {
   currency?: string;
   name?: string;
   storefrontUrl?: string;
+  /** Mapping settings; by default Yurtiçi Kargo (the one carrier tax number all sources agree on) ships. */
+  mapping?: MappingSettingsInput;
 }
+
+export const LOCAL_DEFAULT_MAPPING: MappingSettingsInput = {
+  defaultCarrier: { title: "Yurtiçi Kargo Servisi A.Ş.", taxNumber: "9860008925" },
+};
 
 export async function installShopLocally(input: LocalShopInput) {
   if (!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(input.shop)) {
     throw new Error(`--shop must be a NAME.myshopify.com domain (got "${input.shop}")`);
   }
-  const { shop, timezone, currency, name, storefrontUrl, ...connection } = input;
+  const { shop, timezone, currency, name, storefrontUrl, mapping, ...connection } = input;
   await recordShop(shop, {
     name: name ?? shop.split(".")[0],
     timezone: timezone ?? "Europe/Istanbul",
@@ -28,4 +35,5 @@ export async function installShopLocally(input: LocalShopInput) {
     new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: "read_orders", accessToken: "local-install-no-shopify-access" }),
   );
   await saveConnection(shop, connection);
+  await saveMappingSettings(shop, mapping ?? LOCAL_DEFAULT_MAPPING);
 }

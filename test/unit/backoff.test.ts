@@ -24,9 +24,9 @@ describe("retry schedule", () => {
     expect(delayHonouringRetryAfter(5_000, undefined)).toBe(5_000);
   });
 
-  it("reads a processing invoice again after a minute, then less and less often", () => {
-    expect(syncDelayMs(0, () => 1)).toBe(60_000);
-    expect(syncDelayMs(1, () => 1)).toBe(120_000);
+  it("reads a processing invoice again after 15 s, then less and less often", () => {
+    expect(syncDelayMs(0, () => 1)).toBe(15_000);
+    expect(syncDelayMs(1, () => 1)).toBe(30_000);
     expect(syncDelayMs(30, () => 1)).toBe(60 * 60_000);
   });
 });

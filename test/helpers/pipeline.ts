@@ -1,0 +1,104 @@
+// An in-process pipeline for tests: the sandbox, a callback receiver that hands requests to the app's
+// real callback route, an installed shop, and a worker. Webhooks go through the real route actions.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
+import { action as paidAction } from "../../app/routes/webhooks.orders.paid";
+import { installShopLocally } from "../../app/shops/local-install.server";
+import { startWorker, type Worker, type WorkerOptions } from "../../app/pipeline/worker.server";
+import { InvoicingClient } from "../../app/invoicing/client";
+import { callRoute } from "./routes";
+import { SHOP, signedWebhookRequest } from "./shopify";
+import { prisma } from "./db";
+
+export interface TestPipeline {
+  sandbox: Sandbox;
+  appUrl: string;
+  /** Every request line the sandbox saw, e.g. "POST /api/invoices → 201 (3 ms)". */
+  requests: string[];
+  posts(): number;
+  startWorker(options?: Partial<WorkerOptions>): Promise<Worker>;
+  /** Stops every worker started by this pipeline (call after each test, so none outlives a failure). */
+  stopWorkers(): Promise<void>;
+  deliverPaid(order: unknown, shop?: string): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startTestPipeline(options: { formalizeDelayMs?: number } = {}): Promise<TestPipeline> {
+  const requests: string[] = [];
+  const sandbox = await startSandbox({ port: 0, formalizeDelayMs: options.formalizeDelayMs ?? 30, log: (line) => requests.push(line) });
+  const receiver = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const id = decodeURIComponent((req.url ?? "").split("/").pop() ?? "");
+    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
+    const response = await callRoute(callbackAction, request, { id });
+    res.writeHead(response.status, { "Content-Type": "application/json" }).end(await response.text());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const appUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const workers: Worker[] = [];
+  return {
+    sandbox,
+    appUrl,
+    requests,
+    posts: () => requests.filter((line) => line.startsWith("POST /api/invoices ")).length,
+    async startWorker(overrides = {}) {
+      const worker = await startWorker({
+        appUrl,
+        pollMs: 50,
+        clientFor: (connection) => new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 1500 }),
+        ...overrides,
+      });
+      workers.push(worker);
+      return worker;
+    },
+    async stopWorkers() {
+      await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+    },
+    deliverPaid: (order, shop = SHOP) => callRoute(paidAction, signedWebhookRequest({ topic: "orders/paid", body: order, shop })),
+    async stop() {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await sandbox.stop();
+      await new Promise((resolve) => receiver.close(resolve));
+    },
+  };
+}
+
+/** Installs a shop connected to the sandbox's default account (live integration unless testMode). */
+export async function connectShop(sandbox: Sandbox, shop = SHOP, extra: { testMode?: boolean; apiKey?: string } = {}) {
+  await installShopLocally({
+    shop,
+    apiKey: extra.apiKey ?? sandbox.account.apiKey,
+    baseUrl: sandbox.url,
+    saleChannelId: sandbox.account.saleChannelId,
+    invoiceIntegrationId: sandbox.account.invoiceIntegrationId,
+    dummyIntegrationId: sandbox.account.dummyIntegrationId,
+    testMode: extra.testMode ?? false,
+  });
+}
+
+/** Polls the database until `predicate` holds for the shop's invoices, or fails after `timeoutMs`. */
+export async function waitForInvoices(
+  predicate: (rows: Awaited<ReturnType<typeof prisma.invoice.findMany>>) => boolean,
+  timeoutMs = 10_000,
+  shop = SHOP,
+) {
+  const deadline = Date.now() + timeoutMs;
+  let rows = await prisma.invoice.findMany({ where: { shopDomain: shop } });
+  while (!predicate(rows)) {
+    if (Date.now() > deadline) throw new Error(`timed out; invoices: ${JSON.stringify(rows.map((r) => ({ state: r.state, attempts: r.attempts, lastError: r.lastError, problems: r.problems })))}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    rows = await prisma.invoice.findMany({ where: { shopDomain: shop } });
+  }
+  return rows;
+}
+
+/** Time travel for retries: makes every scheduled row of the shop due now (after checking it was later). */
+export async function makeScheduledRowsDue(shop = SHOP) {
+  const now = new Date();
+  const scheduled = await prisma.invoice.findMany({ where: { shopDomain: shop, nextAttemptAt: { gt: now } } });
+  await prisma.invoice.updateMany({ where: { id: { in: scheduled.map((r) => r.id) } }, data: { nextAttemptAt: now } });
+  return scheduled;
+}
