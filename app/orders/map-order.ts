@@ -111,7 +111,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
 
   const webAddress = context.shop.storefrontUrl?.trim() || `https://${context.shop.domain}`;
   const body: InvoiceRequest = {
-    type: settings.invoiceType as InvoiceRequest["type"],
+    type: settings.invoiceType,
     sale_channel_id: context.saleChannelId,
     invoice_integration_id: context.invoiceIntegrationId,
     order_id: String(order.id),

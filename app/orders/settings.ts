@@ -1,11 +1,9 @@
 // The shop's invoicing settings that the order mapping reads. Every field has a default, so an empty
 // object is a valid settings document (docs/mapping-settings.md describes each field).
 import { z } from "zod";
+import { INVOICE_TYPES, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing/schemas";
 
-export const PAYMENT_METHODS = ["credit_or_debit", "direct_transfer", "cash_on_delivery", "payment_agent", "other"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-
-export const TAX_RATES = ["0", "1", "2", "8", "10", "18", "20"] as const;
+export { PAYMENT_METHODS, TAX_RATES, type PaymentMethod };
 
 const taxRate = z.enum(TAX_RATES);
 const digits = (min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`), "digits only");
@@ -106,7 +104,7 @@ export const MappingSettingsSchema = z.object({
   defaultAddress: AddressSchema.optional(),
   /** "shop": the shop's currency; "presentment": the currency the customer paid in. */
   invoiceCurrency: z.enum(["shop", "presentment"]).default("shop"),
-  invoiceType: z.string().min(1).default("SATIS"),
+  invoiceType: z.enum(INVOICE_TYPES).default("SATIS"),
 });
 
 export type MappingSettings = z.infer<typeof MappingSettingsSchema>;
