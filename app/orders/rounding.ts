@@ -46,16 +46,18 @@ export function nearestNet(target: Decimal, rate: Decimal): Decimal {
  * The window of such prices is 0.01/quantity wide, so some number of decimals always fits.
  */
 export function unitPriceFor(gross: Decimal, quantity: Decimal): Decimal {
+  if (quantity.eq(1)) return gross;
   const exact = gross.div(quantity);
   for (let places = 2; places <= 12; places++) {
     const rounded = exact.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
-    const step = new Decimal(1).div(new Decimal(10).pow(places));
-    for (const candidate of [rounded, rounded.sub(step), rounded.add(step)]) {
+    if (round2(quantity.mul(rounded)).eq(gross)) return rounded;
+    for (const candidate of [rounded.sub(STEPS[places]), rounded.add(STEPS[places])]) {
       if (!candidate.isNegative() && round2(quantity.mul(candidate)).eq(gross)) return candidate;
     }
   }
   throw new Error(`no unit price for ${gross.toFixed()} / ${quantity.toFixed()}`);
 }
+const STEPS = Array.from({ length: 13 }, (_, places) => new Decimal(1).div(new Decimal(10).pow(places)));
 
 export interface PriceRequest {
   quantity: number;

@@ -34,7 +34,8 @@ describe("fixture orders", () => {
   it.each(names)("%s maps to its expected body or problems", (name) => {
     const result = JSON.parse(JSON.stringify(map(name)));
     const file = expectedPath(name);
-    if (process.env.UPDATE_EXPECTED || !existsSync(file)) writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
+    if (process.env.UPDATE_EXPECTED) writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
+    expect(existsSync(file), `${file} is missing: write it with UPDATE_EXPECTED=1 and review it`).toBe(true);
     expect(result).toEqual(JSON.parse(readFileSync(file, "utf8")));
   });
 
