@@ -1,27 +1,9 @@
-// The Prisma client for the database DATABASE_URL selects: SQLite (embedded default) or PostgreSQL.
-// Both generated clients come from the same models, so they share one type (`Db`).
-import { PrismaClient as SqliteClient } from "#prisma/sqlite";
-import { PrismaClient as PostgresClient } from "#prisma/postgresql";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
+// The app's Prisma client, for the database DATABASE_URL selects (docs/decisions/0002-database.md).
 import { env } from "./env.server";
-import { postgresConnectionString, postgresSchema, providerOf, type DbProvider } from "./db/provider";
+import { createDb, type Db } from "./db/client";
+import { providerOf, type DbProvider } from "./db/provider";
 
-export type Db = SqliteClient;
-
-export function createDb(databaseUrl: string): Db {
-  if (providerOf(databaseUrl) === "sqlite") {
-    // A busy connection waits up to 5 s for a lock instead of failing at once (webhooks and the worker share the file).
-    return new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl, timeout: 5000 }) });
-  }
-  const schema = postgresSchema(databaseUrl);
-  const adapter = new PrismaPg(
-    // search_path too, so raw SQL (row claiming, NOTIFY) finds the same tables as Prisma's queries.
-    { connectionString: postgresConnectionString(databaseUrl), max: 10, options: `-c search_path="${schema}"` },
-    { schema },
-  );
-  return new PostgresClient({ adapter }) as unknown as Db;
-}
+export { createDb, type Db };
 
 declare global {
   // Kept across Vite's module reloads in development, so reloads do not open new connections.

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalStack } from "./lib/local-stack";
+import { E_INVOICE_TAX_NUMBERS } from "../sandbox/taxnumbers";
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +45,13 @@ function table(rows: string[][]): string {
 
 const started = Date.now();
 console.log("Starting the invoicing sandbox and the app (building it first if needed)...");
-const stack = await startLocalStack({ name: "demo", formalizeDelayMs: 600, logs: values.logs });
+// The demo's B2B buyer (Anadolu Tekstil, VKN 0720039666) has an e-invoice mailbox: it gets an e-Fatura.
+const stack = await startLocalStack({
+  name: "demo",
+  formalizeDelayMs: 600,
+  logs: values.logs,
+  eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS, "0720039666"],
+});
 const stop = async () => {
   await stack.stop();
   process.exit(0);
@@ -55,7 +62,7 @@ process.once("SIGTERM", stop);
 try {
   // Read the app's database from this process too (SQLite in WAL mode allows it).
   process.env.DATABASE_URL = stack.databaseUrl;
-  const { createDb } = await import("../app/db.server");
+  const { createDb } = await import("../app/db/client");
   const { pipelineProblemMessage } = await import("../app/pipeline/problems");
   const { problemMessage } = await import("../app/orders/problems");
   const db = createDb(stack.databaseUrl);
@@ -69,10 +76,10 @@ try {
   }
 
   const deadline = Date.now() + Number(values["timeout-s"]) * 1000;
-  let invoices = await db.invoice.findMany({ orderBy: { orderCreatedAt: "asc" } });
+  let invoices = await db.invoice.findMany({ orderBy: { orderName: "asc" } });
   while (Date.now() < deadline && invoices.some((invoice) => !FINAL.has(invoice.state))) {
     await new Promise((resolve) => setTimeout(resolve, 300));
-    invoices = await db.invoice.findMany({ orderBy: { orderCreatedAt: "asc" } });
+    invoices = await db.invoice.findMany({ orderBy: { orderName: "asc" } });
   }
 
   const describe = (problems: unknown) =>
@@ -80,7 +87,7 @@ try {
       .filter((p) => p.severity !== "warning")
       .map((p) => pipelineProblemMessage(p, "en") ?? problemMessage(p, "en"))
       .join(" ")
-      .slice(0, 140);
+      .slice(0, 160);
   const rows = [["order", "state", "kind", "serial number", "total", "PDF", "problem"]];
   for (const invoice of invoices) {
     const totals = invoice.remoteTotals as { grand_total?: string } | null;

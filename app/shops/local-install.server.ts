@@ -18,6 +18,8 @@ export interface LocalShopInput extends ConnectionInput {
 
 export const LOCAL_DEFAULT_MAPPING: MappingSettingsInput = {
   defaultCarrier: { title: "Yurtiçi Kargo Servisi A.Ş.", taxNumber: "9860008925" },
+  // The shop's own address, for sales without a buyer address (point of sale).
+  defaultAddress: { address: "Moda Caddesi No: 12", district: "Kadıköy", city: "İstanbul", country: "Türkiye" },
 };
 
 export async function installShopLocally(input: LocalShopInput) {

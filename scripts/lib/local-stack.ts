@@ -22,6 +22,8 @@ export interface LocalStackOptions {
   /** Settings of the demo shop: test mode posts with the sandbox's dummy integration. */
   testMode?: boolean;
   name?: string;
+  /** Tax numbers the sandbox treats as registered for e-invoice (their invoices become e-Fatura). */
+  eInvoiceTaxNumbers?: string[];
 }
 
 export interface LocalStack {
@@ -75,7 +77,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const shop = options.shop ?? "demo-magaza.myshopify.com";
   const name = options.name ?? `stack-${process.pid}-${randomBytes(3).toString("hex")}`;
   ensureBuild(options.rebuild);
-  const sandbox = await startSandbox({ port: 0, formalizeDelayMs: options.formalizeDelayMs ?? 300 });
+  const sandbox = await startSandbox({
+    port: 0,
+    formalizeDelayMs: options.formalizeDelayMs ?? 300,
+    ...(options.eInvoiceTaxNumbers ? { seed: { eInvoiceTaxNumbers: options.eInvoiceTaxNumbers } } : {}),
+  });
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const dir = path.join(root, "tmp", "local-stack");
