@@ -9,7 +9,6 @@
 import { DateTime } from "luxon";
 import prisma from "../db.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
-import { getSettings } from "../settings/settings.server";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -103,21 +102,29 @@ function filterWhere(shop: string, filters: InvoiceListFilters, timezone: string
   if (filters.to) createdAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
   const state =
     filters.state === "in_flight" ? { in: IN_FLIGHT_STATES as string[] } : filters.state ? filters.state : undefined;
-  const q = filters.q;
   return {
     shopDomain: shop,
     ...(state ? { state } : {}),
     ...(createdAt.gte || createdAt.lt ? { createdAt } : {}),
-    ...(q
-      ? {
-          OR: [
-            { orderName: { contains: q } },
-            { serialNumber: { contains: q } },
-            { customerName: { contains: q } },
-          ],
-        }
-      : {}),
+    ...(filters.q ? searchWhere(filters.q) : {}),
   };
+}
+
+/** Everything that starts with `prefix`, as an index range (LIKE 'x%' cannot use a BINARY index in SQLite). */
+const startsWith = (prefix: string) => ({ gte: prefix, lt: `${prefix}\uffff` });
+
+/**
+ * The search, by the shape of what was typed. An order number ("1001", "#1001") and a serial number
+ * ("EFA2026000000012" or its start) are prefix ranges on their own indexes: instant at any size. Anything
+ * else is a customer name (contains), or the start of an order name or serial number of another shape,
+ * read from the list index that holds those three columns, newest first. One LIKE per row, not three:
+ * a search that matches nothing reads every index entry of the shop (bench/results/admin-list.md).
+ */
+export function searchWhere(q: string) {
+  const orderNumber = /^#?(\d+)$/.exec(q);
+  if (orderNumber) return { OR: [{ orderName: startsWith(`#${orderNumber[1]}`) }, { orderName: startsWith(orderNumber[1]) }] };
+  if (/^[A-Za-z0-9]{3}\d{4,}$/.test(q)) return { serialNumber: startsWith(q.toUpperCase()) };
+  return { OR: [{ customerName: { contains: q } }, { orderName: startsWith(q) }, { serialNumber: startsWith(q.toUpperCase()) }] };
 }
 
 const listSelect = {
@@ -203,29 +210,50 @@ export interface Onboarding {
   complete: boolean;
 }
 
+interface ShopFacts {
+  timezone: string;
+  settings: { apiKeyEncrypted: string | null; saleChannelId: number | null; testMode: boolean; dummyIntegrationId: number | null; invoiceIntegrationId: number | null } | null;
+}
+
+/** The shop's time zone and the connection fields the checklist needs, in one query. */
+async function shopFacts(shop: string): Promise<ShopFacts> {
+  const row = await prisma.shop.findUnique({
+    where: { domain: shop },
+    select: {
+      timezone: true,
+      settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true } },
+    },
+  });
+  return { timezone: validZone(row?.timezone), settings: row?.settings ?? null };
+}
+
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
-export async function onboarding(shop: string): Promise<Onboarding> {
-  const [settings, test] = await Promise.all([
-    getSettings(shop),
+export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboarding> {
+  const [{ settings }, test] = await Promise.all([
+    facts ?? shopFacts(shop),
     prisma.invoice.findFirst({
       where: { shopDomain: shop, isTest: true },
       orderBy: { createdAt: "desc" },
       select: { state: true },
     }),
   ]);
-  const apiKey = settings.hasApiKey;
-  const saleChannel = settings.saleChannelId !== null;
-  const integration = settings.testMode ? settings.dummyIntegrationId !== null : settings.invoiceIntegrationId !== null;
+  const apiKey = Boolean(settings?.apiKeyEncrypted);
+  const saleChannel = Boolean(settings?.saleChannelId);
+  const testMode = settings?.testMode ?? true;
+  const dummyIntegration = Boolean(settings?.dummyIntegrationId);
+  const integration = testMode ? dummyIntegration : Boolean(settings?.invoiceIntegrationId);
   const testInvoice = test?.state ?? null;
-  const dummyIntegration = settings.dummyIntegrationId !== null;
   return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, complete: apiKey && saleChannel && integration && testInvoice === "completed" };
+}
+
+function validZone(zone: string | null | undefined): string {
+  return zone && DateTime.now().setZone(zone).isValid ? zone : "Europe/Istanbul";
 }
 
 /** The shop's IANA time zone (for "today" and the date filter); Istanbul when the row is missing. */
 export async function shopTimezone(shop: string): Promise<string> {
   const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
-  const zone = row?.timezone ?? "Europe/Istanbul";
-  return DateTime.now().setZone(zone).isValid ? zone : "Europe/Istanbul";
+  return validZone(row?.timezone);
 }
 
 export interface InvoicesPageData {
@@ -241,12 +269,13 @@ export interface InvoicesPageData {
 /** Everything the invoices page shows, in one call for the loader. */
 export async function loadInvoicesPage(shop: string, search: URLSearchParams, now = new Date()): Promise<InvoicesPageData> {
   const params = parseListParams(search);
-  const timezone = await shopTimezone(shop);
+  const facts = await shopFacts(shop);
+  const timezone = facts.timezone;
   const filtered = Boolean(params.state || params.from || params.to || params.q || params.after || params.before);
   const [page, counts, steps, any] = await Promise.all([
     listInvoices(shop, params, timezone),
     dashboardCounts(shop, timezone, now),
-    onboarding(shop),
+    onboarding(shop, facts),
     filtered ? prisma.invoice.findFirst({ where: { shopDomain: shop }, select: { id: true } }) : Promise.resolve(null),
   ]);
   const { state, from, to, q } = params;

@@ -100,7 +100,10 @@ describe("invoices page (app home)", () => {
     await seedInvoice(SHOP, { orderName: "#1002", customerName: "Zeynep Kaya" });
     await seedInvoice(OTHER_SHOP, { orderName: "#1001", customerName: "Mehmet Demir", serialNumber: "EFA2026000000077" });
     expect((await home("?q=1001")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
-    expect((await home("?q=000077")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=%231001")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=EFA2026000000077")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=efa20260000")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
+    expect((await home("?q=Demir")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
     expect((await home("?q=Zeynep")).page.rows.map((row) => row.orderName)).toEqual(["#1002"]);
     const none = await home("?q=nobody");
     expect(none.page.rows).toEqual([]);
