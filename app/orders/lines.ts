@@ -30,8 +30,8 @@ export interface DraftResult {
   errors: Problem[];
   warnings: Problem[];
   notes: string[];
-  /** Paid for gift cards (left off the invoice), on the invoice's currency side. */
-  giftCards: Decimal;
+  /** Paid for gift cards and tips (left off the invoice), on the invoice's currency side. */
+  excluded: Decimal;
 }
 
 type Money = { plain: string; set?: Parameters<typeof pick>[1] };
@@ -94,9 +94,16 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
 
   const drafts: LineDraft[] = [];
   let giftCards = ZERO;
+  const tip = isTipLine(order);
   for (const item of items) {
     const remaining = remainingQuantity(item, refunded);
     const label = lineName(item);
+    if (tip(item)) {
+      const paid = amount({ plain: item.price, set: item.price_set }).mul(item.quantity);
+      giftCards = giftCards.add(paid);
+      notes.push(`Tip "${label}" (${paid.toFixed(2)}) is not a sale of goods or services and was left off the invoice.`);
+      continue;
+    }
     if (item.gift_card) {
       if (remaining > 0) {
         const paid = amount({ plain: item.price, set: item.price_set }).mul(remaining).sub(sumAmounts(item.discount_allocations));
@@ -154,7 +161,22 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
   }
 
   if (missingSide) errors.push(error("order.currency_rate_unavailable", { currency: order.presentment_currency ?? order.currency }));
-  return { drafts, errors, warnings, notes, giftCards };
+  return { drafts, errors, warnings, notes, excluded: giftCards };
+}
+
+/**
+ * Shopify records a tip as a line item without product or variant (REST has no line type), and the order's
+ * `total_tip_received` says how much. Only such a line, named like a tip, is taken for the tip.
+ */
+function isTipLine(order: ShopifyOrder): (item: ShopifyLineItem) => boolean {
+  const tip = dec(order.total_tip_received);
+  if (!tip.gt(0)) return () => false;
+  return (item) =>
+    item.product_id == null &&
+    item.variant_id == null &&
+    !item.gift_card &&
+    /^(tip|bahşiş|bahsis)$/i.test(item.title.trim()) &&
+    dec(item.price).mul(item.quantity).eq(tip);
 }
 
 export function remainingQuantity(item: ShopifyLineItem, refunded: Map<number, number>): number {

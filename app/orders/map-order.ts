@@ -107,7 +107,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
     };
   }
   if (!difference.isZero()) warnings.push(warning("totals.rounding_difference", { difference: money(difference) }));
-  warnings.push(...totalCheck(order, currency.side, paid, drafted.giftCards, warnings));
+  warnings.push(...totalCheck(order, currency.side, paid, drafted.excluded, warnings));
 
   const webAddress = context.shop.storefrontUrl?.trim() || `https://${context.shop.domain}`;
   const body: InvoiceRequest = {
@@ -161,13 +161,13 @@ function invoiceLine(draft: LineDraft, part: PricedPart, settings: MappingSettin
  * A warning when the invoiced items do not add up to what Shopify says the order cost (tips, duties or a
  * shape this mapping does not know). Skipped after refunds, whose own rounding Shopify does not expose.
  */
-function totalCheck(order: ShopifyOrder, side: "shop_money" | "presentment_money", paid: Decimal, giftCards: Decimal, warnings: Problem[]): Problem[] {
+function totalCheck(order: ShopifyOrder, side: "shop_money" | "presentment_money", paid: Decimal, excluded: Decimal, warnings: Problem[]): Problem[] {
   if ((order.refunds ?? []).length > 0 || warnings.some((w) => w.code === "order.vat_added_to_prices")) return [];
   const total = order.current_total_price
     ? pick(order.current_total_price, order.current_total_price_set, side)
     : pick(order.total_price, order.total_price_set, side);
   if (total === null) return [];
-  const orderTotal = total.sub(giftCards);
+  const orderTotal = total.sub(excluded);
   if (orderTotal.sub(paid).abs().lte("0.01")) return [];
   return [warning("order.total_mismatch", { invoiced: money(paid), orderTotal: money(orderTotal) })];
 }

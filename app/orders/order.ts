@@ -119,6 +119,7 @@ export const ShopifyOrderSchema = z.looseObject({
   subtotal_price: amount.nullish(),
   total_tax: amount.nullish(),
   total_discounts: amount.nullish(),
+  total_tip_received: amount.nullish(),
   email: text,
   phone: text,
   customer: CustomerSchema.nullish(),

@@ -107,3 +107,21 @@ describe("mapOrderToInvoice", () => {
     expect(r.ok && [r.body.issue_date, r.body.issue_time]).toEqual(["2027-01-01", "00:30"]);
   });
 });
+
+describe("tips", () => {
+  it("a tip line (no product, named Tip, equal to total_tip_received) is left off the invoice and noted", () => {
+    const o = order("21-pos-sale", (j) => {
+      j.total_tip_received = "30.00";
+      j.total_price = "345.00";
+      j.current_total_price = "345.00";
+      j.line_items.push({ ...j.line_items[0], id: 999, product_id: null, variant_id: null, title: "Tip", name: "Tip", quantity: 1, current_quantity: 1, price: "30.00", price_set: undefined, tax_lines: [], discount_allocations: [], taxable: false, requires_shipping: false });
+    });
+    const r = mapOrderToInvoice(o, ctx("21-pos-sale"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.body.lines.map((l) => l.name)).toEqual(["Filtre Kahve", "Cheesecake"]);
+    expect(r.paid).toBe("315.00");
+    expect(r.notes.join(" ")).toMatch(/Tip/);
+    expect(r.warnings.map((w) => w.code)).not.toContain("order.total_mismatch");
+  });
+});
