@@ -554,10 +554,25 @@ export const INVOICE_RULES: Rule[] = [
  * treated as an empty object (every required field is reported).
  */
 export function validateInvoiceBody(body: unknown, ctx: RulesContext): FieldErrors {
-  const b: Obj = isObject(body) ? body : {};
+  const input = laravelInput(body);
+  const b: Obj = isObject(input) ? input : {};
   const e = new ErrorBag();
   for (const rule of INVOICE_RULES) rule(b, ctx, e);
   return e.errors;
+}
+
+/**
+ * What a Laravel controller sees of a JSON body: the global TrimStrings and ConvertEmptyStringsToNull
+ * middleware trim every string and turn "" into null, at every depth. The sandbox validates and stores this.
+ */
+export function laravelInput(value: unknown): unknown {
+  if (typeof value === "string") {
+    const trimmed = value.trim();
+    return trimmed === "" ? null : trimmed;
+  }
+  if (Array.isArray(value)) return value.map(laravelInput);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, laravelInput(v)]));
+  return value;
 }
 
 /** The Laravel 422 message: the first error, plus "(and N more errors)". */

@@ -5,7 +5,7 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
 import { dec, type Decimal } from "../app/invoicing/money";
 import { computeTotals, lineTotals, type TotalsLine } from "../app/invoicing/totals";
-import { isFilled, parseDecimal, parseId, todayInIstanbul, validateInvoiceBody, validationMessage, type FieldErrors } from "./rules";
+import { isFilled, laravelInput, parseDecimal, parseId, todayInIstanbul, validateInvoiceBody, validationMessage, type FieldErrors } from "./rules";
 import { ANONYMOUS_TAX_NUMBER, E_ARCHIVE_VKN_EXAMPLE, E_INVOICE_TAX_NUMBERS, isAcceptableTaxNumber } from "./taxnumbers";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -304,7 +304,7 @@ export class SandboxState {
       today: todayInIstanbul(this.opts.now()),
     };
     const errors = validateInvoiceBody(body, ctx);
-    const b = body as Record<string, unknown>;
+    const b = laravelInput(body) as Record<string, unknown>;
     let storedCustomer: CustomerCard | undefined;
     if (Object.keys(errors).length === 0 && !isFilled(b.customer) && isFilled(b.customer_id)) {
       storedCustomer = team.customers.find((c) => c.id === parseId(b.customer_id));

@@ -152,3 +152,12 @@ describe("helpers", () => {
     expect(todayInIstanbul(new Date("2026-03-10T21:00:00Z"))).toBe("2026-03-11");
   });
 });
+
+describe("Laravel input middleware", () => {
+  it("trims strings and reads empty strings as null, so optional empty fields pass and required ones fail", () => {
+    expect(errorsOf((b) => Object.assign(b, { callback_url: "", currency: " ", due_date: "" }))).toEqual({});
+    expect(errorsOf((b) => void Object.assign(line(b), { tax_rate: " 20 ", unit: " C62 " }))).toEqual({});
+    expect(Object.keys(errorsOf((b) => void (line(b).name = "   ")))).toEqual(["lines.0.name"]);
+    expect(Object.keys(errorsOf((b) => void (b.cash_sale = "")))).toEqual(["cash_sale"]);
+  });
+});
