@@ -132,7 +132,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
             web_address: webAddress,
             payment_method: method.method,
             ...(gateway ? { payment_platform: gateway.slice(0, 255) } : {}),
-            payment_date: paymentDate,
+            ...(cashSale ? { payment_date: paymentDate } : {}),
           },
         }
       : {}),

@@ -125,3 +125,17 @@ describe("tips", () => {
     expect(r.warnings.map((w) => w.code)).not.toContain("order.total_mismatch");
   });
 });
+
+describe("unpaid orders", () => {
+  it("an order not yet paid is no cash sale and carries no payment date", () => {
+    const o = order("14-cash-on-delivery", (j) => {
+      j.financial_status = "pending";
+    });
+    const r = mapOrderToInvoice(o, ctx("14-cash-on-delivery"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.body.cash_sale).toBe(false);
+    expect(r.body.payment_date).toBeUndefined();
+    expect(r.body.internet_sale?.payment_date).toBeUndefined();
+  });
+});
