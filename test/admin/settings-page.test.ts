@@ -1,0 +1,179 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { action as settingsAction, loader as settingsLoader } from "../../app/routes/app.settings";
+import { apiKeyFor, getSettings, saveConnection } from "../../app/settings/settings.server";
+import { formFromSettings, type SettingsForm } from "../../app/admin/settings-form";
+import { callRoute } from "../helpers/routes";
+import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
+import { installShop, prisma } from "../helpers/db";
+
+// A stand-in for the invoicing service's account endpoints: one key works, every other gets 401.
+const GOOD_KEY = "good-key-0123456789";
+let server: Server;
+let baseUrl: string;
+const seenKeys: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const key = (request.headers.authorization ?? "").replace(/^Bearer /, "");
+    seenKeys.push(key);
+    response.setHeader("Content-Type", "application/json");
+    if (key !== GOOD_KEY) {
+      response.statusCode = 401;
+      response.end(JSON.stringify({ message: "Unauthenticated." }));
+      return;
+    }
+    if (request.method === "POST" && request.url === "/api/check/auth") return response.end(JSON.stringify({ success: true }));
+    if (request.url === "/api/integrations/invoice") {
+      return response.end(JSON.stringify({ data: [{ id: 11, name: "Canlı hesap" }, { id: 12, title: "Test (dummy)" }] }));
+    }
+    if (request.url === "/api/integrations/sale-channel") return response.end(JSON.stringify({ data: [{ id: 5, name: "Shopify mağazası" }] }));
+    response.statusCode = 404;
+    response.end(JSON.stringify({ message: "Not found" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function formOf(shop = SHOP): Promise<SettingsForm> {
+  return formFromSettings(await getSettings(shop));
+}
+
+async function save(form: Partial<SettingsForm>, shop = SHOP) {
+  const request = await adminFetchRequest("/app/settings", shop, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(form),
+  });
+  const response = await callRoute(settingsAction, request);
+  return { status: response.status, body: (await response.json()) as { ok: boolean; errors?: Record<string, string>; keyChecked?: boolean } };
+}
+
+describe("settings page", () => {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await prisma.session.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+    seenKeys.length = 0;
+  });
+
+  it("never sends the stored API key (or its ciphertext) to the browser", async () => {
+    await saveConnection(SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5 });
+    const response = await callRoute(settingsLoader, await adminDocumentRequest("/app/settings"));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const stored = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
+    expect(text).not.toContain(GOOD_KEY);
+    expect(text).not.toContain(stored.apiKeyEncrypted!);
+    const data = JSON.parse(text);
+    expect(data.hasApiKey).toBe(true);
+    expect(data.form.apiKey).toBe("");
+    // The lists come from the service, read with the stored key.
+    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap" }, { id: 12, name: "Test (dummy)" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], error: null });
+  });
+
+  it("rejects a key the service refuses, with a clear error on the field, and saves nothing at all", async () => {
+    const form = { ...(await formOf()), baseUrl, apiKey: "wrong-key-999999", exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" };
+    const { status, body } = await save(form);
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ ok: false, errors: { apiKey: "api_key_rejected" } });
+    expect(seenKeys).toContain("wrong-key-999999");
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
+  });
+
+  it("accepts a working key: stores it encrypted with the connection and the mapping in one save", async () => {
+    const form = {
+      ...(await formOf()),
+      baseUrl,
+      apiKey: GOOD_KEY,
+      saleChannelId: 5,
+      dummyIntegrationId: 12,
+      invoiceIntegrationId: 11,
+      trigger: "fulfilled",
+      defaultTaxRate: "10",
+      pricesIncludeVat: false,
+      exemptionCode: "301",
+      exemptionReason: "11/1-a Mal İhracatı",
+      taxNumberAttributes: "VKN, Vergi No",
+      carriers: [{ name: "Yurtiçi Kargo", title: "Yurtiçi Kargo Servisi A.Ş.", taxNumber: "9860008925" }],
+      paymentMethodMap: [{ match: "iyzico", method: "payment_agent" }],
+    };
+    const { status, body } = await save(form);
+    expect(status).toBe(200);
+    expect(body).toEqual({ ok: true, keyChecked: true });
+    expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
+    const saved = await getSettings(SHOP);
+    expect(saved).toMatchObject({ baseUrl, saleChannelId: 5, dummyIntegrationId: 12, invoiceIntegrationId: 11, trigger: "fulfilled", testMode: true });
+    expect(saved.mapping).toMatchObject({
+      defaultTaxRate: "10",
+      pricesIncludeVat: false,
+      exemptionCode: "301",
+      exemptionReason: "11/1-a Mal İhracatı",
+      taxNumberAttributes: ["VKN", "Vergi No"],
+      carriers: { "Yurtiçi Kargo": { title: "Yurtiçi Kargo Servisi A.Ş.", taxNumber: "9860008925" } },
+      paymentMethodMap: [{ match: "iyzico", method: "payment_agent" }],
+    });
+    // An empty key field keeps the stored key and does not call the service again.
+    seenKeys.length = 0;
+    const again = await save({ ...(await formOf()), apiKey: "" });
+    expect(again.body).toEqual({ ok: true, keyChecked: false });
+    expect(seenKeys).toEqual([]);
+    expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
+  });
+
+  it("puts validation messages on the fields and saves nothing half, even with a working key", async () => {
+    const form = {
+      ...(await formOf()),
+      baseUrl,
+      apiKey: GOOD_KEY,
+      exemptionCode: "301",
+      exemptionReason: "",
+      foreignBuyerTaxNumber: "12ab",
+      carriers: [
+        { name: "Aras", title: "Aras Kargo", taxNumber: "0720039666" },
+        { name: "aras", title: "", taxNumber: "123" },
+      ],
+      paymentMethodMap: [{ match: "", method: "teleport" }],
+      testMode: false,
+      invoiceIntegrationId: null,
+    };
+    const { status, body } = await save(form);
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({
+      exemptionReason: "exemption_pair",
+      foreignBuyerTaxNumber: "digits_10_11",
+      "carriers.1.name": "duplicate",
+      "carriers.1.title": "required",
+      "carriers.1.taxNumber": "digits_10_11",
+      "paymentMethodMap.0.match": "required",
+      "paymentMethodMap.0.method": "invalid",
+      invoiceIntegrationId: "invoice_integration_required",
+    });
+    // Validation runs before the key check: the service was not even asked, and nothing was stored.
+    expect(seenKeys).toEqual([]);
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
+  });
+
+  it("re-checks the stored key when the base URL changes, and keeps the old settings when it fails there", async () => {
+    await saveConnection(SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5 });
+    const form = { ...(await formOf()), baseUrl: baseUrl.replace(/\/api$/, "/elsewhere/api") };
+    const { status, body } = await save(form);
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({ baseUrl: "base_url_not_service" });
+    expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
+  });
+
+  it("changes only the session shop's settings, whatever the body says", async () => {
+    await saveConnection(OTHER_SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5, dummyIntegrationId: 12 });
+    const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } });
+    const form = { ...(await formOf()), baseUrl, saleChannelId: 99, shop: OTHER_SHOP, shopDomain: OTHER_SHOP } as Partial<SettingsForm>;
+    const { status } = await save(form, SHOP);
+    expect(status).toBe(200);
+    expect((await getSettings(SHOP)).saleChannelId).toBe(99);
+    const after = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } });
+    expect(after).toEqual(before);
+  });
+});
