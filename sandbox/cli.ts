@@ -6,12 +6,13 @@ import { startSandbox } from "./server";
 function usage(): never {
   console.error(
     [
-      "Usage: npm run --silent sandbox -- [--port N] [--host H] [--formalize-delay-ms N] [--latency-ms N] [--quiet]",
+      "Usage: npm run --silent sandbox -- [--port N] [--host H] [--formalize-delay-ms N] [--latency-ms N] [--quiet] [--no-http-faults]",
       "  --port                 listening port; 0 picks a free one (default 4010, or env SANDBOX_PORT)",
       "  --host                 listening address (default 127.0.0.1)",
       "  --formalize-delay-ms   time of each formalisation step (default 200)",
       "  --latency-ms           fixed latency added to every request (default 0)",
       "  --quiet                no request logs on stderr",
+      "  --no-http-faults       refuse POST /__sandbox/faults (fault injection over HTTP is on by default)",
     ].join("\n"),
   );
   process.exit(2);
@@ -35,6 +36,7 @@ try {
       "formalize-delay-ms": { type: "string" },
       "latency-ms": { type: "string" },
       quiet: { type: "boolean" },
+      "no-http-faults": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -55,6 +57,7 @@ const sandbox = await startSandbox({
   formalizeDelayMs: intOption(values["formalize-delay-ms"], "formalize-delay-ms", 200),
   latencyMs: intOption(values["latency-ms"], "latency-ms", 0),
   log: values.quiet ? undefined : stderrLog,
+  faultsOverHttp: !values["no-http-faults"],
 }).catch((error: unknown) => {
   console.error(`The sandbox could not start: ${(error as Error).message}`);
   process.exit(1);

@@ -151,7 +151,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (method !== "POST") return finish({ status: 405, json: { message: "Method not allowed." } });
       try {
-        faults.apply(body as FaultsRequest);
+        // Read as JSON whatever the Content-Type (curl -d sends form encoding by default).
+        faults.apply((raw.length === 0 ? {} : JSON.parse(raw.toString("utf8"))) as FaultsRequest);
       } catch (error) {
         return finish({ status: 422, json: { message: (error as Error).message } });
       }

@@ -156,6 +156,10 @@ describe("over HTTP (out-of-process use)", () => {
     expect((await fetch(`${sandbox.origin}/__sandbox/faults`, { method: "DELETE" })).status).toBe(200);
     await expect(client.checkAuth()).resolves.toBeUndefined();
     expect((await post({ fail: { status: 200 } })).status).toBe(422);
+    // Without a JSON Content-Type (curl -d) the body is still read as JSON; malformed JSON is a 422.
+    const form = await fetch(`${sandbox.origin}/__sandbox/faults`, { method: "POST", body: '{"latencyMs": 5}' });
+    expect((await form.json()).data.latencyMs).toBe(5);
+    expect((await fetch(`${sandbox.origin}/__sandbox/faults`, { method: "POST", body: "{oops" })).status).toBe(422);
   });
 
   it("is off when the sandbox is started without it", async () => {
