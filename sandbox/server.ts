@@ -30,6 +30,8 @@ export interface SandboxOptions {
   host?: string;
   /** Time of each formalisation step (pending → running → completed/failed). Default 200 ms. */
   formalizeDelayMs?: number;
+  /** How long a callback receiver may take to answer; default 10 000 ms, as the service. */
+  callbackTimeoutMs?: number;
   /** Clock (dates, "today" for issue_date, callback time). Default: the real clock. */
   now?: () => Date;
   /** The default account; omitted parts take DEFAULT_ACCOUNT's key and the E_INVOICE_TAX_NUMBERS list. */
@@ -96,6 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     origin: () => origin,
     now,
     formalizeDelayMs: options.formalizeDelayMs ?? 200,
+    callbackTimeoutMs: options.callbackTimeoutMs ?? 10_000,
     shouldDropCallback: () => faults.takeDroppedCallback(),
     log,
   });

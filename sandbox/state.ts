@@ -200,6 +200,8 @@ export interface StateOptions {
   origin: () => string;
   now: () => Date;
   formalizeDelayMs: number;
+  /** The service gives a callback receiver 10 seconds. */
+  callbackTimeoutMs: number;
   /** Asked before each callback: true to drop it (fault injection). */
   shouldDropCallback: () => boolean;
   log: (line: string) => void;
@@ -457,7 +459,8 @@ export class SandboxState {
       return;
     }
     const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(new Error("Callback timed out after 10 seconds")), 10_000);
+    const limit = this.opts.callbackTimeoutMs;
+    const timeout = setTimeout(() => controller.abort(new Error(`Callback timed out after ${limit} ms`)), limit);
     this.inflight.add(controller);
     fetch(delivery.url, {
       method: "POST",

@@ -1,6 +1,8 @@
 // Contract: the app's client on a bad day. The sandbox injects 5xx, 429 with Retry-After, slow answers,
 // lost create answers and lost callbacks; the client must classify each (retry safe / never / unknown)
 // and an unknown create must be settled by settleUnknownCreate with exactly one invoice stored.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing/client";
 import { DuplicateOrderError, NetworkError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
@@ -140,6 +142,25 @@ describe("lost callbacks", () => {
     const failed = await waitFor(() => sandbox.callbacks.find((c) => c.invoiceId === record.id && !c.pending));
     expect(failed.status).toBeUndefined();
     expect(failed.error).toMatch(/fetch failed|ECONNREFUSED/);
+  });
+});
+
+describe("callback timeout", () => {
+  it("abandons a receiver that does not answer in time and records the timeout", async () => {
+    const hanging = http.createServer(() => undefined); // never answers
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const quick = await startSandbox({ port: 0, formalizeDelayMs: 5, callbackTimeoutMs: 100 });
+    try {
+      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/cb`;
+      const record = await clientFor(quick).createInvoice(invoiceBody(quick.account, { callback_url: url }));
+      const delivery = await waitFor(() => quick.callbacks.find((c) => c.invoiceId === record.id && !c.pending), 3_000, "the timeout");
+      expect(delivery.status).toBeUndefined();
+      expect(delivery.error).toMatch(/timed out after 100 ms/);
+    } finally {
+      await quick.stop();
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 });
 
