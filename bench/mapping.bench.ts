@@ -10,6 +10,7 @@ import { parseShopifyOrder } from "../app/orders/order";
 import { fixtureContext, fixtureNames, fixtureOrder } from "../test/orders/fixture-loader";
 
 const COUNT = Number(process.argv[2] ?? 100_000);
+const loadAtStart = os.loadavg()[0];
 const fixtures = fixtureNames().map((name) => ({ name, json: fixtureOrder(name), context: fixtureContext(name) }));
 const lineCount = fixtures.reduce((sum, f) => sum + (f.json as { line_items: unknown[] }).line_items.length, 0);
 
@@ -59,7 +60,7 @@ Each order is validated with \`parseShopifyOrder\` (zod) and mapped with \`mapOr
 | map only (order parsed beforehand) | ${Math.round(mapOnly).toLocaleString("en-US")} |
 
 Parsing and mapping cost ${ratio.toFixed(1)}× a JSON deep copy of the same order. The figures vary with the machine's load
-(other work ran in parallel during this run). Invoicing is bounded by the service's
+(1-minute load average at the start of this run: ${loadAtStart.toFixed(1)} on ${os.cpus().length} cores). Invoicing is bounded by the service's
 HTTP round trip (hundreds of milliseconds), so the mapping is never the bottleneck.
 `;
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "results", "mapping.md");
