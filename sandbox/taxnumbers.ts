@@ -4,6 +4,8 @@
 
 /** The anonymous final consumer: always e-archive, never matched to a customer, valid without checksum. */
 export const ANONYMOUS_TAX_NUMBER = "11111111111";
+/** The number e-archive practice uses for buyers abroad; like the anonymous one it has no check digit. */
+export const FOREIGN_BUYER_TAX_NUMBER = "2222222222";
 
 /** Valid VKNs registered as e-invoice users in the default sandbox account (any recipient not listed gets e-archive). */
 export const E_INVOICE_TAX_NUMBERS = ["9876543217", "4567890128", "1112223339"] as const;
@@ -41,5 +43,5 @@ export function isValidTckn(value: string): boolean {
 
 /** Whether the tax authority accepts the number as a recipient identifier. */
 export function isAcceptableTaxNumber(value: string): boolean {
-  return value === ANONYMOUS_TAX_NUMBER || isValidVkn(value) || isValidTckn(value);
+  return value === ANONYMOUS_TAX_NUMBER || value === FOREIGN_BUYER_TAX_NUMBER || isValidVkn(value) || isValidTckn(value);
 }

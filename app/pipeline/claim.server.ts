@@ -28,7 +28,7 @@ function dueWhere(now: Date) {
 }
 
 /** Up to `limit` due row ids, oldest first, at most each shop's free share. */
-async function candidates(db: Db, options: ClaimOptions): Promise<string[]> {
+async function candidates(db: Db, options: ClaimOptions): Promise<Array<{ id: string; shopDomain: string }>> {
   const { now, limit, perShopLimit } = options;
   if (limit <= 0) return [];
   const [dueShops, busy] = await Promise.all([
@@ -50,18 +50,18 @@ async function candidates(db: Db, options: ClaimOptions): Promise<string[]> {
         where: { shopDomain, ...dueWhere(now) },
         orderBy: { nextAttemptAt: "asc" },
         take: Math.min(free, limit),
-        select: { id: true },
+        select: { id: true, shopDomain: true },
       });
     }),
   );
   // Round-robin over shops: every shop's first row before any shop's second.
-  const picked: string[] = [];
+  const picked: Array<{ id: string; shopDomain: string }> = [];
   for (let round = 0; picked.length < limit; round++) {
     let any = false;
     for (const rows of perShop) {
       if (rows[round]) {
         any = true;
-        picked.push(rows[round].id);
+        picked.push(rows[round]);
         if (picked.length === limit) break;
       }
     }
@@ -71,8 +71,10 @@ async function candidates(db: Db, options: ClaimOptions): Promise<string[]> {
 }
 
 export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Promise<ClaimedRow[]> {
-  const ids = await candidates(db, options);
-  if (ids.length === 0) return [];
+  const picks = await candidates(db, options);
+  if (picks.length === 0) return [];
+  const ids = picks.map((pick) => pick.id);
+  const shopOf = new Map(picks.map((pick) => [pick.id, pick.shopDomain]));
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
   const lease = { leaseOwner: options.workerId, leaseUntil };
 
@@ -94,15 +96,13 @@ export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Prom
     });
   }
 
+  // SQLite: one conditional update per row (a post shows "sending"; a status read keeps its state).
   const claimed: ClaimedRow[] = [];
   for (const id of ids) {
-    const row = await db.invoice.findUnique({ where: { id }, select: { shopDomain: true, remoteId: true, state: true } });
-    if (!row) continue;
-    const result = await db.invoice.updateMany({
-      where: { id, ...dueWhere(options.now) },
-      data: { ...lease, state: leaseState(row) },
-    });
-    if (result.count === 1) claimed.push({ id, shopDomain: row.shopDomain, leaseOwner: options.workerId });
+    const where = { id, ...dueWhere(options.now) };
+    const posting = await db.invoice.updateMany({ where: { ...where, remoteId: null }, data: { ...lease, state: "sending" } });
+    const won = posting.count === 1 || (await db.invoice.updateMany({ where: { ...where, remoteId: { not: null } }, data: lease })).count === 1;
+    if (won) claimed.push({ id, shopDomain: shopOf.get(id)!, leaseOwner: options.workerId });
   }
   return claimed;
 }

@@ -22,6 +22,10 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2002";
 }
 
+function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2003";
+}
+
 async function triggerOf(shop: string): Promise<string> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } });
   return row?.trigger ?? "paid";
@@ -29,7 +33,7 @@ async function triggerOf(shop: string): Promise<string> {
 
 function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date) {
   return {
-    shop: { connectOrCreate: { where: { domain: shop }, create: { domain: shop } } },
+    shopDomain: shop,
     orderId: String(order.id),
     orderName: order.name,
     orderCreatedAt: new Date(order.created_at),
@@ -41,25 +45,37 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     state,
     nextAttemptAt: state === "queued" ? now : null,
     events: {
-      create: [
-        { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
-        { type: state, at: now },
-      ],
+      createMany: {
+        data: [
+          { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
+          { type: state, at: now },
+        ],
+      },
     },
-  } satisfies Prisma.InvoiceCreateInput;
+  } satisfies Prisma.InvoiceUncheckedCreateInput;
 }
 
-/** Creates the row unless one exists for this shop and order; a repeated delivery changes nothing. */
-async function createOnce(shop: string, data: Prisma.InvoiceCreateInput, order: OrderEnvelope): Promise<boolean> {
-  try {
-    await prisma.invoice.create({ data, select: { id: true } });
-    return true;
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
-      return false;
+/**
+ * Creates the row unless one exists for this shop and order; a repeated delivery changes nothing.
+ * The hot path is one insert; a shop Shopify knows but we have no row for yet (its afterAuth has not
+ * run) is recorded on the rare foreign-key failure.
+ */
+async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput, order: OrderEnvelope): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await prisma.invoice.create({ data, select: { id: true } });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
+        return false;
+      }
+      if (isForeignKeyViolation(error) && attempt === 0) {
+        await prisma.shop.upsert({ where: { domain: shop }, create: { domain: shop }, update: {} });
+        continue;
+      }
+      throw error;
     }
-    throw error;
   }
 }
 

@@ -4,7 +4,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
-import { connectionFor, getSettings, type Connection, type ConnectionProblem } from "../settings/settings.server";
+import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import { InvoicingClient, settleUnknownCreate } from "../invoicing/client";
 import {
   AuthenticationError,
@@ -96,9 +96,8 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
 
   const parsed = parseShopifyOrder(row.orderSnapshot);
   if (!parsed.ok) return needsAttention(parsed.problems);
-  const settings = await getSettings(row.shopDomain);
   const mapped = mapOrderToInvoice(parsed.order, {
-    settings: settings.mapping,
+    settings: connection.mapping,
     shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
     now,
     saleChannelId: connection.saleChannelId,

@@ -42,6 +42,7 @@ export interface Connection {
   /** The integration posted to: the dummy one in test mode, the real one live. */
   invoiceIntegrationId: number;
   testMode: boolean;
+  mapping: MappingSettings;
 }
 
 export type ConnectionProblem = "api_key" | "sale_channel" | "invoice_integration" | "dummy_integration";
@@ -121,6 +122,7 @@ export async function connectionFor(
       saleChannelId: row.saleChannelId!,
       invoiceIntegrationId: integration!,
       testMode,
+      mapping: parseMapping(row.mapping),
     },
   };
 }

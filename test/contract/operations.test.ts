@@ -265,6 +265,11 @@ describe("formalisation", () => {
     }
   });
 
+  it("issues e-archive to a foreign buyer's 2222222222 (no check digit, like the anonymous number)", async () => {
+    const record = await client.createInvoice(invoiceBody(sandbox.account, { customer: companyCustomer("2222222222") }));
+    expect(await completed(record.id)).toMatchObject({ formal_status: "completed", profile: "EARSIVFATURA", serial_number: expect.stringMatching(/^ARS/) });
+  });
+
   it("fails formalisation for a tax number with a wrong check digit: failed statuses, errors[], a callback, no PDF", async () => {
     const person = await client.createInvoice(
       invoiceBody(sandbox.account, { callback_url: receiver.url, customer: { ...invoiceBody(sandbox.account).customer!, tax_number: INVALID_TCKN_EXAMPLE } }),
