@@ -45,8 +45,9 @@ export function signSessionToken(shop: string, now = Date.now(), ttlSeconds = 30
 }
 
 /** The embedded URL the admin would open: /app?embedded=1&shop=…&host=…&id_token=…&locale=… */
-export function embeddedAppUrl(shop: string, locale: string, path = "/app"): string {
+export function embeddedAppUrl(shop: string, locale: string, path = "/app", extra: URLSearchParams = new URLSearchParams()): string {
   const host = Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64");
-  const search = new URLSearchParams({ embedded: "1", shop, host, id_token: signSessionToken(shop), locale });
+  const search = new URLSearchParams(extra);
+  for (const [key, value] of Object.entries({ embedded: "1", shop, host, id_token: signSessionToken(shop), locale })) search.set(key, value);
   return `${path}?${search}`;
 }

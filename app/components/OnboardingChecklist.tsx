@@ -32,7 +32,7 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
           <Text as="p" tone="subdued">
             {t("onboarding.body")}
           </Text>
-          <InlineStack gap="300" blockAlign="center" wrap={false}>
+          <InlineStack gap="300" blockAlign="center" align="start" wrap={false}>
             <Text as="span" variant="bodySm" tone="subdued">
               {t("onboarding.progress", { done, total: list.length })}
             </Text>
@@ -46,7 +46,7 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
             <Box key={step.id} padding="300" background={step.id === firstOpen ? "bg-surface-secondary" : undefined} borderRadius="200" id={`step-${step.id}`}>
               <InlineStack align="space-between" blockAlign="center" gap="400">
                 <BlockStack gap="100">
-                  <InlineStack gap="200" blockAlign="center">
+                  <InlineStack gap="200" blockAlign="center" align="start">
                     {step.done ? (
                       <Badge tone="success" progress="complete">{t("onboarding.done")}</Badge>
                     ) : (

@@ -261,8 +261,8 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   onChange={(value) => setPayment(index, { match: value })}
                   error={error(`paymentMethodMap.${index}.match`)}
                 />
-                <InlineStack gap="200" wrap={false} blockAlign="end">
-                  <div style={{ flex: 1 }}>
+                <div style={{ display: "flex", gap: 8, alignItems: "flex-end" }}>
+                  <div style={{ flex: 1, minWidth: 0 }}>
                     <Select
                       label={t("settings.payment.method")}
                       labelHidden={index > 0}
@@ -280,7 +280,7 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   >
                     ✕
                   </Button>
-                </InlineStack>
+                </div>
               </InlineGrid>
             ))}
             <InlineStack>
@@ -313,8 +313,8 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   onChange={(value) => setCarrier(index, { title: value })}
                   error={error(`carriers.${index}.title`)}
                 />
-                <InlineStack gap="200" wrap={false} blockAlign="end">
-                  <div style={{ flex: 1 }}>
+                <div style={{ display: "flex", gap: 8, alignItems: "flex-end" }}>
+                  <div style={{ flex: 1, minWidth: 0 }}>
                     <TextField
                       label={t("settings.carriers.taxNumber")}
                       labelHidden={index > 0}
@@ -333,7 +333,7 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   >
                     ✕
                   </Button>
-                </InlineStack>
+                </div>
               </InlineGrid>
             ))}
             <InlineStack>

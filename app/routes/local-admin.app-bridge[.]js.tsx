@@ -62,13 +62,16 @@ const script = (tokenPath: string) => `(function () {
     return "toast-" + Date.now();
   }
 
-  var style = document.createElement("style");
-  style.textContent =
+  // A constructed style sheet, not a <style> element: React hydrates the whole document and would treat
+  // an element added before hydration as a mismatch.
+  var sheet = new CSSStyleSheet();
+  sheet.replaceSync(
     "ui-nav-menu{display:flex;gap:20px;align-items:center;padding:10px 20px;background:#1a1a1a;font:600 13px/20px Inter,-apple-system,sans-serif}" +
-    "ui-nav-menu::before{content:'Local admin \\00B7 " + shop.replace(/[^a-z0-9.-]/g, "") + "';color:#8a8a8a;font-weight:500;margin-right:8px}" +
+    "ui-nav-menu::before{content:'Local admin: " + shop.replace(/[^a-z0-9.-]/g, "") + "';color:#8a8a8a;font-weight:500;margin-right:8px}" +
     "ui-nav-menu a{color:#e3e3e3;text-decoration:none}ui-nav-menu a:hover{color:#fff;text-decoration:underline}" +
-    "ui-title-bar{display:none}";
-  document.head.appendChild(style);
+    "ui-title-bar{display:none}"
+  );
+  document.adoptedStyleSheets = document.adoptedStyleSheets.concat([sheet]);
 
   // shopify:admin/... links open the real admin, as App Bridge does.
   document.addEventListener("click", function (event) {

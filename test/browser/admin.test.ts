@@ -1,0 +1,254 @@
+// The embedded admin in a real browser (Debian's Chromium through playwright-core), against the production
+// build served by remix-serve with LOCAL_ADMIN=1 and the invoicing sandbox (scripts/lib/local-stack.ts).
+// Shopify's CDN is answered locally; the local App Bridge stand-in signs the session tokens.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { createDb, type Db } from "../../app/db/client";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SHOTS = path.resolve("test-results/screenshots");
+// Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
+const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const NEW_SHOP = "yeni-magaza.myshopify.com";
+const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
+const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
+
+let stack: LocalStack;
+let browser: Browser;
+let db: Db;
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    value = await read();
+  }
+  return value;
+}
+
+/** Opens a page of the app as the Shopify admin would (local admin), in a fresh browser context. */
+async function open(pathInApp: string, locale: "tr" | "en", shop = stack.shop): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US" });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  // Shopify's CDN (Inter font styles, the App Bridge preload) is not reachable offline: answer it here.
+  await page.route("https://cdn.shopify.com/**", (route) =>
+    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
+  );
+  const search = new URLSearchParams({ shop, locale, path: pathInApp });
+  await page.goto(`${stack.appUrl}/local-admin?${search}`);
+  await page.waitForFunction(() => Boolean((window as unknown as { shopify?: unknown }).shopify));
+  return page;
+}
+
+async function shot(page: Page, name: string) {
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+/** Closes the page's context; the page must not have thrown (hydration errors included). */
+async function closePage(page: Page) {
+  const errors = pageErrors.get(page) ?? [];
+  await page.context().close();
+  expect(errors).toEqual([]);
+}
+
+const rowOf = (page: Page, orderName: string) => page.locator("tbody tr", { hasText: orderName });
+
+describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startLocalStack({ name: `browser-${process.pid}`, formalizeDelayMs: 150, testMode: true });
+    db = createDb(stack.databaseUrl);
+    for (const name of ["01-single-item-citizen", "09-company-buyer", "12-anonymous-consumer", "08-zero-rate-without-exemption"]) {
+      const response = await stack.deliver("orders/paid", fixture(name));
+      expect(response.status).toBe(200);
+    }
+    await waitFor("four final invoices", () => db.invoice.findMany({ where: { shopDomain: stack.shop } }), (rows) =>
+      rows.length === 4 && rows.every((row) => FINAL.includes(row.state)),
+    );
+    // A second shop that has just installed the app: an offline session, no settings yet.
+    await db.shop.create({ data: { domain: NEW_SHOP, name: "Yeni Mağaza" } });
+    await db.session.create({ data: { id: `offline_${NEW_SHOP}`, shop: NEW_SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await stack?.stop();
+  });
+
+  it("lists the invoices with serial numbers and PDF links after the service's callbacks (Turkish)", async () => {
+    const page = await open("/app", "tr");
+    await expect.poll(() => page.getByRole("heading", { name: "Faturalar" }).first().isVisible()).toBe(true);
+    const completed = await db.invoice.findMany({ where: { shopDomain: stack.shop, state: "completed" } });
+    expect(completed.length).toBe(3);
+    for (const invoice of completed) {
+      const row = rowOf(page, invoice.orderName);
+      await expect.poll(() => row.textContent()).toContain(invoice.serialNumber!);
+      expect(invoice.serialNumber).toMatch(/^(ARS|EFT)\d{13}$/);
+      await expect.poll(() => row.textContent()).toContain("Tamamlandı");
+      const pdf = row.getByRole("link", { name: "PDF" });
+      expect(await pdf.getAttribute("href")).toBe(invoice.pdfUrl);
+      const bytes = Buffer.from(await (await fetch(invoice.pdfUrl!)).arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    }
+    await expect.poll(() => rowOf(page, "#1008").textContent()).toContain("İlgi gerekiyor");
+    await expect.poll(() => page.getByText("1 fatura ilginizi bekliyor").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Bugünkü faturalar").isVisible()).toBe(true);
+    await shot(page, "invoices-tr");
+    await closePage(page);
+  }, 60_000);
+
+  it("renders in English for an English admin", async () => {
+    const page = await open("/app", "en");
+    await expect.poll(() => page.getByText("Invoices today").isVisible()).toBe(true);
+    await expect.poll(() => rowOf(page, "#1001").textContent()).toContain("Completed");
+    await expect.poll(() => page.getByText("1 invoices need your attention").isVisible()).toBe(true);
+    await shot(page, "invoices-en");
+    await closePage(page);
+  }, 60_000);
+
+  it("filters by state tab, searches by order name and customer, and filters by date", async () => {
+    const page = await open("/app", "en");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(4);
+    await page.getByRole("tab", { name: "Needs attention" }).click();
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+    expect(await page.locator("tbody tr").first().textContent()).toContain("#1008");
+    await page.getByRole("tab", { name: "Invoices" }).click();
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(4);
+
+    await page.getByRole("button", { name: "Search and filter results" }).click();
+    const search = page.getByPlaceholder("Search by order, serial number or customer");
+    await search.fill("#1009");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+    expect(await page.locator("tbody tr").first().textContent()).toContain("Anadolu Tekstil");
+    await search.fill("Zeynep");
+    await expect.poll(async () => (await page.locator("tbody tr").allTextContents()).join("|")).toContain("#1012");
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    await closePage(page);
+
+    const future = await open("/app?from=2099-01-01", "en");
+    await expect.poll(() => future.getByText("No invoices found").isVisible()).toBe(true);
+    await closePage(future);
+    const today = new Date().toISOString().slice(0, 10);
+    const past = await open(`/app?to=${today}&from=2000-01-01`, "en");
+    await expect.poll(() => past.locator("tbody tr").count()).toBe(4);
+    await closePage(past);
+  }, 60_000);
+
+  it("explains a problem in plain words; after fixing the setting, retry completes the invoice (Turkish)", async () => {
+    const stuck = await db.invoice.findFirstOrThrow({ where: { shopDomain: stack.shop, orderName: "#1008" } });
+    expect(stuck.state).toBe("needs_attention");
+    const page = await open(`/app/invoices/${stuck.id}`, "tr");
+    await expect.poll(() => page.getByText("Düzeltilmesi gerekenler").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/istisna kodu ve açıklaması ayarlanmamış/).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Geçmiş").isVisible()).toBe(true);
+    await shot(page, "detail-needs-attention-tr");
+
+    // Fix: the exemption code and its text, on the settings page.
+    await page.getByRole("link", { name: "Ayarlar" }).first().click();
+    await page.locator("#exemptionCode").waitFor();
+    await page.locator("#exemptionCode").fill("301");
+    await page.locator("#exemptionReason").fill("11/1-a Mal İhracatı");
+    await page.locator("#save-settings").click();
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Ayarlar kaydedildi");
+
+    // Retry from the detail page: the invoice goes through and the page shows its serial number by itself.
+    await page.goBack();
+    await page.getByRole("button", { name: "Yeniden dene" }).click();
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Yeniden deneme sıraya alındı");
+    await expect.poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 }).toMatch(/^(ARS|EFT)\d{13}$/);
+    const after = await db.invoice.findUniqueOrThrow({ where: { id: stuck.id } });
+    expect(after.state).toBe("completed");
+    await expect.poll(() => page.getByText("Tamamlandı").first().isVisible()).toBe(true);
+    await closePage(page);
+  }, 60_000);
+
+  it("shows a completed invoice's body, totals and trail (English)", async () => {
+    const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: stack.shop, orderName: "#1009" } });
+    const page = await open(`/app/invoices/${invoice.id}`, "en");
+    await expect.poll(() => page.getByText("Invoice grand total").isVisible()).toBe(true);
+    await expect.poll(() => page.locator("#request-body").textContent()).toContain('"order_id"');
+    expect(await page.getByRole("link", { name: "Open in invoicing panel" }).getAttribute("href")).toBe(`${stack.sandbox.origin}/invoice/${invoice.remoteId}`);
+    await shot(page, "detail-en");
+    await closePage(page);
+  }, 60_000);
+
+  it("settings reject a bad API key with a clear message, save nothing, and accept a good one (English)", async () => {
+    const before = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
+    const page = await open("/app/settings", "en");
+    await page.locator("#apiKey").fill("not-the-right-key");
+    await page.locator("#exemptionCode").fill("302");
+    await page.locator("#save-settings").click();
+    await expect.poll(() => page.getByText(/The invoicing service rejected this API key/).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Nothing was saved. Fix the fields marked below.").isVisible()).toBe(true);
+    const unchanged = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
+    expect(unchanged.apiKeyEncrypted).toBe(before.apiKeyEncrypted);
+    expect(unchanged.mapping).toEqual(before.mapping);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "settings-rejected-key-en");
+
+    await page.locator("#apiKey").fill(stack.sandbox.account.apiKey);
+    await page.locator("#exemptionCode").fill("301");
+    await page.locator("#save-settings").click();
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+    await expect.poll(() => page.getByText("Nothing was saved").count()).toBe(0);
+    const saved = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
+    expect(saved.apiKeyEncrypted).not.toBe(before.apiKeyEncrypted); // re-encrypted with a fresh IV: the new key was stored
+    await closePage(page);
+  }, 60_000);
+
+  it("guides a new shop: checklist, key and lists in settings, a test invoice, then the table (English and Turkish)", async () => {
+    const tr = await open("/app", "tr", NEW_SHOP);
+    await expect.poll(() => tr.getByText("e-Faturayı kurun").isVisible()).toBe(true);
+    expect(await tr.locator("table").count()).toBe(0);
+    await shot(tr, "onboarding-tr");
+    await closePage(tr);
+
+    const page = await open("/app", "en", NEW_SHOP);
+    await expect.poll(() => page.getByText("Set up e-invoicing").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("0 of 4 steps done").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Send a test invoice" }).isDisabled()).toBe(true);
+    await shot(page, "onboarding-en");
+
+    await page.getByRole("link", { name: "Open settings" }).first().click();
+    await page.locator("#apiKey").waitFor();
+    await page.locator("#baseUrl").fill(stack.sandbox.url);
+    await page.locator("#apiKey").fill(stack.sandbox.account.apiKey);
+    await page.locator("#save-settings").click();
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+    // The lists now come from the service: choose from them, not by typing numbers.
+    const account = stack.sandbox.account;
+    await expect.poll(() => page.locator("#saleChannelId option").count()).toBeGreaterThan(1);
+    await page.locator("#saleChannelId").selectOption(String(account.saleChannelId));
+    await page.locator("#dummyIntegrationId").selectOption(String(account.dummyIntegrationId));
+    await page.locator("#invoiceIntegrationId").selectOption(String(account.invoiceIntegrationId));
+    await shot(page, "settings-en");
+    await page.locator("#save-settings").click();
+    await expect.poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: NEW_SHOP } }))?.dummyIntegrationId).toBe(account.dummyIntegrationId);
+
+    await page.getByRole("link", { name: "Invoices" }).first().click();
+    await expect.poll(() => page.getByText("3 of 4 steps done").isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Send a test invoice" }).click();
+    // The test invoice goes through the dummy integration; the page follows it and the checklist goes away.
+    await expect.poll(() => page.getByText("Set up e-invoicing").count(), { timeout: 20_000 }).toBe(0);
+    const test = await db.invoice.findFirstOrThrow({ where: { shopDomain: NEW_SHOP, isTest: true } });
+    expect(test.state).toBe("completed");
+    await expect.poll(() => page.locator("tbody tr").first().textContent()).toContain(test.serialNumber!);
+    await closePage(page);
+  }, 90_000);
+});
