@@ -42,7 +42,8 @@ export interface InvoiceDetail {
   requestBody: unknown;
   totals: TotalsView;
   problems: ProblemView[];
-  events: Array<{ id: string; at: string; type: string; message: string | null }>;
+  /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
+  events: Array<{ id: string; at: string; type: string; message: string | null; problems: ProblemView[] }>;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
   panelUrl: string | null;
 }
@@ -98,7 +99,7 @@ export function problemsOf(value: unknown): ProblemView[] {
 export async function getInvoiceDetail(shop: string, id: string): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
-    include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true } } },
+    include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true, data: true } } },
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
@@ -124,7 +125,11 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     requestBody: row.requestBody ?? null,
     totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),
     problems: problemsOf(row.problems),
-    events: row.events.map((event) => ({ ...event, at: event.at.toISOString() })),
+    events: row.events.map(({ data, ...event }) => ({
+      ...event,
+      at: event.at.toISOString(),
+      problems: problemsOf(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
+    })),
     panelUrl: settings && row.remoteId !== null ? panelInvoiceUrl(settings.baseUrl, row.remoteId) : null,
   };
 }

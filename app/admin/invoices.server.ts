@@ -206,7 +206,7 @@ export interface Onboarding {
   dummyIntegration: boolean;
   /** State of the newest test invoice, or null if none was sent. */
   testInvoice: string | null;
-  /** The test invoice went through: the connection works end to end. */
+  /** Settings complete and a test invoice (or a real one) went through: the connection works end to end. */
   complete: boolean;
 }
 
@@ -229,13 +229,15 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
 export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboarding> {
-  const [{ settings }, test] = await Promise.all([
+  const [{ settings }, test, real] = await Promise.all([
     facts ?? shopFacts(shop),
     prisma.invoice.findFirst({
       where: { shopDomain: shop, isTest: true },
       orderBy: { createdAt: "desc" },
       select: { state: true },
     }),
+    // A real order already invoiced proves the connection as well as a test invoice does.
+    prisma.invoice.findFirst({ where: { shopDomain: shop, state: "completed", isTest: false }, select: { id: true } }),
   ]);
   const apiKey = Boolean(settings?.apiKeyEncrypted);
   const saleChannel = Boolean(settings?.saleChannelId);
@@ -243,7 +245,8 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
   const dummyIntegration = Boolean(settings?.dummyIntegrationId);
   const integration = testMode ? dummyIntegration : Boolean(settings?.invoiceIntegrationId);
   const testInvoice = test?.state ?? null;
-  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, complete: apiKey && saleChannel && integration && testInvoice === "completed" };
+  const proven = testInvoice === "completed" || real !== null;
+  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, complete: apiKey && saleChannel && integration && proven };
 }
 
 function validZone(zone: string | null | undefined): string {

@@ -26,10 +26,10 @@ export const en = {
   "dashboard.inFlight": "In progress",
   "dashboard.needsAttention": "Need attention",
   "dashboard.failed": "Failed",
-  "banner.attention.title": "{count} invoices need your attention",
+  "banner.attention.title": "Invoices needing your attention: {count}",
   "banner.attention.body": "Something the app cannot fix by itself stopped them: open an invoice to see what to change, then retry.",
   "banner.attention.action": "Show them",
-  "banner.failed.title": "{count} invoices failed",
+  "banner.failed.title": "Failed invoices: {count}",
 
   // Index table
   "list.resourceSingular": "invoice",

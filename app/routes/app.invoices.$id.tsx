@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useFetcher, useLoaderData, useNavigation, useRevalidator, useRouteError } from "@remix-run/react";
-import { Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
@@ -206,7 +206,7 @@ export default function InvoiceDetailPage() {
                 </Text>
                 {!invoice.isTest && (
                   <Text as="p">
-                    <a href={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</a>
+                    <Link url={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</Link>
                   </Text>
                 )}
                 <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
@@ -258,11 +258,17 @@ export default function InvoiceDetailPage() {
                             {formatDateTime(event.at, locale, timezone)}
                           </Text>
                         </InlineStack>
-                        {event.message && (
-                          <Text as="p" tone="subdued" variant="bodySm" breakWord>
-                            {event.message}
-                          </Text>
-                        )}
+                        {event.problems.length > 0
+                          ? event.problems.map((p, index) => (
+                              <Text as="p" tone="subdued" variant="bodySm" breakWord key={index}>
+                                {problemText(p, locale)}
+                              </Text>
+                            ))
+                          : event.message && (
+                              <Text as="p" tone="subdued" variant="bodySm" breakWord>
+                                {event.message}
+                              </Text>
+                            )}
                       </BlockStack>
                     ))}
                   </BlockStack>

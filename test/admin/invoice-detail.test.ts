@@ -40,11 +40,18 @@ describe("invoice detail", () => {
       data: [
         { invoiceId: row.id, type: "received", at: new Date("2026-11-20T10:00:00Z") },
         { invoiceId: row.id, type: "posted", at: new Date("2026-11-20T10:00:01Z"), message: "invoice 77 at the service" },
+        {
+          invoiceId: row.id,
+          type: "needs_attention",
+          at: new Date("2026-11-20T10:00:02Z"),
+          message: "line.zero_rate_without_exemption",
+          data: { problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" }, severity: "error" }] },
+        },
       ],
     });
     const response = await detail(row.id);
     expect(response.status).toBe(200);
-    const { invoice } = (await response.json()) as { invoice: Record<string, unknown> & { totals: Record<string, unknown>; events: Array<{ type: string }> } };
+    const { invoice } = (await response.json()) as { invoice: Record<string, unknown> & { totals: Record<string, unknown>; events: Array<{ type: string; problems: unknown[] }> } };
     expect(invoice).toMatchObject({
       orderName: "#1042",
       serialNumber: "EFA2026000000042",
@@ -55,7 +62,9 @@ describe("invoice detail", () => {
     });
     // Exact decimal difference: 100.30 - 100.10 is 0.20, not 0.20000000000000284.
     expect(invoice.totals).toMatchObject({ orderTotal: "100.10", difference: "0.20", remote: { grandTotal: "100.3", taxTotal: "16.68" } });
-    expect(invoice.events.map((event) => event.type)).toEqual(["received", "posted"]);
+    expect(invoice.events.map((event) => event.type)).toEqual(["received", "posted", "needs_attention"]);
+    // The trail keeps the problem with its parameters, so the page can say it in words.
+    expect(invoice.events[2]).toMatchObject({ problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" } }] });
   });
 
   it("answers 404 for another shop's invoice id, and for an unknown id", async () => {

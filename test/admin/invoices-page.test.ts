@@ -143,6 +143,14 @@ describe("invoices page (app home)", () => {
     expect((await home("", OTHER_SHOP)).onboarding.complete).toBe(false);
   });
 
+  it("counts a real order that was invoiced as proof that the connection works", async () => {
+    await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9, testMode: true });
+    await seedInvoice(SHOP, { state: "needs_attention" });
+    expect((await home()).onboarding.complete).toBe(false);
+    await seedInvoice(SHOP, { state: "completed" });
+    expect((await home()).onboarding.complete).toBe(true);
+  });
+
   it("sends a test invoice for the session's shop only, and refuses before the settings are complete", async () => {
     const send = async () =>
       callRoute(homeAction, await adminFetchRequest("/app?index", SHOP, { method: "POST", body: new URLSearchParams({ intent: "send_test" }) }));

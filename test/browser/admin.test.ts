@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
     const page = await open("/app", "en");
     await expect.poll(() => page.getByText("Invoices today").isVisible()).toBe(true);
     await expect.poll(() => rowOf(page, "#1001").textContent()).toContain("Completed");
-    await expect.poll(() => page.getByText("1 invoices need your attention").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Invoices needing your attention: 1").isVisible()).toBe(true);
     await shot(page, "invoices-en");
     await closePage(page);
   }, 60_000);
