@@ -273,7 +273,13 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
     if (result.count !== 1) return false;
     if (outcome.events.length) {
       await tx.invoiceEvent.createMany({
-        data: outcome.events.map((event) => ({ invoiceId: row.id, type: event.type, message: event.message ?? null, data: event.data })),
+        data: outcome.events.map((event) => ({
+          invoiceId: row.id,
+          type: event.type,
+          message: event.message ?? null,
+          // Which worker reached the service: the audit trail of a multi-process deployment.
+          data: event.type === "posted" || event.type === "settled" ? json({ ...(event.data as object), worker: claim.leaseOwner }) : event.data,
+        })),
       });
     }
     // A callback that came while this worker was busy (before the remote id was stored) asks for a read

@@ -22,6 +22,8 @@ export interface LocalStackOptions {
   /** Settings of the demo shop: test mode posts with the sandbox's dummy integration. */
   testMode?: boolean;
   name?: string;
+  /** Receives the sandbox's request log lines ("POST /api/invoices → 201 (3 ms)"). */
+  sandboxLog?: (line: string) => void;
   /** Tax numbers the sandbox treats as registered for e-invoice (their invoices become e-Fatura). */
   eInvoiceTaxNumbers?: string[];
 }
@@ -32,6 +34,8 @@ export interface LocalStack {
   secret: string;
   apiKey: string;
   databaseUrl: string;
+  /** The app process's environment (for starting a separate worker against the same database). */
+  env: NodeJS.ProcessEnv;
   sandbox: Sandbox;
   process: ChildProcess;
   /** Delivers a signed webhook to the app, as Shopify does. */
@@ -80,6 +84,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sandbox = await startSandbox({
     port: 0,
     formalizeDelayMs: options.formalizeDelayMs ?? 300,
+    ...(options.sandboxLog ? { log: options.sandboxLog } : {}),
     ...(options.eInvoiceTaxNumbers ? { seed: { eInvoiceTaxNumbers: options.eInvoiceTaxNumbers } } : {}),
   });
   const port = await freePort();
@@ -155,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     secret,
     apiKey,
     databaseUrl,
+    env: appEnv,
     sandbox,
     process: child,
     async deliver(topic, body, deliverOptions = {}) {

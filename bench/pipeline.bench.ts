@@ -1,0 +1,203 @@
+// Pipeline benchmarks, all in one run on this machine (npx tsx bench/pipeline.bench.ts):
+// 1. Webhook ingestion: signed orders/paid deliveries per second and p50/p99 answer time of the app's
+//    production build on SQLite, against a minimal baseline server that only verifies the HMAC and
+//    inserts one row (same machine, same load). Reported as a ratio.
+// 2. Idle latency: webhook sent → the create request arrives at the sandbox, the app idle in between.
+{
+  // The sandbox logs each request when it answers, with its duration: arrival = log time − duration.
+  const arrivals: number[] = [];
+  const stack = await startLocalStack({
+    name: "bench-idle",
+    env: { LOG_LEVEL: "warn" },
+    sandboxLog: (line) => {
+      const match = /^POST \/api\/invoices → \d+ \((\d+) ms\)/.exec(line);
+      if (match) arrivals.push(Date.now() - Number(match[1]));
+    },
+  });
+  const samples: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const before = arrivals.length;
+    const sent = Date.now();
+    await stack.deliver("orders/paid", order(500_000 + i));
+    while (arrivals.length === before) await new Promise((resolve) => setTimeout(resolve, 1));
+    samples.push(arrivals[before] - sent);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  samples.sort((a, b) => a - b);
+  say(`\n## 2. Idle latency, webhook sent → create request at the sandbox (60 orders, one at a time, app idle between)`);
+  say(`p50 ${percentile(samples, 50)} ms, p99 ${percentile(samples, 99)} ms (includes the webhook round trip; the worker is woken by the enqueue, not by polling)`);
+  await stack.stop();
+}
+
+// 3. Drain: 2,000 queued orders posted through the sandbox at a fixed latency, against the ideal
+//    (orders × latency ÷ concurrency).
+import { spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { startLocalStack, freePort } from "../scripts/lib/local-stack";
+import { webhookHeaders } from "../scripts/lib/shopify-signing";
+import { createDb } from "../app/db/client";
+
+const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const REQUESTS = Number(args.get("requests") ?? 3000);
+const CONCURRENCY = Number(args.get("concurrency") ?? 32);
+const DRAIN_ORDERS = Number(args.get("drain") ?? 2000);
+const DRAIN_LATENCY_MS = Number(args.get("latency") ?? 50);
+const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
+
+function order(i: number) {
+  const id = 7_000_000_000_000 + i;
+  return {
+    id,
+    name: `#B${i}`,
+    created_at: "2026-11-21T14:03:11+03:00",
+    processed_at: "2026-11-21T14:03:11+03:00",
+    currency: "TRY",
+    presentment_currency: "TRY",
+    taxes_included: true,
+    financial_status: "paid",
+    source_name: "web",
+    total_price: "349.90",
+    payment_gateway_names: ["iyzico"],
+    note_attributes: [{ name: "TC Kimlik No", value: "10000000146" }],
+    customer: { id: 7_300_000_000 + i, first_name: "Ayşe", last_name: "Yılmaz", email: "ayse@example.com" },
+    billing_address: { first_name: "Ayşe", last_name: "Yılmaz", address1: "Bağdat Cad. No: 1", city: "Kadıköy", province: "İstanbul", zip: "34728", country: "Turkey", country_code: "TR" },
+    shipping_address: null,
+    line_items: [
+      { id: 1, product_id: 11, variant_id: 111, title: "Tişört", variant_title: "M", sku: "T-M", quantity: 1, current_quantity: 1, price: "349.90", total_discount: "0.00", discount_allocations: [], tax_lines: [{ rate: 0.2, price: "58.32", title: "KDV" }], taxable: true, requires_shipping: false, gift_card: false },
+    ],
+    shipping_lines: [],
+    fulfillments: [],
+    refunds: [],
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function load(url: string, shop: string, secret: string, offset: number) {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        const i = next++;
+        const rawBody = JSON.stringify(order(offset + i));
+        const headers = webhookHeaders({ topic: "orders/paid", shop, rawBody, secret });
+        const t0 = performance.now();
+        const response = await fetch(url, { method: "POST", headers, body: rawBody });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (response.status !== 200) failures++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: REQUESTS / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+}
+
+/** The least a webhook endpoint can do: verify the HMAC and insert one row into SQLite. */
+async function startBaseline(secret: string) {
+  const dir = path.resolve("tmp/bench");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "baseline.sqlite");
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.exec("CREATE TABLE rows (shop TEXT, order_id TEXT, body TEXT, UNIQUE (shop, order_id))");
+  const insert = db.prepare("INSERT OR IGNORE INTO rows VALUES (?, ?, ?)");
+  const port = await freePort();
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const expected = createHmac("sha256", secret).update(body).digest("base64");
+    if (expected !== req.headers["x-shopify-hmac-sha256"]) return res.writeHead(401).end();
+    const parsed = JSON.parse(body.toString());
+    insert.run(req.headers["x-shopify-shop-domain"], String(parsed.id), body.toString());
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${port}/webhooks/orders/paid`, stop: () => new Promise((resolve) => server.close(() => resolve(db.close()))) };
+}
+
+const report: string[] = [];
+const say = (line: string) => {
+  console.log(line);
+  report.push(line);
+};
+
+// 1. Ingestion, worker off so only the webhook route is measured.
+{
+  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+  const baseline = await startBaseline(stack.secret);
+  await load(baseline.url, stack.shop, stack.secret, 900_000); // warm-up
+  await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 800_000);
+  const base = await load(baseline.url, stack.shop, stack.secret, 0);
+  const app = await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 0);
+  say(`## 1. Webhook ingestion (${REQUESTS} signed orders/paid, ${CONCURRENCY} concurrent, SQLite)`);
+  say(`| server | deliveries/s | p50 ms | p99 ms | non-200 |`);
+  say(`|---|---|---|---|---|`);
+  say(`| baseline (HMAC + one insert) | ${base.perSecond.toFixed(0)} | ${base.p50.toFixed(1)} | ${base.p99.toFixed(1)} | ${base.failures} |`);
+  say(`| app (production build) | ${app.perSecond.toFixed(0)} | ${app.p50.toFixed(1)} | ${app.p99.toFixed(1)} | ${app.failures} |`);
+  say(`Ratio app/baseline: throughput ${(app.perSecond / base.perSecond).toFixed(2)}, p50 ${(app.p50 / base.p50).toFixed(2)}×, p99 ${(app.p99 / base.p99).toFixed(2)}×`);
+  await baseline.stop();
+  await stack.stop();
+}
+
+// 2. Idle latency: webhook sent → POST arrives at the sandbox, the app idle in between.
+{
+  const stack = await startLocalStack({ name: "bench-idle", env: { LOG_LEVEL: "warn" } });
+  const samples: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    // The sandbox stamps each invoice with the moment it stored it.
+    const arrived = new Promise<number>((resolve) => {
+      const check = setInterval(() => {
+        const found = stack.sandbox.invoices.byOrderId(String(order(500_000 + i).id));
+        if (found.length) {
+          clearInterval(check);
+          resolve(Date.parse(found[0].created_at as string));
+        }
+      }, 1);
+    });
+    const sent = Date.now();
+    await stack.deliver("orders/paid", order(500_000 + i));
+    samples.push((await arrived) - sent);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  samples.sort((a, b) => a - b);
+  say(`\n## 2. Idle latency, webhook sent → invoice created at the sandbox (60 orders, one at a time)`);
+  say(`p50 ${percentile(samples, 50)} ms, p99 ${percentile(samples, 99)} ms (includes the webhook round trip; the worker is woken by the enqueue, not by polling)`);
+  await stack.stop();
+}
+
+// 3. Drain 2,000 queued orders at a fixed service latency.
+{
+  const stack = await startLocalStack({ name: "bench-drain", env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+  const db = createDb(stack.databaseUrl);
+  for (let start = 0; start < DRAIN_ORDERS; start += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, DRAIN_ORDERS - start) }, (_, k) => stack.deliver("orders/paid", order(600_000 + start + k))));
+  }
+  stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
+  const started = Date.now();
+  const worker = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], {
+    env: { ...stack.env, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY), WORKER_PER_SHOP: String(WORKER_CONCURRENCY), LOG_LEVEL: "warn" },
+    stdio: "inherit",
+  });
+  while ((await db.invoice.count({ where: { remoteId: null } })) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  const seconds = (Date.now() - started) / 1000;
+  const ideal = (DRAIN_ORDERS * DRAIN_LATENCY_MS) / WORKER_CONCURRENCY / 1000;
+  say(`\n## 3. Drain ${DRAIN_ORDERS} queued orders, service latency ${DRAIN_LATENCY_MS} ms, worker concurrency ${WORKER_CONCURRENCY}`);
+  say(`${seconds.toFixed(1)} s against the ideal ${ideal.toFixed(1)} s (orders × latency ÷ concurrency): ${(seconds / ideal).toFixed(2)}× the ideal; ${stack.sandbox.invoices.all().length} invoices at the sandbox`);
+  worker.kill("SIGTERM");
+  await db.$disconnect();
+  await stack.stop();
+}
+
+console.log("\n" + report.join("\n"));
+process.exit(0);
