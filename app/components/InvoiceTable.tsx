@@ -107,7 +107,18 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
           {row.isTest && <Text as="span" tone="subdued" variant="bodySm">{t("badge.test")}</Text>}
         </InlineStack>
       </IndexTable.Cell>
-      <IndexTable.Cell>{row.customerName || <Text as="span" tone="subdued">{t("list.guest")}</Text>}</IndexTable.Cell>
+      <IndexTable.Cell>
+        {row.customerName ? (
+          // Company titles can be long: keep the PDF column on screen, the full name in the tooltip.
+          <div style={{ maxWidth: 220, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} title={row.customerName}>
+            {row.customerName}
+          </div>
+        ) : (
+          <Text as="span" tone="subdued">
+            {t("list.guest")}
+          </Text>
+        )}
+      </IndexTable.Cell>
       <IndexTable.Cell>{formatDateTime(row.createdAt, t.locale, timezone)}</IndexTable.Cell>
       <IndexTable.Cell>
         <Text as="span" alignment="end" numeric>

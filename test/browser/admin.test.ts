@@ -164,6 +164,7 @@ describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
     await page.locator("#exemptionCode").waitFor();
     await page.locator("#exemptionCode").fill("301");
     await page.locator("#exemptionReason").fill("11/1-a Mal İhracatı");
+    await shot(page, "settings-tr");
     await page.locator("#save-settings").click();
     await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Ayarlar kaydedildi");
 
