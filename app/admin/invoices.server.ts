@@ -206,6 +206,8 @@ export interface Onboarding {
   dummyIntegration: boolean;
   /** State of the newest test invoice, or null if none was sent. */
   testInvoice: string | null;
+  /** Invoices go to the test (dummy) integration: nothing legal is issued yet. */
+  testMode: boolean;
   /** Settings complete and a test invoice (or a real one) went through: the connection works end to end. */
   complete: boolean;
 }
@@ -246,7 +248,7 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
   const integration = testMode ? dummyIntegration : Boolean(settings?.invoiceIntegrationId);
   const testInvoice = test?.state ?? null;
   const proven = testInvoice === "completed" || real !== null;
-  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, complete: apiKey && saleChannel && integration && proven };
+  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, testMode, complete: apiKey && saleChannel && integration && proven };
 }
 
 function validZone(zone: string | null | undefined): string {

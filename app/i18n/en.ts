@@ -30,6 +30,8 @@ export const en = {
   "banner.attention.body": "Something the app cannot fix by itself stopped them: open an invoice to see what to change, then retry.",
   "banner.attention.action": "Show them",
   "banner.failed.title": "Failed invoices: {count}",
+  "banner.testMode.title": "Test mode is on",
+  "banner.testMode.body": "Invoices are issued through the test account: they are not legal invoices and nothing reaches the tax authority. Turn test mode off in Settings to go live.",
 
   // Index table
   "list.resourceSingular": "invoice",

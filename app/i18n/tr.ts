@@ -30,6 +30,8 @@ export const tr: Record<keyof typeof en, string> = {
   "banner.attention.body": "Uygulamanın kendi başına düzeltemeyeceği bir sorun bunları durdurdu: neyi değiştirmeniz gerektiğini görmek için faturayı açın, sonra yeniden deneyin.",
   "banner.attention.action": "Bunları göster",
   "banner.failed.title": "{count} fatura başarısız oldu",
+  "banner.testMode.title": "Test modu açık",
+  "banner.testMode.body": "Faturalar test hesabından kesiliyor: yasal fatura değiller ve GİB'e hiçbir şey ulaşmıyor. Canlıya geçmek için Ayarlar'dan test modunu kapatın.",
 
   "list.resourceSingular": "fatura",
   "list.resourcePlural": "fatura",

@@ -78,6 +78,13 @@ export default function Invoices() {
             action={{ content: t("banner.attention.action"), onAction: () => setSearchParams(new URLSearchParams({ state: "failed" })) }}
           />
         )}
+        {data.onboarding.complete && data.onboarding.testMode && (
+          <Banner tone="info" action={{ content: t("nav.settings"), url: "/app/settings" }}>
+            <p>
+              <strong>{t("banner.testMode.title")}.</strong> {t("banner.testMode.body")}
+            </p>
+          </Banner>
+        )}
         {!data.onboarding.complete && (
           <OnboardingChecklist
             steps={data.onboarding}

@@ -75,10 +75,19 @@ export default function Settings() {
             {Object.keys(errors).some((field) => field === "apiKey" || field === "baseUrl") && <p>{error("apiKey") ?? error("baseUrl")}</p>}
           </Banner>
         )}
-        <Layout>
-          <ConnectionSection form={form} set={set} error={error} hasApiKey={data.hasApiKey} lists={data.lists} />
-          <MappingSections form={form} set={set} error={error} />
-        </Layout>
+        {/* A form, so that Enter in any field saves, as in Shopify's own settings. */}
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <Layout>
+            <ConnectionSection form={form} set={set} error={error} hasApiKey={data.hasApiKey} lists={data.lists} />
+            <MappingSections form={form} set={set} error={error} />
+          </Layout>
+          <button type="submit" hidden aria-hidden tabIndex={-1} />
+        </form>
       </BlockStack>
     </Page>
   );

@@ -19,7 +19,7 @@ interface HomeData {
   shop: string;
   page: { rows: Row[]; next: string | null; previous: string | null };
   counts: { today: number; inFlight: number; needsAttention: number; failed: number };
-  onboarding: { apiKey: boolean; saleChannel: boolean; integration: boolean; testInvoice: string | null; complete: boolean };
+  onboarding: { apiKey: boolean; saleChannel: boolean; integration: boolean; testInvoice: string | null; testMode: boolean; complete: boolean };
   hasInvoices: boolean;
 }
 
@@ -137,7 +137,7 @@ describe("invoices page (app home)", () => {
     expect(data.hasInvoices).toBe(false);
     await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9, testMode: true });
     data = await home();
-    expect(data.onboarding).toMatchObject({ apiKey: true, saleChannel: true, integration: true, testInvoice: null, complete: false });
+    expect(data.onboarding).toMatchObject({ apiKey: true, saleChannel: true, integration: true, testInvoice: null, testMode: true, complete: false });
     await seedInvoice(SHOP, { isTest: true, state: "completed" });
     expect((await home()).onboarding.complete).toBe(true);
     expect((await home("", OTHER_SHOP)).onboarding.complete).toBe(false);
