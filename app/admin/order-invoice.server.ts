@@ -1,0 +1,21 @@
+// What the order page's admin block shows: the invoice of one order of the authenticated shop.
+import prisma from "../db.server";
+
+export interface OrderInvoiceSummary {
+  state: string;
+  documentKind: string | null;
+  serialNumber: string | null;
+  pdfUrl: string | null;
+  invoiceId: string;
+}
+
+/** The order's invoice in this shop, or null. `orderId` may be numeric or a gid://shopify/Order/N. */
+export async function orderInvoice(shop: string, orderId: string): Promise<OrderInvoiceSummary | null> {
+  const numeric = /(\d+)$/.exec(orderId)?.[1];
+  if (!numeric) return null;
+  const row = await prisma.invoice.findUnique({
+    where: { shopDomain_orderId: { shopDomain: shop, orderId: numeric } },
+    select: { id: true, state: true, documentKind: true, serialNumber: true, pdfUrl: true },
+  });
+  return row ? { invoiceId: row.id, state: row.state, documentKind: row.documentKind, serialNumber: row.serialNumber, pdfUrl: row.pdfUrl } : null;
+}
