@@ -2,7 +2,7 @@
 // database run a second time against PostgreSQL, each test file in a fresh schema.
 import { defineConfig } from "vitest/config";
 
-const databaseTests = ["test/integration/**/*.test.ts", "test/db/**/*.test.ts"];
+const databaseTests = ["test/integration/**/*.test.ts", "test/db/**/*.test.ts", "test/admin/**/*.test.ts"];
 
 export default defineConfig({
 

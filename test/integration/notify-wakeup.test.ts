@@ -1,0 +1,38 @@
+// A worker in another process is woken by the enqueue itself (NOTIFY on PostgreSQL), not by its poll:
+// its poll interval is ten minutes, so within this test only the wake-up can make it post.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { paidOrder } from "../helpers/orders";
+
+const postgres = process.env.TEST_DB === "postgresql";
+let pipeline: TestPipeline;
+let worker: ChildProcess | undefined;
+
+beforeAll(async () => {
+  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
+});
+afterAll(async () => {
+  if (worker && worker.exitCode === null) await new Promise((resolve) => worker!.once("exit", resolve).kill("SIGTERM"));
+  await pipeline.stop();
+});
+
+describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {
+  it("posts an order queued by another process without waiting for the poll", async () => {
+    await connectShop(pipeline.sandbox);
+    let output = "";
+    worker = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], {
+      env: { ...process.env, SHOPIFY_APP_URL: pipeline.appUrl, WORKER_POLL_MS: "600000", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    // Wait until the worker is listening (its start-up line), then let its first idle poll pass.
+    await new Promise<void>((resolve) => worker!.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("invoice worker started")) resolve();
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pipeline.deliverPaid(paidOrder());
+    const [row] = await waitForInvoices((rows) => rows[0]?.remoteId != null, 15_000);
+    expect(pipeline.sandbox.invoices.get(row.remoteId!)).toBeDefined();
+  }, 40_000);
+});
