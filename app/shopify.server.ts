@@ -1,13 +1,21 @@
 // The one shopifyApp() configuration: App Store distribution, embedded auth by token exchange,
 // sessions in Prisma, and the shop recorded after every authentication.
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
 import { fetchShopProfile, recordShop } from "./shops/shops.server";
 
 const config = env();
+
+/** The library's own log level follows LOG_LEVEL (it logs every authentication at "info"). */
+const LIBRARY_LOG_LEVEL: Record<string, LogSeverity> = {
+  trace: LogSeverity.Debug,
+  debug: LogSeverity.Debug,
+  info: LogSeverity.Info,
+  warn: LogSeverity.Warning,
+};
 
 /** The newest Admin API version this library offers (see docs/decisions/0001-versions.md). */
 export const API_VERSION = ApiVersion.July26;
@@ -21,6 +29,7 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
+  logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
   future: { unstable_newEmbeddedAuthStrategy: true },
   hooks: {
     afterAuth: async ({ session, admin }) => {
