@@ -1,12 +1,10 @@
 // The settings page's server side: the lists read from the invoicing service (invoice accounts and sales
 // channels), and saving the whole form at once: every field validated first, the API key checked against
 // the service, then one write. A key the service rejects is never stored, and nothing is saved half.
-import prisma from "../db.server";
 import { InvoicingClient } from "../invoicing/client";
 import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing/errors";
 import { MappingSettingsSchema, PAYMENT_METHODS, TAX_RATES, type MappingSettings } from "../orders/settings";
-import { encryptSecret } from "../settings/crypto.server";
-import { ConnectionInputSchema, apiKeyFor, getSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
+import { ConnectionInputSchema, apiKeyFor, getSettings, saveSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
 import { splitNames, type FieldErrors, type SettingsForm } from "./settings-form";
 
 const CHECK_TIMEOUT_MS = 10_000;
@@ -195,16 +193,6 @@ export async function saveSettingsForm(shop: string, input: Partial<SettingsForm
     }
   }
 
-  const fields = {
-    baseUrl,
-    invoiceIntegrationId: connection.invoiceIntegrationId ?? null,
-    saleChannelId: connection.saleChannelId ?? null,
-    testMode: connection.testMode,
-    dummyIntegrationId: connection.dummyIntegrationId ?? null,
-    trigger: connection.trigger,
-    mapping: mapping as object,
-    ...(newKey ? { apiKeyEncrypted: encryptSecret(newKey, shop) } : {}),
-  };
-  await prisma.shopSettings.upsert({ where: { shopDomain: shop }, create: { shopDomain: shop, ...fields }, update: fields });
+  await saveSettings(shop, { ...connection, baseUrl }, mapping);
   return { ok: true, keyChecked: Boolean(keyToCheck) };
 }

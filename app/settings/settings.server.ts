@@ -66,9 +66,13 @@ export async function getSettings(shop: string): Promise<SettingsView> {
   };
 }
 
-/** Saves the connection settings; an omitted API key keeps the stored one (the field is write-only). */
-export async function saveConnection(shop: string, input: ConnectionInput) {
+/**
+ * Saves the connection settings, and the mapping settings when given, in one write (nothing is saved
+ * half). An omitted API key keeps the stored one: the field is write-only.
+ */
+export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown) {
   const data = ConnectionInputSchema.parse(input);
+  const parsedMapping = mapping === undefined ? undefined : MappingSettingsSchema.parse(mapping);
   const fields = {
     baseUrl: data.baseUrl.replace(/\/+$/, ""),
     invoiceIntegrationId: data.invoiceIntegrationId ?? null,
@@ -77,12 +81,18 @@ export async function saveConnection(shop: string, input: ConnectionInput) {
     dummyIntegrationId: data.dummyIntegrationId ?? null,
     trigger: data.trigger,
     ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop) } : {}),
+    ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
   };
   await prisma.shopSettings.upsert({
     where: { shopDomain: shop },
     create: { shopDomain: shop, ...fields },
     update: fields,
   });
+}
+
+/** Saves the connection settings only. */
+export async function saveConnection(shop: string, input: ConnectionInput) {
+  await saveSettings(shop, input);
 }
 
 export async function saveMappingSettings(shop: string, mapping: unknown): Promise<MappingSettings> {

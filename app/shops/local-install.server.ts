@@ -2,7 +2,7 @@
 // the tests, and support work on a local copy (`npm run shop:setup`). Never called by the web app.
 import { Session } from "@shopify/shopify-api";
 import { sessionStorage } from "../shopify.server";
-import { saveConnection, saveMappingSettings, type ConnectionInput } from "../settings/settings.server";
+import { saveSettings, type ConnectionInput } from "../settings/settings.server";
 import type { MappingSettingsInput } from "../orders/settings";
 import { recordShop } from "./shops.server";
 
@@ -36,6 +36,5 @@ export async function installShopLocally(input: LocalShopInput) {
   await sessionStorage.storeSession(
     new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: "read_orders", accessToken: "local-install-no-shopify-access" }),
   );
-  await saveConnection(shop, connection);
-  await saveMappingSettings(shop, mapping ?? LOCAL_DEFAULT_MAPPING);
+  await saveSettings(shop, connection, mapping ?? LOCAL_DEFAULT_MAPPING);
 }
