@@ -48,9 +48,18 @@ export function decodeKey(value: string): Buffer | null {
   return fromBase64.length === 32 ? fromBase64 : null;
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) {
+    // The local admin signs session tokens for any shop: it must never be reachable from outside.
+    const host = new URL(result.data.SHOPIFY_APP_URL).hostname;
+    if (result.data.LOCAL_ADMIN && result.data.NODE_ENV !== "test" && !LOOPBACK_HOSTS.has(host)) {
+      throw new ConfigError([`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`]);
+    }
+    return result.data;
+  }
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join(".");
     const missing = issue.code === "invalid_type" && source[name] === undefined;

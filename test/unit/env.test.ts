@@ -30,6 +30,12 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...valid, SHOPIFY_APP_URL: "not a url" })).toThrow(/SHOPIFY_APP_URL is invalid/);
   });
 
+  it("refuses the local admin (it signs session tokens) unless the app runs on localhost", () => {
+    expect(() => parseEnv({ ...valid, LOCAL_ADMIN: "1", NODE_ENV: "production" })).toThrow(/LOCAL_ADMIN is invalid/);
+    expect(parseEnv({ ...valid, LOCAL_ADMIN: "1", NODE_ENV: "production", SHOPIFY_APP_URL: "http://127.0.0.1:3000" }).LOCAL_ADMIN).toBe(true);
+    expect(parseEnv({ ...valid, LOCAL_ADMIN: "0", NODE_ENV: "production" }).LOCAL_ADMIN).toBe(false);
+  });
+
   it("accepts a base64 encryption key of 32 bytes", () => {
     expect(parseEnv({ ...valid, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") }).ENCRYPTION_KEY).toBeTruthy();
   });
