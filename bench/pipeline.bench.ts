@@ -160,7 +160,7 @@ const say = (line: string) => {
   }
   stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
   const started = Date.now();
-  const worker = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], {
+  const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     env: { ...stack.env, WORKER_CONCURRENCY: String(WORKER_CONCURRENCY), WORKER_PER_SHOP: String(WORKER_CONCURRENCY), LOG_LEVEL: "warn" },
     stdio: "inherit",
   });

@@ -21,7 +21,7 @@ describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {
   it("posts an order queued by another process without waiting for the poll", async () => {
     await connectShop(pipeline.sandbox);
     let output = "";
-    worker = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], {
+    worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
       env: { ...process.env, SHOPIFY_APP_URL: pipeline.appUrl, WORKER_POLL_MS: "600000", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "inherit"],
     });

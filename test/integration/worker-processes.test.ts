@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     env: {
       ...process.env,
       SHOPIFY_APP_URL: pipeline.appUrl,
