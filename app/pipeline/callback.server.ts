@@ -26,22 +26,27 @@ export async function receiveCallback(invoiceId: string, body: unknown, now = ne
 
   // Each step first takes the row's lock with a conditional update, then writes the event, so it cannot
   // interleave with the worker's own finishing transaction (which does the same).
-  // 1. The service can call back before the worker has stored the id its create returned. While the row is
-  //    being posted (leased, no remote id yet) the callback is recorded; the worker sees it and re-reads.
-  const early = await prisma.$transaction(async (tx) => {
-    const held = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId: null, leaseUntil: { gt: now } }, data: { updatedAt: now } });
-    if (held.count === 1) await tx.invoiceEvent.create({ data: event });
-    return held.count === 1;
-  });
-  if (early) return { status: 200, body: { ok: true } };
-  // 2. Otherwise it must be about this row's invoice: mark it due for a status read.
-  const marked = await prisma.$transaction(async (tx) => {
-    const due = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId }, data: { nextAttemptAt: now } });
-    if (due.count === 1) await tx.invoiceEvent.create({ data: event });
-    return due.count === 1;
-  });
-  // A callback about another invoice gets the same answer as an unknown one, revealing nothing.
-  if (!marked) return NOT_FOUND;
+  // The usual case: the callback is about this row's invoice; mark it due for a status read.
+  const markDue = () =>
+    prisma.$transaction(async (tx) => {
+      const due = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId }, data: { nextAttemptAt: now } });
+      if (due.count === 1) await tx.invoiceEvent.create({ data: event });
+      return due.count === 1;
+    });
+  // The service can call back before the worker has stored the id its create returned. While the row is
+  // being posted (leased, no remote id yet) the callback is recorded; the worker sees it and re-reads.
+  const recordEarly = () =>
+    prisma.$transaction(async (tx) => {
+      const held = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId: null, leaseUntil: { gt: now } }, data: { updatedAt: now } });
+      if (held.count === 1) await tx.invoiceEvent.create({ data: event });
+      return held.count === 1;
+    });
+  if (!(await markDue())) {
+    if (await recordEarly()) return { status: 200, body: { ok: true } };
+    // The worker may have stored the remote id between the two steps.
+    // A callback about another invoice gets the same answer as an unknown one, revealing nothing.
+    if (!(await markDue())) return NOT_FOUND;
+  }
   await signalWork();
   return { status: 200, body: { ok: true } };
 }

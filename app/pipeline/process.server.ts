@@ -4,7 +4,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
-import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
+import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import { InvoicingClient, settleUnknownCreate } from "../invoicing/client";
 import {
   AuthenticationError,
@@ -35,7 +35,7 @@ export interface ProcessDeps {
 /** Problems and payloads are stored as JSON columns. */
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
-type Row = Prisma.InvoiceGetPayload<{ include: { shop: true } }>;
+type Row = Prisma.InvoiceGetPayload<{ include: { shop: { include: { settings: true } } } }>;
 type Problems = Array<{ code: string; params?: Record<string, string | number>; severity: string }>;
 
 interface Outcome {
@@ -51,7 +51,7 @@ const defaultClientFor = (connection: Connection) =>
   new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
 
 export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): Promise<void> {
-  const row = await prisma.invoice.findUnique({ where: { id: claim.id }, include: { shop: true } });
+  const row = await prisma.invoice.findUnique({ where: { id: claim.id }, include: { shop: { include: { settings: true } } } });
   if (!row || row.leaseOwner !== claim.leaseOwner) return;
   const log = logger.child({ shop: row.shopDomain, orderId: row.orderId, order: row.orderName, invoice: row.id });
   const startedAt = deps.now();
@@ -67,7 +67,7 @@ export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): P
 }
 
 async function work(row: Row, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
-  const connection = await connectionFor(row.shopDomain, { forceTestMode: row.isTest });
+  const connection = connectionFrom(row.shopDomain, row.shop.settings, { forceTestMode: row.isTest });
   if (!connection.ok) return needsAttention(connection.missing.map(missingSettingProblem));
   const client = (deps.clientFor ?? defaultClientFor)(connection.connection);
   return row.remoteId === null ? post(row, client, connection.connection, deps, log) : sync(row, client, deps);
@@ -107,10 +107,12 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   if (!mapped.ok) return needsAttention([...mapped.problems, ...mapped.warnings]);
 
   // Count the attempt before the request leaves: a crash during it must lead to a lookup, not a blind post.
-  await prisma.invoice.updateMany({
+  const counted = await prisma.invoice.updateMany({
     where: { id: row.id, leaseOwner: row.leaseOwner },
     data: { attempts: { increment: 1 }, requestBody: json(mapped.body), problems: json(mapped.warnings) },
   });
+  // The lease expired and another worker owns the row now: it decides, this one must not post.
+  if (counted.count !== 1) return { data: {}, events: [] };
   const attempted = { ...row, attempts: row.attempts + 1 };
   try {
     const record = await client.createInvoice(mapped.body);

@@ -2,6 +2,7 @@
 // order-to-invoice mapping choices. The API key never leaves this module in plain text except to
 // build a client; views for the browser carry only whether a key is set.
 import { z } from "zod";
+import type { ShopSettings as ShopSettingsRow } from "@prisma/client";
 import prisma from "../db.server";
 import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
 import { decryptSecret, encryptSecret } from "./crypto.server";
@@ -111,12 +112,15 @@ export async function apiKeyFor(shop: string): Promise<string | null> {
   return row?.apiKeyEncrypted ? decryptSecret(row.apiKeyEncrypted, shop) : null;
 }
 
+type ConnectionResult = { ok: true; connection: Connection } | { ok: false; missing: ConnectionProblem[] };
+
 /** The connection the worker posts with, or what is missing for one. */
-export async function connectionFor(
-  shop: string,
-  options: { forceTestMode?: boolean } = {},
-): Promise<{ ok: true; connection: Connection } | { ok: false; missing: ConnectionProblem[] }> {
-  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
+export async function connectionFor(shop: string, options: { forceTestMode?: boolean } = {}): Promise<ConnectionResult> {
+  return connectionFrom(shop, await prisma.shopSettings.findUnique({ where: { shopDomain: shop } }), options);
+}
+
+/** The same, from a settings row the caller has read already (the worker reads it with the invoice). */
+export function connectionFrom(shop: string, row: ShopSettingsRow | null, options: { forceTestMode?: boolean } = {}): ConnectionResult {
   const missing: ConnectionProblem[] = [];
   const testMode = Boolean(options.forceTestMode || (row?.testMode ?? true));
   if (!row?.apiKeyEncrypted) missing.push("api_key");
