@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import pg from "pg";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { migrate } from "../../app/db/migrate";
 import { webhookHeaders } from "./shopify-signing";
@@ -22,6 +23,8 @@ export interface LocalStackOptions {
   /** Settings of the demo shop: test mode posts with the sandbox's dummy integration. */
   testMode?: boolean;
   name?: string;
+  /** A PostgreSQL URL to use instead of a fresh SQLite file (a fresh schema is made for this stack). */
+  postgresUrl?: string;
   /** Receives the sandbox's request log lines ("POST /api/invoices → 201 (3 ms)"). */
   sandboxLog?: (line: string) => void;
   /** Tax numbers the sandbox treats as registered for e-invoice (their invoices become e-Fatura). */
@@ -54,6 +57,13 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+async function dropSchema(postgresUrl: string, schema: string) {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
 }
 
 export function ensureBuild(rebuild = false) {
@@ -93,7 +103,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   mkdirSync(dir, { recursive: true });
   const dbFile = path.join(dir, `${name}.sqlite`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-  const databaseUrl = `file:${dbFile}`;
+  const schema = `stack_${name.replace(/[^a-z0-9_]/gi, "_")}`;
+  const databaseUrl = options.postgresUrl ? `${options.postgresUrl}${options.postgresUrl.includes("?") ? "&" : "?"}schema=${schema}` : `file:${dbFile}`;
+  if (options.postgresUrl) await dropSchema(options.postgresUrl, schema);
   await migrate(databaseUrl, root);
 
   const secret = `local-secret-${randomBytes(8).toString("hex")}`;
