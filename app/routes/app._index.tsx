@@ -2,7 +2,7 @@
 // a banner when anything needs the merchant, and the onboarding checklist until the settings work.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Banner, BlockStack, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
@@ -14,9 +14,9 @@ import { useT } from "../i18n/react";
 import { DashboardStrip } from "../components/DashboardStrip";
 import { OnboardingChecklist } from "../components/OnboardingChecklist";
 import { InvoiceTable } from "../components/InvoiceTable";
+import { useRevalidateWhile } from "../components/useRevalidateWhile";
 
 /** How often the page re-reads its data while an invoice on it is still in progress. */
-const POLL_MS = 3000;
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -37,20 +37,12 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 export default function Invoices() {
   const data = useLoaderData<typeof loader>();
   const t = useT();
-  const revalidator = useRevalidator();
-  const navigation = useNavigation();
   const [, setSearchParams] = useSearchParams();
   const shopify = useAppBridge();
   const testFetcher = useFetcher<typeof action>();
 
   const inFlight = data.page.rows.some((row) => (IN_FLIGHT_STATES as string[]).includes(row.state));
-  useEffect(() => {
-    if (!inFlight) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [inFlight, revalidator, navigation.state]);
+  useRevalidateWhile(inFlight);
 
   useEffect(() => {
     const result = testFetcher.data;

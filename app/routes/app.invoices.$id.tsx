@@ -2,7 +2,7 @@
 // plain words, the audit trail, and the merchant's actions (retry, invoice now, PDF, invoicing panel).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { isRouteErrorResponse, useFetcher, useLoaderData, useNavigation, useRevalidator, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
@@ -15,8 +15,8 @@ import { useT } from "../i18n/react";
 import { formatDateTime, formatMoney } from "../components/format";
 import { problemText } from "../components/problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
+import { useRevalidateWhile } from "../components/useRevalidateWhile";
 
-const POLL_MS = 3000;
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -52,19 +52,11 @@ export default function InvoiceDetailPage() {
   const { invoice, timezone } = useLoaderData<typeof loader>();
   const t = useT();
   const fetcher = useFetcher<typeof action>();
-  const revalidator = useRevalidator();
-  const navigation = useNavigation();
   const shopify = useAppBridge();
   const locale = t.locale;
 
   const inFlight = (IN_FLIGHT_STATES as string[]).includes(invoice.state);
-  useEffect(() => {
-    if (!inFlight) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle" && navigation.state === "idle") revalidator.revalidate();
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [inFlight, revalidator, navigation.state]);
+  useRevalidateWhile(inFlight);
 
   useEffect(() => {
     const result = fetcher.data;
