@@ -63,8 +63,7 @@ try {
   // Read the app's database from this process too (SQLite in WAL mode allows it).
   process.env.DATABASE_URL = stack.databaseUrl;
   const { createDb } = await import("../app/db/client");
-  const { pipelineProblemMessage } = await import("../app/pipeline/problems");
-  const { problemMessage } = await import("../app/orders/problems");
+  const { problemText } = await import("../app/components/problems");
   const db = createDb(stack.databaseUrl);
 
   const orders = loadOrders(values.orders);
@@ -85,7 +84,7 @@ try {
   const describe = (problems: unknown) =>
     (Array.isArray(problems) ? problems : [])
       .filter((p) => p.severity !== "warning")
-      .map((p) => pipelineProblemMessage(p, "en") ?? problemMessage(p, "en"))
+      .map((p) => problemText(p, "en"))
       .join(" ")
       .slice(0, 160);
   const rows = [["order", "state", "kind", "serial number", "total", "PDF", "problem"]];

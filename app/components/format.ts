@@ -26,6 +26,3 @@ export function formatDateTime(iso: string, locale: Locale, timeZone: string): s
   return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso));
 }
 
-export function formatDate(iso: string, locale: Locale, timeZone: string): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone }).format(new Date(iso));
-}

@@ -23,7 +23,6 @@ export type InvoiceState = (typeof INVOICE_STATES)[number];
 
 /** States in which the service is still working and the invoice may still change by itself. */
 export const IN_FLIGHT_STATES: InvoiceState[] = ["queued", "sending", "processing"];
-export const FINAL_STATES: InvoiceState[] = ["completed", "failed", "cancelled"];
 
 export type EventType =
   | "received"

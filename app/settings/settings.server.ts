@@ -96,16 +96,6 @@ export async function saveConnection(shop: string, input: ConnectionInput) {
   await saveSettings(shop, input);
 }
 
-export async function saveMappingSettings(shop: string, mapping: unknown): Promise<MappingSettings> {
-  const parsed = MappingSettingsSchema.parse(mapping);
-  await prisma.shopSettings.upsert({
-    where: { shopDomain: shop },
-    create: { shopDomain: shop, mapping: parsed as object },
-    update: { mapping: parsed as object },
-  });
-  return parsed;
-}
-
 /** The shop's stored API key in plain text, for building a client; null when none is set. */
 export async function apiKeyFor(shop: string): Promise<string | null> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { apiKeyEncrypted: true } });

@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { InvoicingClient } from "../../app/invoicing/client";
 import type { InvoiceRequest } from "../../app/invoicing/schemas";
+import { exampleInvoiceBody } from "../../sandbox/examples";
 import { todayInIstanbul } from "../../sandbox/rules";
 import type { Sandbox, SandboxAccount } from "../../sandbox/server";
 
@@ -19,33 +20,7 @@ export const nextOrderId = () => `T${process.pid}-${++orderSeq}`;
 
 /** A valid body: e-archive for the anonymous consumer, one 20 % line (2 × 27.775 → 55.55 + 11.11 = 66.66). */
 export function invoiceBody(account: Pick<SandboxAccount, "saleChannelId" | "invoiceIntegrationId">, overrides: Partial<InvoiceRequest> = {}): InvoiceRequest {
-  const day = today();
-  return {
-    type: "SATIS",
-    invoice_integration_id: account.invoiceIntegrationId,
-    sale_channel_id: account.saleChannelId,
-    order_id: nextOrderId(),
-    order_created_at: day,
-    currency: "TRY",
-    currency_rate: "1",
-    issue_date: day,
-    issue_time: "10:15",
-    cash_sale: true,
-    payment_date: day,
-    lines: [{ id: "sku-1", name: "Tişört", quantity: "2", unit: "C62", unit_price: "27.775", tax_rate: "20" }],
-    customer: {
-      id: "cust-1",
-      type: "person",
-      tax_number: "11111111111",
-      name: "Ayşe",
-      surname: "Yılmaz",
-      country: "Türkiye",
-      address: "Atatürk Cad. No 1",
-      city: "İstanbul",
-      district: "Kadıköy",
-    },
-    ...overrides,
-  };
+  return { ...(exampleInvoiceBody(account, today()) as InvoiceRequest), order_id: nextOrderId(), ...overrides };
 }
 
 export function companyCustomer(taxNumber: string, id: string | number = `co-${taxNumber}`): NonNullable<InvoiceRequest["customer"]> {

@@ -1,6 +1,22 @@
 // A realistic Shopify `orders/paid` REST payload (Turkish shop, prices include 20 % VAT), with overrides.
 let sequence = 0;
 
+// Turkish addresses in Shopify: the province (il) in `province`, the district (ilçe) in `city`.
+const address = {
+  first_name: "Ayşe",
+  last_name: "Yılmaz",
+  company: null,
+  address1: "Bağdat Caddesi No: 120 D: 5",
+  address2: null,
+  city: "Kadıköy",
+  province: "İstanbul",
+  province_code: "TR-34",
+  zip: "34728",
+  country: "Turkey",
+  country_code: "TR",
+  phone: "+905321112233",
+};
+
 export function paidOrder(overrides: Record<string, unknown> = {}) {
   sequence += 1;
   const id = 6_100_000_000_000 + sequence * 7 + Math.floor(Math.random() * 5);
@@ -35,34 +51,8 @@ export function paidOrder(overrides: Record<string, unknown> = {}) {
     note_attributes: [{ name: "TC Kimlik No", value: "10000000146" }],
     tags: "",
     customer: { id: 7_300_000_001, email: "ayse.yilmaz@example.com", first_name: "Ayşe", last_name: "Yılmaz", phone: "+905321112233" },
-    billing_address: {
-      first_name: "Ayşe",
-      last_name: "Yılmaz",
-      company: null,
-      address1: "Bağdat Caddesi No: 120 D: 5",
-      address2: null,
-      city: "Kadıköy",
-      province: "İstanbul",
-      province_code: "TR-34",
-      zip: "34728",
-      country: "Turkey",
-      country_code: "TR",
-      phone: "+905321112233",
-    },
-    shipping_address: {
-      first_name: "Ayşe",
-      last_name: "Yılmaz",
-      company: null,
-      address1: "Bağdat Caddesi No: 120 D: 5",
-      address2: null,
-      city: "Kadıköy",
-      province: "İstanbul",
-      province_code: "TR-34",
-      zip: "34728",
-      country: "Turkey",
-      country_code: "TR",
-      phone: "+905321112233",
-    },
+    billing_address: address,
+    shipping_address: address,
     line_items: [
       {
         id: 15_000_000_001,
