@@ -233,6 +233,10 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
   }
   if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
   if (error instanceof NotFoundError) return needsAttention([problem("settings.not_found_at_service", { details: error.message })]);
+  // Whatever else the client classes as never worth repeating (an unexpected 4xx, say) needs the merchant too.
+  if (error instanceof InvoicingError && error.retry === "never") {
+    return needsAttention([problem("service.rejected", { details: error.serviceMessage ?? error.message })]);
+  }
   log.warn({ err: describe(error), attempts: row.attempts }, "posting failed; will retry");
   return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined);
 }

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { claimDueRows } from "../../app/pipeline/claim.server";
 import { InvoicingClient } from "../../app/invoicing/client";
+import { RejectedError } from "../../app/invoicing/errors";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { getSettings } from "../../app/settings/settings.server";
@@ -196,6 +197,27 @@ describe("the invoicing pipeline", () => {
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
     expect(row.problems).toEqual([expect.objectContaining({ code: "settings.api_key_rejected" })]);
     expect(row.nextAttemptAt).toBeNull();
+    await worker.stop();
+  });
+
+  it("a refusal the client classes as never-retry (an unexpected 4xx) needs the merchant, after one POST", async () => {
+    let creates = 0;
+    const refusing = {
+      createInvoice: async () => {
+        creates += 1;
+        throw new RejectedError({ method: "POST", path: "/invoices", create: true }, { status: 400, serviceMessage: "Bad Request" });
+      },
+      getInvoice: async () => {
+        throw new Error("not called");
+      },
+      findInvoicesByOrderId: async () => [],
+    };
+    const worker = await pipeline.startWorker({ clientFor: () => refusing });
+    await pipeline.deliverPaid(paidOrder());
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
+    expect(row.problems).toEqual([expect.objectContaining({ code: "service.rejected" })]);
+    expect(row.nextAttemptAt).toBeNull();
+    expect(creates).toBe(1);
     await worker.stop();
   });
 
