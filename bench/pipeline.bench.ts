@@ -141,7 +141,11 @@ const say = (line: string) => {
     const before = arrivals.length;
     const sent = Date.now();
     await stack.deliver("orders/paid", order(500_000 + i));
-    while (arrivals.length === before) await new Promise((resolve) => setTimeout(resolve, 1));
+    const deadline = Date.now() + 10_000;
+    while (arrivals.length === before) {
+      if (Date.now() > deadline) throw new Error(`order ${i} never reached the sandbox`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
     samples.push(arrivals[before] - sent);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -87,11 +87,13 @@ export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Prom
       // Under the row locks, keep only rows still due (another worker may have just finished one).
       const due = await tx.invoice.findMany({
         where: { id: { in: locked.map((row) => row.id) }, ...dueWhere(options.now) },
-        select: { id: true, shopDomain: true, remoteId: true, state: true },
+        select: { id: true, shopDomain: true, remoteId: true },
       });
-      for (const row of due) {
-        await tx.invoice.update({ where: { id: row.id }, data: { ...lease, state: leaseState(row) } });
-      }
+      // A post shows "sending"; a status read keeps the state the merchant sees.
+      const toPost = due.filter((row) => row.remoteId === null).map((row) => row.id);
+      const toRead = due.filter((row) => row.remoteId !== null).map((row) => row.id);
+      if (toPost.length) await tx.invoice.updateMany({ where: { id: { in: toPost } }, data: { ...lease, state: "sending" } });
+      if (toRead.length) await tx.invoice.updateMany({ where: { id: { in: toRead } }, data: lease });
       return due.map((row) => ({ id: row.id, shopDomain: row.shopDomain, leaseOwner: options.workerId }));
     });
   }
@@ -105,11 +107,6 @@ export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Prom
     if (won) claimed.push({ id, shopDomain: shopOf.get(id)!, leaseOwner: options.workerId });
   }
   return claimed;
-}
-
-/** A row being posted shows "sending"; a status read leaves the state the merchant sees unchanged. */
-function leaseState(row: { remoteId: number | null; state: string }): string {
-  return row.remoteId === null ? "sending" : row.state;
 }
 
 /** The earliest moment a row becomes due, to sleep until then. */

@@ -19,20 +19,28 @@ afterAll(async () => {
   await pipeline.stop();
 });
 
-function startWorkerProcess(): ChildProcess {
+/** Starts a worker process and resolves once it is running (its start-up log line). */
+function startWorkerProcess(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     env: {
       ...process.env,
       SHOPIFY_APP_URL: pipeline.appUrl,
       WORKER_CONCURRENCY: "4",
-      WORKER_PER_SHOP: "4",
+      // One shop here: its fairness cap (shared by all workers) must not serialise the two processes.
+      WORKER_PER_SHOP: "30",
       WORKER_POLL_MS: "100",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: "info",
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
-  return child;
+  let output = "";
+  return new Promise((resolve) =>
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("invoice worker started")) resolve(child);
+    }),
+  );
 }
 
 describe("two worker processes", () => {
@@ -40,10 +48,12 @@ describe("two worker processes", () => {
     await connectShop(pipeline.sandbox);
     // Each create answers slowly, so both processes are busy at the same time.
     pipeline.sandbox.faults.setLatency(40);
+    // Both workers run before any order arrives, so neither gets a head start.
+    await Promise.all([startWorkerProcess(), startWorkerProcess()]);
     const orders = Array.from({ length: 30 }, () => paidOrder());
-    for (const order of orders) expect((await pipeline.deliverPaid(order)).status).toBe(200);
-    startWorkerProcess();
-    startWorkerProcess();
+    // One burst, so both processes find a backlog to claim from.
+    const responses = await Promise.all(orders.map((order) => pipeline.deliverPaid(order)));
+    expect(responses.map((r) => r.status)).toEqual(orders.map(() => 200));
     await waitForInvoices((rows) => rows.length === orders.length && rows.every((r) => r.remoteId !== null), 60_000);
     for (const order of orders) expect(pipeline.sandbox.invoices.byOrderId(String(order.id))).toHaveLength(1);
     expect(pipeline.posts()).toBe(orders.length);
