@@ -15,7 +15,13 @@ const worker = await startWorker({
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     logger.info({ signal }, "stopping the worker: finishing the jobs in flight");
+    // A job stuck past this is abandoned: its lease expires and another worker takes the row.
+    const forced = setTimeout(() => {
+      logger.warn("jobs still in flight after 20 s; exiting, their leases will expire");
+      process.exit(1);
+    }, 20_000);
     await worker.stop();
+    clearTimeout(forced);
     process.exit(0);
   });
 }

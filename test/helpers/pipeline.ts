@@ -33,8 +33,13 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const id = decodeURIComponent((req.url ?? "").split("/").pop() ?? "");
     const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-    const response = await callRoute(callbackAction, request, { id });
-    res.writeHead(response.status, { "Content-Type": "application/json" }).end(await response.text());
+    try {
+      const response = await callRoute(callbackAction, request, { id });
+      res.writeHead(response.status, { "Content-Type": "application/json" }).end(await response.text());
+    } catch (error) {
+      // What Remix does with a thrown error: a 500 (the service may call again; status sync covers it).
+      res.writeHead(500).end(String((error as Error).message));
+    }
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const appUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;

@@ -2,6 +2,7 @@
 // its poll interval is ten minutes, so within this test only the wake-up can make it post.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopProcess } from "../helpers/processes";
 import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
 });
 afterAll(async () => {
-  if (worker && worker.exitCode === null) await new Promise((resolve) => worker!.once("exit", resolve).kill("SIGTERM"));
+  if (worker && worker.exitCode === null) await stopProcess(worker);
   await pipeline.stop();
 });
 

@@ -2,6 +2,7 @@
 // same row: every order ends with exactly one invoice and one create request.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopProcess } from "../helpers/processes";
 import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(
-    children.map((child) => (child.exitCode !== null ? null : new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM")))),
+    children.map((child) => (child.exitCode !== null ? null : stopProcess(child))),
   );
   await pipeline.stop();
 });
