@@ -27,8 +27,17 @@ if (provider === "postgresql") {
   cleanup = async () => {
     const client = new pg.Client({ connectionString: postgresConnectionString(base) });
     await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    try {
+      // Sessions of this test's schema still open (a worker process or a transaction that never ended) would
+      // block the DROP forever: end them first, and never wait long for a lock.
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", [`e-fatura:${schema}`.slice(0, 63)]);
+      await client.query("SET lock_timeout = '10s'");
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } catch (error) {
+      console.warn(`could not drop the test schema ${schema}: ${(error as Error).message}`);
+    } finally {
+      await client.end();
+    }
   };
 } else {
   const dir = path.resolve("tmp/test-db");
@@ -45,7 +54,8 @@ globalThis.__db = undefined;
 await migrate(process.env.DATABASE_URL);
 
 afterAll(async () => {
-  await globalThis.__db?.$disconnect();
+  // A connection stuck in a transaction must not hang the suite: give the disconnect 5 s.
+  await Promise.race([globalThis.__db?.$disconnect(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
   globalThis.__db = undefined;
   await cleanup();
 });

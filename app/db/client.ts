@@ -17,7 +17,13 @@ export function createDb(databaseUrl: string): Db {
   const schema = postgresSchema(databaseUrl);
   const adapter = new PrismaPg(
     // search_path too, so raw SQL (row claiming, NOTIFY) finds the same tables as Prisma's queries.
-    { connectionString: postgresConnectionString(databaseUrl), max: 10, options: `-c search_path="${schema}"` },
+    // The application name (with the schema) identifies the app's sessions in pg_stat_activity.
+    {
+      connectionString: postgresConnectionString(databaseUrl),
+      max: 10,
+      options: `-c search_path="${schema}"`,
+      application_name: `e-fatura:${schema}`.slice(0, 63),
+    },
     { schema },
   );
   return new PostgresClient({ adapter }) as unknown as Db;
