@@ -27,6 +27,7 @@ export interface SettingsForm {
   taxNumberAttributes: string;
   citizenNumberAttributes: string;
   taxOfficeAttributes: string;
+  companyTitleAttributes: string;
   useBillingCompany: boolean;
   foreignBuyerTaxNumber: string;
   paymentMethodMap: Array<{ match: string; method: PaymentMethod | string }>;
@@ -74,6 +75,7 @@ export function formFromSettings(view: {
     taxNumberAttributes: m.taxNumberAttributes.join(", "),
     citizenNumberAttributes: m.citizenNumberAttributes.join(", "),
     taxOfficeAttributes: m.taxOfficeAttributes.join(", "),
+    companyTitleAttributes: m.companyTitleAttributes.join(", "),
     useBillingCompany: m.useBillingCompany,
     foreignBuyerTaxNumber: m.foreignBuyerTaxNumber,
     paymentMethodMap: m.paymentMethodMap.map((row) => ({ ...row })),

@@ -141,6 +141,8 @@ export function validateSettingsForm(
     taxNumberAttributes: splitNames(text(input.taxNumberAttributes)),
     citizenNumberAttributes: splitNames(text(input.citizenNumberAttributes)),
     taxOfficeAttributes: splitNames(text(input.taxOfficeAttributes)),
+    // Older forms do not send it: keep the stored names then.
+    companyTitleAttributes: input.companyTitleAttributes === undefined ? currentMapping.companyTitleAttributes : splitNames(text(input.companyTitleAttributes)),
     useBillingCompany: input.useBillingCompany !== false,
     foreignBuyerTaxNumber,
     paymentMethodMap,

@@ -215,6 +215,15 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                 error={error("taxOfficeAttributes")}
               />
             </InlineGrid>
+            <TextField
+              id="companyTitleAttributes"
+              label={t("settings.companyTitleAttributes")}
+              helpText={t("settings.companyTitleAttributes.help")}
+              autoComplete="off"
+              value={form.companyTitleAttributes}
+              onChange={(value) => set("companyTitleAttributes", value)}
+              error={error("companyTitleAttributes")}
+            />
             <Checkbox
               id="useBillingCompany"
               label={t("settings.useBillingCompany")}

@@ -176,6 +176,8 @@ export const en = {
   "settings.taxNumberAttributes.help": "Names of the order's note attributes that hold the tax number, comma-separated.",
   "settings.citizenNumberAttributes": "Citizen number fields",
   "settings.taxOfficeAttributes": "Tax office fields",
+  "settings.companyTitleAttributes": "Company title fields",
+  "settings.companyTitleAttributes.help": "Note attributes with the company title a buyer typed for the invoice; they win over the billing address's company.",
   "settings.useBillingCompany": "Take the company title from the billing address's company field",
   "settings.foreignBuyerTaxNumber": "Foreign buyer number",
   "settings.foreignBuyerTaxNumber.help": "Sent as the tax number of buyers outside Turkey.",

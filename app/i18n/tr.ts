@@ -172,6 +172,8 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.taxNumberAttributes.help": "Vergi numarasını taşıyan sipariş notu alanlarının adları, virgülle ayrılmış.",
   "settings.citizenNumberAttributes": "T.C. kimlik numarası alanları",
   "settings.taxOfficeAttributes": "Vergi dairesi alanları",
+  "settings.companyTitleAttributes": "Şirket unvanı alanları",
+  "settings.companyTitleAttributes.help": "Alıcının fatura için yazdığı şirket unvanını taşıyan sipariş notu alanları; fatura adresindeki şirket adından önce gelir.",
   "settings.useBillingCompany": "Şirket unvanını fatura adresinin şirket alanından al",
   "settings.foreignBuyerTaxNumber": "Yabancı alıcı numarası",
   "settings.foreignBuyerTaxNumber.help": "Türkiye dışındaki alıcıların vergi numarası olarak gönderilir.",

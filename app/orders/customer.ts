@@ -2,7 +2,10 @@
 import type { ShopifyAddress, ShopifyOrder } from "./order";
 import { error, warning, type Problem } from "./problems";
 import type { MappingSettings } from "./settings";
+import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
+
+export { isValidTckn, isValidVkn } from "./tax-id";
 
 export const ANONYMOUS_TAX_NUMBER = "11111111111";
 
@@ -23,69 +26,43 @@ export interface InvoiceCustomer {
   email?: string;
 }
 
-/** Turkish tax number (VKN) check digit. */
-export function isValidVkn(value: string): boolean {
-  if (!/^\d{10}$/.test(value)) return false;
-  const d = [...value].map(Number);
-  let sum = 0;
-  for (let i = 0; i < 9; i++) {
-    const t = (d[i] + 9 - i) % 10;
-    let v = (t * 2 ** (9 - i)) % 9;
-    if (t !== 0 && v === 0) v = 9;
-    sum += v;
-  }
-  return (10 - (sum % 10)) % 10 === d[9];
-}
-
-/** Turkish citizen number (T.C. Kimlik No) check digits. */
-export function isValidTckn(value: string): boolean {
-  if (!/^[1-9]\d{10}$/.test(value)) return false;
-  const d = [...value].map(Number);
-  const odd = d[0] + d[2] + d[4] + d[6] + d[8];
-  const even = d[1] + d[3] + d[5] + d[7];
-  if ((((odd * 7 - even) % 10) + 10) % 10 !== d[9]) return false;
-  return d.slice(0, 10).reduce((a, b) => a + b, 0) % 10 === d[10];
-}
-
-function attribute(order: ShopifyOrder, names: string[]): string | undefined {
+/** A note attribute's value and the name it carries in the order (that name is shown when the value is wrong). */
+function attribute(order: ShopifyOrder, names: string[]): { value: string; name: string } | undefined {
   const wanted = foldAll(names, (n) => n);
   for (const attr of order.note_attributes ?? []) {
     if (wanted.includes(foldName(attr.name))) {
       const value = clean(attr.value === null || attr.value === undefined ? undefined : String(attr.value));
-      if (value) return value;
+      if (value) return { value, name: attr.name };
     }
   }
   return undefined;
 }
 
-const digitsOnly = (v: string) => v.replace(/[\s.\-/]/g, "");
-
 type Identity =
   | { kind: "company"; taxNumber: string }
   | { kind: "citizen"; taxNumber: string }
   | { kind: "anonymous" }
-  | { kind: "invalid"; value: string; source: string };
+  | { kind: "invalid"; value: string; attribute?: string };
 
 /** The buyer's number: note attributes first, then a 10/11-digit number written into the billing company. */
 function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
-  const candidates: Array<{ value: string; source: string; expect?: 10 | 11 }> = [];
-  const tax = attribute(order, settings.taxNumberAttributes);
-  if (tax) candidates.push({ value: tax, source: "note attribute", expect: undefined });
-  const citizen = attribute(order, settings.citizenNumberAttributes);
-  if (citizen) candidates.push({ value: citizen, source: "note attribute", expect: undefined });
+  // `attribute` names the note attribute the value came from; none means the billing address's company.
+  const candidates: Array<{ value: string; attribute?: string }> = [];
+  for (const names of [settings.taxNumberAttributes, settings.citizenNumberAttributes]) {
+    const found = attribute(order, names);
+    if (found) candidates.push({ value: found.value, attribute: found.name });
+  }
   if (settings.useBillingCompany) {
     const inCompany = clean(order.billing_address?.company)?.match(/(?<!\d)(\d{10}|\d{11})(?!\d)/);
-    if (inCompany) candidates.push({ value: inCompany[1], source: "billing company" });
+    if (inCompany) candidates.push({ value: inCompany[1] });
   }
   const first = candidates[0];
   if (!first) return { kind: "anonymous" };
-  const value = digitsOnly(first.value);
-  if (value.length === 10 && isValidVkn(value)) return { kind: "company", taxNumber: value };
-  if (value.length === 11 && isValidTckn(value)) {
-    return value === ANONYMOUS_TAX_NUMBER ? { kind: "anonymous" } : { kind: "citizen", taxNumber: value };
-  }
-  if (value === ANONYMOUS_TAX_NUMBER) return { kind: "anonymous" };
-  return { kind: "invalid", value: first.value, source: first.source };
+  if (normalizeTaxId(first.value) === ANONYMOUS_TAX_NUMBER) return { kind: "anonymous" };
+  // Either kind is accepted from either field: buyers put a VKN into a citizen-number field and back.
+  const check = checkTaxId(first.value);
+  if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
+  return { kind: "invalid", value: first.value, attribute: first.attribute };
 }
 
 function isForeign(order: ShopifyOrder): { foreign: boolean; country?: string } {
@@ -164,13 +141,20 @@ export function mapCustomer(
 
   const { foreign, country } = isForeign(order);
   const who = foreign ? ({ kind: "foreign" } as const) : identity(order, settings);
-  if (who.kind === "invalid") errors.push(error("customer.invalid_tax_number", { value: who.value, source: who.source }));
+  if (who.kind === "invalid") {
+    // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
+    errors.push(
+      who.attribute === undefined
+        ? error("customer.invalid_tax_number_in_company", { value: who.value })
+        : error("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
+    );
+  }
 
   const email = clean(order.email) ?? clean(order.customer?.email);
   const phone = clean(order.billing_address?.phone) ?? clean(order.phone) ?? clean(order.customer?.phone) ?? clean(order.shipping_address?.phone);
   // Guests have no Shopify customer: a stable id from the order keeps one card per guest order.
   const id: number | string = order.customer?.id ?? `guest-${order.id}`;
-  const company = settings.useBillingCompany
+  const billingCompany = settings.useBillingCompany
     ? clean(clean(order.billing_address?.company)?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "").replace(/[\s\-/,]+$/, "").replace(/^[\s\-/,]+/, ""))
     : undefined;
 
@@ -193,10 +177,12 @@ export function mapCustomer(
 
   let customer: InvoiceCustomer;
   if (who.kind === "company") {
-    const taxOffice = attribute(order, settings.taxOfficeAttributes);
+    const taxOffice = attribute(order, settings.taxOfficeAttributes)?.value;
+    // A title the buyer typed for the invoice (the cart block's field) wins over the billing address's company.
+    const title = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany;
     if (!taxOffice) errors.push(error("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
-    if (!company) errors.push(error("customer.company_without_title", { taxNumber: who.taxNumber }));
-    customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: company ?? "" };
+    if (!title) errors.push(error("customer.company_without_title", { taxNumber: who.taxNumber }));
+    customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: title ?? "" };
   } else {
     const names = person ?? { name: "Nihai", surname: "Tüketici" };
     let taxNumber = ANONYMOUS_TAX_NUMBER;
@@ -206,7 +192,7 @@ export function mapCustomer(
       warnings.push(warning("customer.foreign_buyer", { country: country ?? "", taxNumber }));
     }
     const fullName = [names.name, names.surname].filter(Boolean).join(" ");
-    customer = { ...base, type: "person", tax_number: taxNumber, title: company && who.kind === "foreign" ? company : fullName, name: names.name, surname: names.surname };
+    customer = { ...base, type: "person", tax_number: taxNumber, title: billingCompany && who.kind === "foreign" ? billingCompany : fullName, name: names.name, surname: names.surname };
   }
   return { customer: errors.length ? undefined : customer, errors, warnings };
 }

@@ -52,8 +52,12 @@ const catalogue = {
     en: "Line '{line}' has a negative amount ({amount}). Check the order's discounts in Shopify; issue this invoice by hand in the panel.",
   },
   "customer.invalid_tax_number": {
-    tr: "Alıcının vergi/T.C. kimlik numarası '{value}' geçersiz ({source}). Vergi numarası 10, T.C. kimlik numarası 11 hane olmalı. Siparişin notlarındaki numarayı müşteriyle düzeltin ya da Ayarlar > Vergi numarası alanlarını kontrol edin.",
-    en: "The buyer's tax / citizen number '{value}' is not valid ({source}). A tax number has 10 digits, a citizen number 11. Correct it in the order's note attributes with the customer, or check Settings > Tax number fields.",
+    tr: "Alıcının vergi / T.C. kimlik numarası '{value}' geçersiz (siparişin '{source}' alanı). Vergi numarası 10 hanedir ve son hanesi kontrol hanesidir; T.C. kimlik numarası 11 hanedir, 0 ile başlamaz ve son iki hanesi kontrol haneleridir. Doğru numarayı müşteriden alıp siparişe girin ya da Ayarlar > Vergi numarası alanlarını kontrol edin; fatura bu düzeltilmeden gönderilmez.",
+    en: "The buyer's tax / citizen number '{value}' is not valid (the order's '{source}' field). A tax number (VKN) has 10 digits, the last one a check digit; a T.C. citizen number has 11, never starts with 0, and ends with two check digits. Get the right number from the customer and put it on the order, or check Settings > Tax number fields; nothing is sent until then.",
+  },
+  "customer.invalid_tax_number_in_company": {
+    tr: "Fatura adresinin Şirket alanındaki '{value}' numarası geçerli bir vergi / T.C. kimlik numarası değil (kontrol hanesi tutmuyor). Shopify'da siparişin fatura adresini düzeltin ya da Ayarlar'da 'Şirket unvanını fatura adresinden al' seçeneğini kapatın; fatura bu düzeltilmeden gönderilmez.",
+    en: "The number '{value}' in the billing address's Company field is not a valid tax / citizen number (its check digit does not match). Correct the order's billing address in Shopify, or turn off Settings > 'Take the company title from the billing address'; nothing is sent until then.",
   },
   "customer.company_without_tax_office": {
     tr: "Alıcı şirket (vergi no {taxNumber}) ama vergi dairesi yok. Siparişe 'Vergi Dairesi' notu ekleyin ya da Ayarlar > Vergi dairesi alan adlarını ödeme sayfanızdaki alanla eşleştirin.",

@@ -90,6 +90,8 @@ export const MappingSettingsSchema = z.object({
   taxNumberAttributes: z.array(z.string()).default(["Vergi Numarası", "Vergi No", "VKN"]),
   citizenNumberAttributes: z.array(z.string()).default(["TC Kimlik No", "TCKN", "T.C. Kimlik No"]),
   taxOfficeAttributes: z.array(z.string()).default(["Vergi Dairesi"]),
+  /** Note attributes with the company title a buyer typed for the invoice (the cart block writes the first). */
+  companyTitleAttributes: z.array(z.string()).default(["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"]),
   /** Take the company title (and a tax number written into it) from the billing address's company field. */
   useBillingCompany: z.boolean().default(true),
   /** 2222222222 is the number Turkish e-archive practice uses for buyers outside Turkey. */

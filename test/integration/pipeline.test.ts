@@ -190,6 +190,15 @@ describe("the invoicing pipeline", () => {
     await worker.stop();
   });
 
+  it("a tax number that fails its checksum is reported with its value and field before anything is posted", async () => {
+    const worker = await pipeline.startWorker();
+    await pipeline.deliverPaid(paidOrder({ note_attributes: [{ name: "Vergi Numarası", value: "1234567891" }, { name: "Vergi Dairesi", value: "Kadıköy" }] }));
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
+    expect(row.problems).toEqual([expect.objectContaining({ code: "customer.invalid_tax_number", params: { value: "1234567891", source: "Vergi Numarası" } })]);
+    expect(pipeline.posts()).toBe(0);
+    await worker.stop();
+  });
+
   it("a rejected API key needs the merchant, and is not retried", async () => {
     await connectShop(pipeline.sandbox, SHOP, { apiKey: "wrong-key-1234567890" });
     const worker = await pipeline.startWorker();

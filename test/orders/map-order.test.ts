@@ -78,6 +78,43 @@ describe("mapOrderToInvoice", () => {
     expect(codes(noCompany)).toContain("customer.company_without_title");
   });
 
+  it("takes the cart block's attributes: the typed company title wins over the billing company", () => {
+    const o = order("12-anonymous-consumer", (j) => {
+      j.note_attributes = [
+        { name: "Vergi Numarası", value: "9860008925" },
+        { name: "Vergi Dairesi", value: "Kadıköy" },
+        { name: "Şirket Unvanı", value: "Moda Kitabevi Ltd. Şti." },
+      ];
+      j.billing_address.company = "Moda";
+    });
+    const r = mapOrderToInvoice(o, ctx("12-anonymous-consumer"));
+    expect(r.ok && r.body.customer).toMatchObject({ type: "company", tax_number: "9860008925", tax_office: "Kadıköy", title: "Moda Kitabevi Ltd. Şti." });
+  });
+
+  it("reports a number that fails its checksum with the value and the note attribute it came from, and posts nothing", () => {
+    const citizen = order("01-single-item-citizen", (j) => {
+      j.note_attributes = [{ name: "T.C. Kimlik No", value: "123 456 789 01" }];
+    });
+    const r = mapOrderToInvoice(citizen, ctx("01-single-item-citizen"));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problems).toEqual([
+      { code: "customer.invalid_tax_number", severity: "error", params: { value: "123 456 789 01", source: "T.C. Kimlik No" } },
+    ]);
+    const repeated = order("09-company-buyer", (j) => {
+      j.note_attributes = [{ name: "VKN", value: "4444444444" }, { name: "Vergi Dairesi", value: "Nilüfer" }];
+    });
+    expect(!mapOrderToInvoice(repeated, ctx("09-company-buyer")).ok).toBe(true);
+  });
+
+  it("reports a bad number in the billing company as coming from that field", () => {
+    const o = order("12-anonymous-consumer", (j) => {
+      j.note_attributes = [];
+      j.billing_address.company = "Moda Kitabevi 9860008926";
+    });
+    const r = mapOrderToInvoice(o, ctx("12-anonymous-consumer"));
+    expect(!r.ok && r.problems).toEqual([{ code: "customer.invalid_tax_number_in_company", severity: "error", params: { value: "9860008926" } }]);
+  });
+
   it("an unknown gateway is sent as 'other' with a warning", () => {
     const o = order("12-anonymous-consumer", (j) => {
       j.payment_gateway_names = ["Acme Pay"];
