@@ -6,10 +6,10 @@ import type { AddressInfo, Socket } from "node:net";
 import { Faults, type FaultsRequest } from "./faults";
 import { makePdf } from "./pdf";
 import { isFilled, isUrl } from "./rules";
-import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type CreateOutcome, type InvoiceRecord, type SandboxAccount } from "./state";
+import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type CreateOutcome, type EmptyAccount, type InvoiceRecord, type SandboxAccount } from "./state";
 
 export { DEFAULT_ACCOUNT, E_ARCHIVE_SERIES, E_INVOICE_SERIES } from "./state";
-export type { AddAccountOptions, CallbackDelivery, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
+export type { AddAccountOptions, CallbackDelivery, EmptyAccount, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
 export {
   ANONYMOUS_TAX_NUMBER,
   E_ARCHIVE_VKN_EXAMPLE,
@@ -60,6 +60,8 @@ export interface Sandbox {
   account: SandboxAccount;
   /** Creates another team with its own key, channel, integrations and waybills. */
   addAccount(options?: AddAccountOptions): SandboxAccount;
+  /** A new account with no sales channel yet (and no waybills): what a merchant has before setting up. */
+  addEmptyAccount(options?: Pick<AddAccountOptions, "apiKey">): EmptyAccount;
   faults: Faults;
   /** Read-only copies of the stored invoices (all teams). */
   invoices: SandboxInvoices;
@@ -241,6 +243,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     account,
     addAccount: (opts) => state.addAccount(opts),
+    addEmptyAccount: (opts) => state.addEmptyAccount(opts),
     faults,
     invoices: {
       all: () => state.allInvoices(),

@@ -29,6 +29,9 @@ export interface AddAccountOptions {
   eInvoiceTaxNumbers?: string[];
 }
 
+/** A new account as the service opens it: invoice accounts, but no sales channel and no documents yet. */
+export type EmptyAccount = Pick<SandboxAccount, "apiKey" | "teamId" | "invoiceIntegrationId" | "dummyIntegrationId">;
+
 export interface InvoiceError {
   code: string;
   message: string;
@@ -169,6 +172,9 @@ export const DEFAULT_ACCOUNT = {
   waybillIds: { completed: 31, draft: 32, incoming: 33, invoiced: 34 },
 } as const;
 
+/** Sales channel types the sandbox accepts on create (the service's other marketplaces are not simulated). */
+export const SALE_CHANNEL_TYPES: string[] = ["shopify"];
+
 export const E_INVOICE_SERIES = "EFT";
 export const E_ARCHIVE_SERIES = "ARS";
 
@@ -262,6 +268,30 @@ export class SandboxState {
     return { ...account, eInvoiceTaxNumbers: [...account.eInvoiceTaxNumbers], waybillIds: { ...account.waybillIds } };
   }
 
+  /** An account with no sales channel (the merchant creates one, e.g. through the app) and no waybills. */
+  addEmptyAccount(options: Pick<AddAccountOptions, "apiKey"> = {}): EmptyAccount {
+    const teamId = this.next.team++;
+    const invoiceIntegrationId = this.next.integration++;
+    const dummyIntegrationId = this.next.integration++;
+    const apiKey = options.apiKey ?? `sandbox-key-${teamId}-${randomBytes(12).toString("hex")}`;
+    if (this.teamsByKey.has(apiKey)) throw new Error(`API key already in use: ${apiKey}`);
+    const team: Team = {
+      // Never used to post: a team without a channel cannot invoice until it creates one.
+      account: { apiKey, teamId, saleChannelId: 0, invoiceIntegrationId, dummyIntegrationId, eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS], waybillIds: { completed: 0, draft: 0, incoming: 0, invoiced: 0 } },
+      saleChannels: [],
+      integrations: [
+        { id: invoiceIntegrationId, name: "Sandbox entegratör (canlı)", dummy: false },
+        { id: dummyIntegrationId, name: "Dummy test entegrasyonu", dummy: true },
+      ],
+      quotaUsed: 0,
+      webhooks: [],
+      customers: [],
+    };
+    this.teams.set(teamId, team);
+    this.teamsByKey.set(apiKey, team);
+    return { apiKey, teamId, invoiceIntegrationId, dummyIntegrationId };
+  }
+
   teamByKey(apiKey: string): Team | undefined {
     return this.teamsByKey.get(apiKey);
   }
@@ -282,7 +312,17 @@ export class SandboxState {
 
   addSaleChannel(team: Team, body: Record<string, unknown>): { id: number; name: string } | FieldErrors {
     if (!isFilled(body.sale_channel) || typeof body.sale_channel !== "string") return { sale_channel: ["The sale_channel field is required."] };
-    const settings = typeof body.settings === "object" && body.settings !== null ? (body.settings as Record<string, unknown>) : {};
+    if (!SALE_CHANNEL_TYPES.includes(body.sale_channel)) return { sale_channel: ["The selected sale channel is invalid."] };
+    const settings = typeof body.settings === "object" && body.settings !== null && !Array.isArray(body.settings) ? (body.settings as Record<string, unknown>) : {};
+    // A Shopify channel is known by the shop's domain: the service needs it to tell the channel's orders apart.
+    if (body.sale_channel === "shopify") {
+      const domain = settings.domain;
+      if (!isFilled(domain)) return { "settings.domain": ["The settings.domain field is required."] };
+      if (typeof domain !== "string" || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(domain.trim()) || domain.length > 255) {
+        return { "settings.domain": ["The settings.domain field must be a valid domain."] };
+      }
+      settings.domain = domain.trim().toLowerCase();
+    }
     const channel = { id: this.next.saleChannel++, name: String(settings.domain ?? body.sale_channel), sale_channel: body.sale_channel, settings };
     team.saleChannels.push(channel);
     return { id: channel.id, name: channel.name };

@@ -5,6 +5,7 @@ import { InvoicingClient } from "../invoicing/client";
 import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing/errors";
 import { MappingSettingsSchema, PAYMENT_METHODS, TAX_RATES, type MappingSettings } from "../orders/settings";
 import { ConnectionInputSchema, apiKeyFor, getSettings, saveSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
+import { channelForShop, shopHosts } from "./sale-channel.server";
 import { splitNames, type FieldErrors, type SettingsForm } from "./settings-form";
 
 const CHECK_TIMEOUT_MS = 10_000;
@@ -17,6 +18,8 @@ export interface ServiceOption {
 export interface ServiceLists {
   integrations: ServiceOption[];
   saleChannels: ServiceOption[];
+  /** The account's channel made for this shop's domain, or null (the page then offers to create it). */
+  channelForShop: number | null;
   /** Why the lists could not be read (error kind), or null. */
   error: string | null;
 }
@@ -28,11 +31,12 @@ export async function loadServiceLists(shop: string, settings: SettingsView): Pr
   if (!apiKey) return null;
   const client = new InvoicingClient({ baseUrl: settings.baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS });
   try {
-    const [integrations, saleChannels] = await Promise.all([client.listInvoiceIntegrations(), client.listSaleChannels()]);
+    const [integrations, saleChannels, hosts] = await Promise.all([client.listInvoiceIntegrations(), client.listSaleChannels(), shopHosts(shop)]);
     const option = (item: { id: number | string; name: string }) => ({ id: Number(item.id), name: item.name || `#${item.id}` });
-    return { integrations: integrations.map(option), saleChannels: saleChannels.map(option), error: null };
+    const forShop = channelForShop(saleChannels, hosts);
+    return { integrations: integrations.map(option), saleChannels: saleChannels.map(option), channelForShop: forShop ? Number(forShop.id) : null, error: null };
   } catch (error) {
-    return { integrations: [], saleChannels: [], error: error instanceof InvoicingError ? error.kind : "network" };
+    return { integrations: [], saleChannels: [], channelForShop: null, error: error instanceof InvoicingError ? error.kind : "network" };
   }
 }
 

@@ -1,4 +1,5 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
+import type { ReactNode } from "react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { PAYMENT_METHODS, TAX_RATES } from "../orders/settings";
 import { UNITS, type SettingsForm } from "../admin/settings-form";
@@ -18,6 +19,8 @@ interface ConnectionProps {
   error: ErrorOf;
   hasApiKey: boolean;
   lists: { integrations: Option[]; saleChannels: Option[]; error: string | null } | null;
+  /** Shown under the sales channel (the offer to create one). */
+  saleChannelExtra?: ReactNode;
 }
 
 function idOptions(list: Option[] | undefined, current: number | null, choose: string) {
@@ -28,7 +31,7 @@ function idOptions(list: Option[] | undefined, current: number | null, choose: s
 
 const toId = (value: string) => (value ? Number(value) : null);
 
-export function ConnectionSection({ form, set, error, hasApiKey, lists }: ConnectionProps) {
+export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChannelExtra }: ConnectionProps) {
   const t = useT();
   const listsReady = lists !== null && lists.error === null;
   const listHelp = lists === null ? t("settings.listsNeedKey") : undefined;
@@ -78,6 +81,7 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists }: Connec
             helpText={listHelp}
             error={error("saleChannelId")}
           />
+          {saleChannelExtra}
           <Checkbox
             id="testMode"
             label={t("settings.testMode")}

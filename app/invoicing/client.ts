@@ -117,6 +117,15 @@ export class InvoicingClient {
     return this.json({ method: "GET", path: "/integrations/sale-channel", create: false }, z.array(SaleChannelSchema));
   }
 
+  /**
+   * POST /integrations/sale-channel: a Shopify sales channel for the shop `domain`. Not idempotent (a lost answer
+   * may leave a channel behind): callers list the channels first and reuse one for the same domain.
+   */
+  async createSaleChannel(domain: string): Promise<SaleChannel> {
+    const body = { sale_channel: "shopify", settings: { domain } };
+    return this.json({ method: "POST", path: "/integrations/sale-channel", create: false }, SaleChannelSchema, { body });
+  }
+
   /** Account-level webhook (update-or-create keyed on the URL, so repeating it is harmless). The body may be empty. */
   async saveAccountWebhook(url: string): Promise<void> {
     await this.send({ method: "POST", path: "/helpers/settings-webhook", create: false }, { body: { webhook_url: url } });

@@ -11,15 +11,22 @@ import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { getSettings } from "../settings/settings.server";
 import { loadServiceLists, saveSettingsForm } from "../admin/settings.server";
+import { loadCartBlock } from "../admin/cart-block.server";
+import type { SaleChannelResult } from "../admin/sale-channel.server";
 import { formFromSettings, type SettingsForm } from "../admin/settings-form";
 import { useT } from "../i18n/react";
 import { ConnectionSection, MappingSections } from "../components/SettingsSections";
+import { CartBlockSection } from "../components/CartBlockSection";
+import { SaleChannelOffer } from "../components/SaleChannelOffer";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const settings = await getSettings(session.shop);
-  const lists = await loadServiceLists(session.shop, settings);
-  return json({ form: formFromSettings(settings), hasApiKey: settings.hasApiKey, lists });
+  const [lists, cartBlock] = await Promise.all([loadServiceLists(session.shop, settings), loadCartBlock(session.shop, settings.mapping)]);
+  const form = formFromSettings(settings);
+  // The account already has a channel for this shop's domain: proposed, and saved with the form.
+  if (form.saleChannelId === null && lists?.channelForShop) form.saleChannelId = lists.channelForShop;
+  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -43,6 +50,8 @@ export default function Settings() {
   const [form, setForm] = useState<SettingsForm>(data.form);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [detail, setDetail] = useState<string | undefined>();
+  const channel = useFetcher<SaleChannelResult>();
+  const [channelError, setChannelError] = useState<string | undefined>();
 
   useEffect(() => {
     const result = fetcher.data;
@@ -56,6 +65,19 @@ export default function Settings() {
       setDetail(result.detail);
     }
   }, [fetcher.data, fetcher.state, shopify, t]);
+
+  useEffect(() => {
+    const result = channel.data;
+    if (!result || channel.state !== "idle") return;
+    if (result.ok) {
+      setChannelError(undefined);
+      setForm((current) => ({ ...current, saleChannelId: result.id }));
+      shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
+    } else {
+      setChannelError(t.dyn(`settings.saleChannel.error.${result.code}`, result.code, { detail: result.detail ?? "-" }));
+    }
+  }, [channel.data, channel.state, shopify, t]);
+  const offerChannel = data.lists !== null && data.lists.error === null && data.lists.channelForShop === null && form.saleChannelId === null;
 
   const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => setForm((current) => ({ ...current, [key]: value }));
   const error = (field: string) => (errors[field] ? t.dyn(`settings.error.${errors[field]}`, errors[field], { detail: detail ?? "-" }) : undefined);
@@ -83,8 +105,25 @@ export default function Settings() {
           }}
         >
           <Layout>
-            <ConnectionSection form={form} set={set} error={error} hasApiKey={data.hasApiKey} lists={data.lists} />
+            <ConnectionSection
+              form={form}
+              set={set}
+              error={error}
+              hasApiKey={data.hasApiKey}
+              lists={data.lists}
+              saleChannelExtra={
+                offerChannel && (
+                  <SaleChannelOffer
+                    domain={data.shop}
+                    creating={channel.state !== "idle"}
+                    error={channelError}
+                    onCreate={() => channel.submit({}, { method: "post", action: "/app/sale-channel", encType: "application/json" })}
+                  />
+                )
+              }
+            />
             <MappingSections form={form} set={set} error={error} />
+            <CartBlockSection {...data.cartBlock} />
           </Layout>
           <button type="submit" hidden aria-hidden tabIndex={-1} />
         </form>

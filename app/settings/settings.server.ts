@@ -96,6 +96,11 @@ export async function saveConnection(shop: string, input: ConnectionInput) {
   await saveSettings(shop, input);
 }
 
+/** Selects the shop's sales channel alone (the app created or found it); the rest of the settings stay. */
+export async function setSaleChannel(shop: string, saleChannelId: number) {
+  await prisma.shopSettings.update({ where: { shopDomain: shop }, data: { saleChannelId } });
+}
+
 /** The shop's stored API key in plain text, for building a client; null when none is set. */
 export async function apiKeyFor(shop: string): Promise<string | null> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { apiKeyEncrypted: true } });

@@ -14,6 +14,7 @@ export interface SeedRow {
   problems?: unknown;
   remoteTotals?: unknown;
   requestBody?: unknown;
+  orderSnapshot?: Record<string, unknown>;
 }
 
 let seq = 0;
@@ -29,7 +30,7 @@ export async function seedInvoice(shop: string, row: SeedRow = {}) {
       customerName: row.customerName === undefined ? "Ayşe Yılmaz" : row.customerName,
       orderTotal: row.orderTotal ?? "120.00",
       currency: "TRY",
-      orderSnapshot: { id: 6_000_000_000 + seq },
+      orderSnapshot: { id: 6_000_000_000 + seq, ...row.orderSnapshot } as object,
       state: row.state ?? "completed",
       serialNumber: row.serialNumber ?? null,
       pdfUrl: row.pdfUrl ?? null,

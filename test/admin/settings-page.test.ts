@@ -72,7 +72,7 @@ describe("settings page", () => {
     expect(data.hasApiKey).toBe(true);
     expect(data.form.apiKey).toBe("");
     // The lists come from the service, read with the stored key.
-    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap" }, { id: 12, name: "Test (dummy)" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], error: null });
+    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap" }, { id: 12, name: "Test (dummy)" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], channelForShop: null, error: null });
   });
 
   it("rejects a key the service refuses, with a clear error on the field, and saves nothing at all", async () => {

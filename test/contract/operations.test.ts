@@ -65,6 +65,33 @@ describe("account operations", () => {
     expect((await otherClient.listSaleChannels()).map((c) => c.id)).toEqual([other.saleChannelId]);
   });
 
+  it("a new account has no sales channel; one created for the shop's domain is listed and used to invoice", async () => {
+    const fresh = sandbox.addEmptyAccount();
+    const freshClient = clientFor(sandbox, fresh);
+    expect(await freshClient.listSaleChannels()).toEqual([]);
+    const created = await freshClient.createSaleChannel("yeni-magaza.myshopify.com");
+    expect(created).toMatchObject({ id: expect.any(Number), name: "yeni-magaza.myshopify.com" });
+    const listed = await freshClient.listSaleChannels();
+    expect(listed).toEqual([expect.objectContaining({ id: created.id, sale_channel: "shopify", settings: { domain: "yeni-magaza.myshopify.com" } })]);
+    // Only this account sees it, and it invoices through it.
+    expect((await client.listSaleChannels()).map((c) => c.id)).not.toContain(created.id);
+    const record = await freshClient.createInvoice(invoiceBody({ saleChannelId: created.id, invoiceIntegrationId: fresh.dummyIntegrationId }));
+    expect(record.sale_channel_id).toBe(created.id);
+    const refused = await client.createInvoice(invoiceBody({ saleChannelId: created.id, invoiceIntegrationId: sandbox.account.dummyIntegrationId })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+  });
+
+  it("refuses a sales channel without a valid shop domain (422 naming the field) and a bad key (401)", async () => {
+    for (const domain of ["", "not a domain", "https://shop.example/"]) {
+      const error = await client.createSaleChannel(domain).catch((e: unknown) => e);
+      expect(error, domain).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).fieldErrors).toHaveProperty(["settings.domain"]);
+    }
+    expect(await raw(sandbox, "POST", "/integrations/sale-channel", { sale_channel: "amazon", settings: { domain: "x.example" } })).toMatchObject({ status: 422, json: { errors: { sale_channel: [expect.any(String)] } } });
+    const bad = await clientFor(sandbox, { apiKey: "wrong-key" }).createSaleChannel("x.myshopify.com").catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(AuthenticationError);
+  });
+
   it("saves the account webhook (update-or-create on the URL) and rejects an invalid URL", async () => {
     await client.saveAccountWebhook("https://shop.example/webhooks/invoicing");
     await client.saveAccountWebhook("https://shop.example/webhooks/invoicing");

@@ -270,6 +270,13 @@ describe("responses", () => {
     expect((await api.listSaleChannels()).map((c) => [c.id, c.name])).toEqual([[8, "shopify"]]);
   });
 
+  it("creates a Shopify sales channel with the shop's domain and reads the new channel's id", async () => {
+    const { baseUrl, received } = await serve(json(201, { success: true, data: { id: 17, name: "yeni-magaza.myshopify.com" } }));
+    expect(await client(baseUrl).createSaleChannel("yeni-magaza.myshopify.com")).toMatchObject({ id: 17, name: "yeni-magaza.myshopify.com" });
+    expect(received[0]).toMatchObject({ method: "POST", url: "/api/integrations/sale-channel" });
+    expect(JSON.parse(received[0].body)).toEqual({ sale_channel: "shopify", settings: { domain: "yeni-magaza.myshopify.com" } });
+  });
+
   it.each([
     ["a record without id", { data: { workflow_status: "processing" } }],
     ["a list where a record is expected", { data: [record()] }],
