@@ -5,7 +5,7 @@ import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/s
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
-import { fetchShopProfile, recordShop } from "./shops/shops.server";
+import { onAuthenticated } from "./shops/shops.server";
 
 const config = env();
 
@@ -31,12 +31,7 @@ const shopify = shopifyApp({
   distribution: AppDistribution.AppStore,
   logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
   future: { unstable_newEmbeddedAuthStrategy: true },
-  hooks: {
-    afterAuth: async ({ session, admin }) => {
-      const profile = await fetchShopProfile(admin.graphql);
-      await recordShop(session.shop, profile);
-    },
-  },
+  hooks: { afterAuth: onAuthenticated },
   ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 

@@ -175,7 +175,7 @@ export const en = {
   "settings.defaultTaxRate": "Default VAT rate (%)",
   "settings.defaultTaxRate.help": "Used when an order carries no tax lines.",
   "settings.pricesIncludeVat": "Prices include VAT",
-  "settings.pricesIncludeVat.help": "When an order has no tax lines: are the prices already VAT-inclusive?",
+  "settings.pricesIncludeVat.help": "When an order has no tax lines: are the prices already VAT-inclusive? Set from your Shopify tax settings at install until you change it here.",
   "settings.exemptionCode": "VAT exemption code",
   "settings.exemptionCode.help": "For 0 % lines, e.g. 301.",
   "settings.exemptionReason": "Exemption text",

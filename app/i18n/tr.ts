@@ -171,7 +171,7 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.defaultTaxRate": "Varsayılan KDV oranı (%)",
   "settings.defaultTaxRate.help": "Siparişte vergi satırı olmadığında kullanılır.",
   "settings.pricesIncludeVat": "Fiyatlara KDV dahil",
-  "settings.pricesIncludeVat.help": "Siparişte vergi satırı yoksa: fiyatlar KDV dahil mi?",
+  "settings.pricesIncludeVat.help": "Siparişte vergi satırı yoksa: fiyatlar KDV dahil mi? Kurulumda Shopify vergi ayarınızdan alınır; burada değiştirene kadar ona uyar.",
   "settings.exemptionCode": "KDV istisna kodu",
   "settings.exemptionCode.help": "%0 KDV'li kalemler için, ör. 301.",
   "settings.exemptionReason": "İstisna açıklaması",

@@ -7,18 +7,23 @@ export interface ShopProfile {
   currency?: string | null;
   timezone?: string | null;
   storefrontUrl?: string | null;
+  /** Shopify's "all prices include tax" setting. */
+  taxesIncluded?: boolean | null;
 }
 
 type GraphqlClient = (query: string) => Promise<Response>;
 
+// Shop fields of the Admin GraphQL API (2026-07): currencyCode, ianaTimezone, taxesIncluded, primaryDomain.
 const SHOP_QUERY = `#graphql
-  query ShopProfile { shop { name email currencyCode ianaTimezone primaryDomain { url } } }`;
+  query ShopProfile { shop { name email currencyCode ianaTimezone taxesIncluded primaryDomain { url } } }`;
 
-/** Reads the shop's name, currency, IANA time zone and storefront address from the Admin API. */
+/** Reads the shop's name, currency, IANA time zone, tax setting and storefront address from the Admin API. */
 export async function fetchShopProfile(graphql: GraphqlClient): Promise<ShopProfile> {
   const response = await graphql(SHOP_QUERY);
   const { data } = (await response.json()) as {
-    data?: { shop?: { name?: string; email?: string; currencyCode?: string; ianaTimezone?: string; primaryDomain?: { url?: string } } };
+    data?: {
+      shop?: { name?: string; email?: string; currencyCode?: string; ianaTimezone?: string; taxesIncluded?: unknown; primaryDomain?: { url?: string } };
+    };
   };
   const shop = data?.shop ?? {};
   return {
@@ -27,10 +32,14 @@ export async function fetchShopProfile(graphql: GraphqlClient): Promise<ShopProf
     currency: shop.currencyCode,
     timezone: shop.ianaTimezone,
     storefrontUrl: shop.primaryDomain?.url,
+    taxesIncluded: typeof shop.taxesIncluded === "boolean" ? shop.taxesIncluded : null,
   };
 }
 
-/** Creates or refreshes the shop's row; a re-install clears the uninstall mark. */
+/**
+ * Creates or refreshes the shop's row; a re-install clears the uninstall mark. Shopify's tax setting becomes the
+ * default of "prices include VAT" (applyTaxDefault).
+ */
 export async function recordShop(domain: string, profile: ShopProfile) {
   const data = {
     name: profile.name ?? undefined,
@@ -38,12 +47,38 @@ export async function recordShop(domain: string, profile: ShopProfile) {
     currency: profile.currency ?? undefined,
     timezone: profile.timezone ?? undefined,
     storefrontUrl: profile.storefrontUrl ?? undefined,
+    taxesIncluded: profile.taxesIncluded ?? undefined,
   };
-  return prisma.shop.upsert({
+  const before = await prisma.shop.findUnique({ where: { domain }, select: { taxesIncluded: true } });
+  const shop = await prisma.shop.upsert({
     where: { domain },
     create: { domain, ...data },
     update: { ...data, uninstalledAt: null },
   });
+  if (typeof profile.taxesIncluded === "boolean") await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
+  return shop;
+}
+
+/**
+ * "Prices include VAT" (for orders without tax lines) follows Shopify's tax setting, so a new shop's first
+ * invoice is right without a visit to Settings. It follows only while the stored value still equals what
+ * Shopify said before: a value the merchant changed in Settings is theirs and a later authentication keeps it.
+ */
+export async function applyTaxDefault(domain: string, taxesIncluded: boolean, previous: boolean | null) {
+  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: domain }, select: { mapping: true } });
+  const mapping = row?.mapping && typeof row.mapping === "object" && !Array.isArray(row.mapping) ? (row.mapping as Record<string, unknown>) : {};
+  const stored = mapping.pricesIncludeVat;
+  const merchantsChoice = typeof stored === "boolean" && stored !== previous;
+  if (merchantsChoice || stored === taxesIncluded) return;
+  // Only this one field is written; the other mapping settings keep their stored values or code defaults.
+  const next = { ...mapping, pricesIncludeVat: taxesIncluded };
+  await prisma.shopSettings.upsert({ where: { shopDomain: domain }, create: { shopDomain: domain, mapping: next }, update: { mapping: next } });
+}
+
+/** afterAuth: the shop's profile from the Admin API, recorded with its defaults. */
+export async function onAuthenticated({ session, admin }: { session: { shop: string }; admin: { graphql: GraphqlClient } }) {
+  const profile = await fetchShopProfile(admin.graphql);
+  await recordShop(session.shop, profile);
 }
 
 /**
