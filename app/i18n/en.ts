@@ -66,7 +66,7 @@ export const en = {
   "onboarding.integration": "Choose the invoice account",
   "onboarding.integration.help": "The account invoices are issued from (in test mode: the test account, which uses no quota).",
   "onboarding.saleChannel": "Choose the sales channel",
-  "onboarding.saleChannel.help": "The channel this shop's invoices are recorded under.",
+  "onboarding.saleChannel.help": "The channel this shop's invoices are recorded under. If your invoicing account has none for this shop, Settings creates it with one click.",
   "onboarding.testInvoice": "Send a test invoice",
   "onboarding.testInvoice.help": "A 100 TRY sample through the test account proves the whole path works.",
   "onboarding.testInvoice.state": "Test invoice: {state}",

@@ -64,7 +64,7 @@ export const tr: Record<keyof typeof en, string> = {
   "onboarding.integration": "Fatura hesabını seçin",
   "onboarding.integration.help": "Faturaların kesileceği hesap (test modunda kontör harcamayan test hesabı).",
   "onboarding.saleChannel": "Satış kanalını seçin",
-  "onboarding.saleChannel.help": "Bu mağazanın faturalarının kaydedileceği kanal.",
+  "onboarding.saleChannel.help": "Bu mağazanın faturalarının kaydedileceği kanal. Fatura hesabınızda bu mağaza için kanal yoksa Ayarlar tek tıkla oluşturur.",
   "onboarding.testInvoice": "Test faturası gönderin",
   "onboarding.testInvoice.help": "Test hesabından kesilen 100 TL'lik örnek, tüm yolun çalıştığını gösterir.",
   "onboarding.testInvoice.state": "Test faturası: {state}",

@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
+import { InvoicingClient } from "../../app/invoicing/client";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = path.resolve("test-results/screenshots");
@@ -252,4 +253,79 @@ describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
     await expect.poll(() => page.locator("tbody tr").first().textContent()).toContain(test.serialNumber!);
     await closePage(page);
   }, 90_000);
+  it("takes a new shop from an empty invoicing account to its first test invoice in 7 clicks (English; Turkish screenshots)", async () => {
+    // A merchant who has just opened an invoicing account: a key and invoice accounts, no sales channel yet.
+    const shop = "bos-hesap.myshopify.com";
+    await db.shop.create({ data: { domain: shop, name: "Boş Hesap" } });
+    await db.session.create({ data: { id: `offline_${shop}`, shop, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
+    const account = stack.sandbox.addEmptyAccount();
+    let clicks = 0;
+    const click = async (target: ReturnType<Page["locator"]>) => {
+      clicks += 1;
+      await target.click();
+    };
+
+    const page = await open("/app", "en", shop);
+    await expect.poll(() => page.getByText("0 of 4 steps done").isVisible()).toBe(true);
+    await click(page.getByRole("link", { name: "Open settings" }).first());
+    await page.locator("#apiKey").waitFor();
+    // Typed, not clicked: the key. (The address is the sandbox's here; a real shop keeps the live default.)
+    await page.locator("#baseUrl").fill(stack.sandbox.url);
+    await page.locator("#apiKey").fill(account.apiKey);
+    await click(page.locator("#save-settings"));
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+
+    // The account has no sales channel for this shop: the page says so and offers to create it.
+    const offer = page.locator("#sale-channel-offer");
+    await expect.poll(() => offer.textContent()).toContain(`Your invoicing account has no sales channel for ${shop}`);
+    await offer.scrollIntoViewIfNeeded();
+    await shot(page, "settings-sale-channel-offer-en");
+    const tr = await open("/app/settings", "tr", shop);
+    await expect.poll(() => tr.locator("#sale-channel-offer").textContent()).toContain(`Fatura hesabınızda ${shop} için satış kanalı yok`);
+    await tr.locator("#sale-channel-offer").scrollIntoViewIfNeeded();
+    await shot(tr, "settings-sale-channel-offer-tr");
+    await closePage(tr);
+
+    await click(page.locator("#create-sale-channel"));
+    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Sales channel created and selected");
+    const [channel] = await new InvoicingClient({ baseUrl: stack.sandbox.url, apiKey: account.apiKey }).listSaleChannels();
+    expect(channel).toMatchObject({ sale_channel: "shopify", settings: { domain: shop } });
+    await expect.poll(() => page.locator("#saleChannelId").inputValue()).toBe(String(channel.id));
+    await expect.poll(() => offer.count()).toBe(0);
+    expect((await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: shop } })).saleChannelId).toBe(channel.id);
+
+    clicks += 1; // choosing from a select is one click
+    await page.locator("#dummyIntegrationId").selectOption(String(account.dummyIntegrationId));
+    await click(page.locator("#save-settings"));
+    await expect.poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: shop } }))?.dummyIntegrationId).toBe(account.dummyIntegrationId);
+
+    await click(page.getByRole("link", { name: "Invoices" }).first());
+    await expect.poll(() => page.getByText("3 of 4 steps done").isVisible()).toBe(true);
+    await click(page.getByRole("button", { name: "Send a test invoice" }));
+    await expect.poll(() => page.getByText("Set up e-invoicing").count(), { timeout: 20_000 }).toBe(0);
+    const test = await db.invoice.findFirstOrThrow({ where: { shopDomain: shop, isTest: true } });
+    expect(test.state).toBe("completed");
+    expect(stack.sandbox.invoices.get(test.remoteId!)).toMatchObject({ sale_channel_id: channel.id, invoice_integration_id: account.dummyIntegrationId });
+    await expect.poll(() => page.locator("tbody tr").first().textContent()).toContain(test.serialNumber!);
+    // Recorded in docs/admin.md ("Onboarding"): change both together.
+    expect(clicks).toBe(7);
+    await closePage(page);
+  }, 90_000);
+
+  it("settings show how to add the cart block and how many recent orders carry invoice details (Turkish and English)", async () => {
+    for (const locale of ["tr", "en"] as const) {
+      const page = await open("/app/settings", locale);
+      const section = page.locator("#cart-block-usage");
+      await section.waitFor();
+      // Of the demo shop's four orders, the citizen's (#1001) and the company's (#1009) carry invoice details.
+      await expect.poll(() => section.textContent()).toContain(locale === "tr" ? "Son 4 siparişin 2 tanesinde fatura bilgisi var." : "2 of the last 4 orders carry invoice details.");
+      const editor = page.locator("#open-theme-editor");
+      const href = await editor.getAttribute("href");
+      expect(href).toContain(`https://${stack.shop}/admin/themes/current/editor?template=cart&addAppBlockId=`);
+      expect(new URL(href!).searchParams.get("addAppBlockId")).toBe(`${stack.apiKey}/invoice-details`);
+      await section.evaluate((element) => element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }));
+      await shot(page, `settings-cart-block-${locale}`);
+      await closePage(page);
+    }
+  }, 60_000);
 });
