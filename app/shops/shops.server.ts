@@ -13,7 +13,8 @@ export interface ShopProfile {
 
 type GraphqlClient = (query: string) => Promise<Response>;
 
-// Shop fields of the Admin GraphQL API (2026-07): currencyCode, ianaTimezone, taxesIncluded, primaryDomain.
+// Shop fields of the Admin GraphQL API: currencyCode, ianaTimezone, taxesIncluded (Boolean!), primaryDomain
+// (docs/decisions/0012-cart-block-and-setup.md says where they were checked).
 const SHOP_QUERY = `#graphql
   query ShopProfile { shop { name email currencyCode ianaTimezone taxesIncluded primaryDomain { url } } }`;
 

@@ -44,7 +44,7 @@ describe("install defaults from the Admin API", () => {
     await prisma.shop.deleteMany();
   });
 
-  it("asks for the shop's currency, time zone and tax setting (the 2026-07 Shop fields)", async () => {
+  it("asks for the shop's currency, time zone and tax setting (Shop.currencyCode, ianaTimezone, taxesIncluded)", async () => {
     const api = admin(profile(false));
     expect(await fetchShopProfile(api.graphql)).toEqual({
       name: "Moda Kitabevi",
