@@ -251,19 +251,9 @@ export class SandboxState {
       eInvoiceTaxNumbers: [...(options.eInvoiceTaxNumbers ?? E_INVOICE_TAX_NUMBERS)],
       waybillIds: { completed: ids[0], draft: ids[1], incoming: ids[2], invoiced: ids[3] },
     };
-    const team: Team = {
-      account,
-      saleChannels: [{ id: saleChannelId, name: `Shopify mağazası ${teamId}`, sale_channel: "shopify", settings: { domain: `shop-${teamId}.myshopify.com` } }],
-      integrations: [
-        { id: invoiceIntegrationId, name: "Sandbox entegratör (canlı)", dummy: false },
-        { id: dummyIntegrationId, name: "Dummy test entegrasyonu", dummy: true },
-      ],
-      quotaUsed: 0,
-      webhooks: [],
-      customers: [],
-    };
-    this.teams.set(teamId, team);
-    this.teamsByKey.set(apiKey, team);
+    const team = this.registerTeam(account, [
+      { id: saleChannelId, name: `Shopify mağazası ${teamId}`, sale_channel: "shopify", settings: { domain: `shop-${teamId}.myshopify.com` } },
+    ]);
     this.seedWaybills(team);
     return { ...account, eInvoiceTaxNumbers: [...account.eInvoiceTaxNumbers], waybillIds: { ...account.waybillIds } };
   }
@@ -275,21 +265,27 @@ export class SandboxState {
     const dummyIntegrationId = this.next.integration++;
     const apiKey = options.apiKey ?? `sandbox-key-${teamId}-${randomBytes(12).toString("hex")}`;
     if (this.teamsByKey.has(apiKey)) throw new Error(`API key already in use: ${apiKey}`);
+    // saleChannelId 0 is never posted with: a team without a channel cannot invoice until it creates one.
+    const waybillIds = { completed: 0, draft: 0, incoming: 0, invoiced: 0 };
+    this.registerTeam({ apiKey, teamId, saleChannelId: 0, invoiceIntegrationId, dummyIntegrationId, eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS], waybillIds }, []);
+    return { apiKey, teamId, invoiceIntegrationId, dummyIntegrationId };
+  }
+
+  private registerTeam(account: SandboxAccount, saleChannels: Team["saleChannels"]): Team {
     const team: Team = {
-      // Never used to post: a team without a channel cannot invoice until it creates one.
-      account: { apiKey, teamId, saleChannelId: 0, invoiceIntegrationId, dummyIntegrationId, eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS], waybillIds: { completed: 0, draft: 0, incoming: 0, invoiced: 0 } },
-      saleChannels: [],
+      account,
+      saleChannels,
       integrations: [
-        { id: invoiceIntegrationId, name: "Sandbox entegratör (canlı)", dummy: false },
-        { id: dummyIntegrationId, name: "Dummy test entegrasyonu", dummy: true },
+        { id: account.invoiceIntegrationId, name: "Sandbox entegratör (canlı)", dummy: false },
+        { id: account.dummyIntegrationId, name: "Dummy test entegrasyonu", dummy: true },
       ],
       quotaUsed: 0,
       webhooks: [],
       customers: [],
     };
-    this.teams.set(teamId, team);
-    this.teamsByKey.set(apiKey, team);
-    return { apiKey, teamId, invoiceIntegrationId, dummyIntegrationId };
+    this.teams.set(account.teamId, team);
+    this.teamsByKey.set(account.apiKey, team);
+    return team;
   }
 
   teamByKey(apiKey: string): Team | undefined {
