@@ -11,6 +11,7 @@ import { loadInvoicesPage } from "../admin/invoices.server";
 import { sendTestInvoice } from "../pipeline/actions.server";
 import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
+import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { DashboardStrip } from "../components/DashboardStrip";
 import { OnboardingChecklist } from "../components/OnboardingChecklist";
 import { InvoiceTable } from "../components/InvoiceTable";
@@ -26,7 +27,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const form = await request.formData();
+  const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   if (form.get("intent") === "send_test") {
     const result = await sendTestInvoice(session.shop);
     return json(result, { status: result.ok ? 200 : 409 });

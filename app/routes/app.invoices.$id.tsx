@@ -12,6 +12,7 @@ import { shopTimezone } from "../admin/invoices.server";
 import { invoiceNow, retryInvoice } from "../pipeline/actions.server";
 import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
+import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { formatDateTime, formatMoney } from "../components/format";
 import { problemText } from "../components/problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
@@ -27,7 +28,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const form = await request.formData();
+  const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   const intent = form.get("intent");
   const id = params.id ?? "";
   const result =

@@ -15,6 +15,7 @@ import { loadCartBlock } from "../admin/cart-block.server";
 import type { SaleChannelResult } from "../admin/sale-channel.server";
 import { formFromSettings, type SettingsForm } from "../admin/settings-form";
 import { useT } from "../i18n/react";
+import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { ConnectionSection, MappingSections } from "../components/SettingsSections";
 import { CartBlockSection } from "../components/CartBlockSection";
 import { SaleChannelOffer } from "../components/SaleChannelOffer";
@@ -31,9 +32,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
+  const text = await readTextLimited(request, BODY_LIMITS.adminAction);
   let input: Partial<SettingsForm>;
   try {
-    input = (await request.json()) as Partial<SettingsForm>;
+    input = JSON.parse(text) as Partial<SettingsForm>;
   } catch {
     return json({ ok: false as const, errors: { form: "invalid" } as Record<string, string>, detail: undefined as string | undefined }, { status: 400 });
   }

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
+import { receiveWebhook } from "../webhooks/receive.server";
 import { findCustomerData, type DataRequestPayload } from "../privacy/compliance.server";
 import { logger } from "../logger.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, topic, payload } = await authenticate.webhook(request);
+  const { shop, topic, payload } = await receiveWebhook(request);
   const invoices = await findCustomerData(shop, payload as DataRequestPayload);
   // The merchant answers the customer; the log says which invoices the app holds for them.
   logger.info({ shop, topic, invoices: invoices.map((i) => i.orderName) }, "customer data request");

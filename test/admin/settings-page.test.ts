@@ -176,4 +176,12 @@ describe("settings page", () => {
     const after = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } });
     expect(after).toEqual(before);
   });
+
+  it("a settings post over the admin body limit gets 413 and saves nothing", async () => {
+    const before = await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } });
+    const huge = { ...(await formOf()), taxNumberAttributes: "x".repeat(300 * 1024) };
+    const { status } = await save(huge).catch(() => ({ status: 0 }));
+    expect(status).toBe(413);
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toEqual(before);
+  });
 });
