@@ -3,6 +3,14 @@
 import { z } from "zod";
 
 const DEFAULT_SCOPES = "read_orders";
+/** The invoicing service's live and staging API hosts (shared/spec/invoicing-service-facts.md). */
+export const DEFAULT_INVOICING_HOSTS = "app.faturaentegrator.com,staging.faturaentegrator.com";
+const HOST_ENTRY = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+const flag = z
+  .enum(["0", "1", "true", "false"])
+  .default("0")
+  .transform((v) => v === "1" || v === "true");
 
 const schema = z.object({
   SHOPIFY_API_KEY: z.string().min(1, "the app's client id from the Partner Dashboard"),
@@ -25,10 +33,19 @@ const schema = z.object({
   // "inprocess" runs the invoicing worker inside the web server (the default); "off" leaves it to `npm run worker`.
   WORKER_MODE: z.enum(["inprocess", "off"]).default("inprocess"),
   // Demo and test only: serves a local stand-in for App Bridge so the embedded page opens outside Shopify.
-  LOCAL_ADMIN: z
-    .enum(["0", "1", "true", "false"])
-    .default("0")
-    .transform((v) => v === "1" || v === "true"),
+  LOCAL_ADMIN: flag,
+  // Hosts the app may send a shop's invoicing API key to (https only); the operator's choice, never a merchant's.
+  // See app/outbound/guard.server.ts and docs/decisions/0007-outbound-allow-list.md.
+  INVOICING_ALLOWED_HOSTS: z
+    .string()
+    .default(DEFAULT_INVOICING_HOSTS)
+    .transform((value) => value.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .refine((hosts) => hosts.length > 0 && hosts.every((host) => HOST_ENTRY.test(host)), {
+      message: "a comma-separated list of host names (optionally with :port), e.g. app.faturaentegrator.com",
+    }),
+  // Development only: lets the app call stand-ins on this machine (the invoicing sandbox) over http on loopback
+  // addresses. Refused unless the app itself runs on localhost.
+  LOCAL_SERVICES: flag,
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 
@@ -50,14 +67,24 @@ export function decodeKey(value: string): Buffer | null {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** Development settings that would be dangerous in production are refused unless the app runs on localhost. */
+function localOnlyProblems(config: Env): string[] {
+  if (config.NODE_ENV === "test") return [];
+  const host = new URL(config.SHOPIFY_APP_URL).hostname;
+  if (LOOPBACK_HOSTS.has(host)) return [];
+  const problems: string[] = [];
+  // The local admin signs session tokens for any shop: it must never be reachable from outside.
+  if (config.LOCAL_ADMIN) problems.push(`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  // Local services would let a shop's API key go to this machine's own network.
+  if (config.LOCAL_SERVICES) problems.push(`LOCAL_SERVICES is invalid: it is for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  return problems;
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (result.success) {
-    // The local admin signs session tokens for any shop: it must never be reachable from outside.
-    const host = new URL(result.data.SHOPIFY_APP_URL).hostname;
-    if (result.data.LOCAL_ADMIN && result.data.NODE_ENV !== "test" && !LOOPBACK_HOSTS.has(host)) {
-      throw new ConfigError([`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`]);
-    }
+    const problems = localOnlyProblems(result.data);
+    if (problems.length) throw new ConfigError(problems);
     return result.data;
   }
   const problems = result.error.issues.map((issue) => {

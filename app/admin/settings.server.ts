@@ -7,6 +7,7 @@ import { MappingSettingsSchema, PAYMENT_METHODS, TAX_RATES, type MappingSettings
 import { ConnectionInputSchema, apiKeyFor, getSettings, saveSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
 import { channelForShop, shopHosts } from "./sale-channel.server";
 import { splitNames, type FieldErrors, type SettingsForm } from "./settings-form";
+import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
 
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -62,6 +63,8 @@ export function validateSettingsForm(
   const errors: FieldErrors = {};
 
   const baseUrl = text(input.baseUrl).replace(/\/+$/, "");
+  // A well-formed address the operator does not allow gets its own message (the key would be sent there).
+  if (URL.canParse(baseUrl) && !checkOutboundUrl(baseUrl, outboundPolicy()).ok) errors.baseUrl = "base_url_not_allowed";
   const apiKey = text(input.apiKey);
   if (apiKey && (apiKey.length < 8 || apiKey.length > 512)) errors.apiKey = "api_key_format";
   const ids = {
@@ -179,8 +182,8 @@ export async function checkApiKey(baseUrl: string, apiKey: string): Promise<{ ok
 }
 
 /**
- * Validates the whole form, checks a new API key (or the stored one against a new base URL) with the
- * service, then writes connection and mapping in one statement.
+ * Validates the whole form, checks a new API key with the service (a new service address needs the key entered
+ * again), then writes connection and mapping in one statement.
  */
 export async function saveSettingsForm(shop: string, input: Partial<SettingsForm>): Promise<SaveResult> {
   const current = await getSettings(shop);
@@ -190,7 +193,9 @@ export async function saveSettingsForm(shop: string, input: Partial<SettingsForm
   const newKey = connection.apiKey;
   const baseUrl = connection.baseUrl.replace(/\/+$/, "");
   const baseUrlChanged = baseUrl !== current.baseUrl.replace(/\/+$/, "");
-  const keyToCheck = newKey ?? (baseUrlChanged && current.hasApiKey ? await apiKeyFor(shop) : null);
+  // The stored key is never sent to an address it was not entered for (saveSettings enforces it too).
+  if (baseUrlChanged && current.hasApiKey && !newKey) return { ok: false, errors: { apiKey: "api_key_required_for_address" } };
+  const keyToCheck = newKey ?? null;
   if (keyToCheck) {
     const check = await checkApiKey(baseUrl, keyToCheck);
     if (!check.ok) {

@@ -3,8 +3,10 @@
 // is stated by each error's `retry` (errors.ts). It does not log; the API key appears only in the
 // Authorization header, never in an error.
 import { z } from "zod";
+import { checkOutboundUrl, guardedFetch, outboundPolicy, outboundRefusalOf, type OutboundPolicy } from "../outbound/guard.server";
 import {
   AuthenticationError,
+  BlockedError,
   DuplicateOrderError,
   NetworkError,
   NotFoundError,
@@ -41,6 +43,9 @@ export interface InvoicingClientOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
+  /** Where calls may go (app/outbound/guard.server.ts); the process's configuration by default. */
+  policy?: OutboundPolicy;
+  /** Replaces the guarded fetch (tests); the static address check still applies. */
   fetch?: typeof fetch;
 }
 
@@ -55,12 +60,15 @@ export class InvoicingClient {
   private readonly apiKey: string;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly policy: OutboundPolicy;
 
   constructor(options: InvoicingClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.policy = options.policy ?? outboundPolicy();
+    // Every call carries the API key: only the guarded fetch may send it.
+    this.fetchImpl = options.fetch ?? guardedFetch(this.policy);
   }
 
   /** POST /invoices. On an "unknown" or duplicate failure, call settleUnknownCreate before posting again. */
@@ -156,6 +164,8 @@ export class InvoicingClient {
 
   /** One HTTP exchange; resolves with the body of a 2xx, throws a typed error otherwise. */
   private async send(request: RequestContext, options: CallOptions): Promise<{ bytes: Uint8Array; status: number }> {
+    const check = checkOutboundUrl(this.baseUrl + request.path, this.policy);
+    if (!check.ok) throw new BlockedError(request, check.reason);
     const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.apiKey}` };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     const signal = AbortSignal.timeout(this.timeoutMs);
@@ -173,6 +183,8 @@ export class InvoicingClient {
       // The body is read under the same deadline: a stalled body is a timeout too.
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
+      const refused = outboundRefusalOf(error);
+      if (refused) throw new BlockedError(request, refused.reason, { cause: refused });
       if (signal.aborted) throw new TimeoutError(request, this.timeoutMs, { cause: error });
       throw new NetworkError(request, !failedBeforeSending(error), { cause: this.redact(error) });
     }
@@ -259,25 +271,32 @@ interface ErrorBody {
   fieldErrors: Record<string, string[]>;
 }
 
-/** Laravel's `{message, errors: {field: [..]}}`, read tolerantly; a non-JSON body gives its first characters. */
+/** Longest service message kept, and longest single field message; they are shown to the merchant. */
+const MESSAGE_MAX = 500;
+const FIELD_MESSAGE_MAX = 300;
+
+/**
+ * Laravel's `{message, errors: {field: [..]}}`, read tolerantly. Only those JSON fields are kept: a body that is
+ * not JSON (an HTML error page, a proxy's answer) gives no message at all, so no raw body reaches the merchant.
+ */
 function readErrorBody(bytes: Uint8Array): ErrorBody {
   const text = new TextDecoder().decode(bytes).trim();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { message: text ? text.slice(0, 200) : undefined, fieldErrors: {} };
+    return { fieldErrors: {} };
   }
   if (!isObject(parsed)) return { fieldErrors: {} };
   const fieldErrors: Record<string, string[]> = {};
   if (isObject(parsed.errors)) {
     for (const [field, messages] of Object.entries(parsed.errors)) {
       const list = Array.isArray(messages) ? messages : [messages];
-      fieldErrors[field] = list.map((m) => String(m));
+      fieldErrors[field.slice(0, 100)] = list.filter((m) => typeof m === "string" || typeof m === "number").map((m) => String(m).slice(0, FIELD_MESSAGE_MAX));
     }
   }
   const message = typeof parsed.message === "string" ? parsed.message : typeof parsed.error === "string" ? parsed.error : undefined;
-  return { message, fieldErrors };
+  return { message: message?.slice(0, MESSAGE_MAX), fieldErrors };
 }
 
 // "mevcut değil" means "does not exist" and must not count as "already exists".

@@ -22,6 +22,7 @@
 // | network (sent)   | -         | safe               | unknown   |
 // | timeout          | -         | safe               | unknown   |
 // | response_format  | 2xx       | safe               | unknown   |
+// | blocked          | -         | never              | never     |  (not sent: the outbound guard refused the address)
 
 export type RetryClass = "safe" | "never" | "unknown";
 
@@ -35,7 +36,8 @@ export type InvoicingErrorKind =
   | "server"
   | "network"
   | "timeout"
-  | "response_format";
+  | "response_format"
+  | "blocked";
 
 /** The request an error belongs to. `create` marks the non-idempotent operations. */
 export interface RequestContext {
@@ -171,6 +173,21 @@ export class ResponseFormatError extends InvoicingError {
   readonly kind = "response_format";
   constructor(request: RequestContext, summary: string, init: ErrorInit = {}) {
     super(`unexpected response: ${summary}`, request, transient(request), init);
+  }
+}
+
+/**
+ * Not sent: the service address is not one the operator allows (https, a host on INVOICING_ALLOWED_HOSTS, a public
+ * address; app/outbound/guard.server.ts). Repeating cannot help; the settings must change.
+ */
+export class BlockedError extends InvoicingError {
+  readonly kind = "blocked";
+  constructor(
+    request: RequestContext,
+    readonly reason: string,
+    init: ErrorInit = {},
+  ) {
+    super(`address not allowed (${reason})`, request, "never", init);
   }
 }
 

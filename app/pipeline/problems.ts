@@ -29,6 +29,10 @@ const messages = {
     en: "The invoicing service rejected the API key. Copy a valid key from the service's panel into Settings, then retry.",
     tr: "Fatura servisi API anahtarını kabul etmedi. Paneldeki geçerli anahtarı Ayarlar'a girip yeniden deneyin.",
   },
+  "settings.base_url_not_allowed": {
+    en: "The service address in Settings is not one the app may send your API key to. Enter the invoicing service's own address (https://app.faturaentegrator.com/api) with your API key, then retry.",
+    tr: "Ayarlar'daki servis adresi, API anahtarınızın gönderilebileceği bir adres değil. Fatura servisinin kendi adresini (https://app.faturaentegrator.com/api) API anahtarınızla girip yeniden deneyin.",
+  },
   "settings.not_found_at_service": {
     en: "The service answered 'not found' ({details}). Check the service address, the sales channel and the invoice account in Settings.",
     tr: "Servis 'bulunamadı' yanıtı verdi ({details}). Ayarlar'daki servis adresini, satış kanalını ve fatura hesabını kontrol edin.",

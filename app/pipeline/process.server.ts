@@ -8,6 +8,7 @@ import { connectionFrom, type Connection, type ConnectionProblem } from "../sett
 import { InvoicingClient, settleUnknownCreate } from "../invoicing/client";
 import {
   AuthenticationError,
+  BlockedError,
   DuplicateOrderError,
   InvoicingError,
   NotFoundError,
@@ -160,6 +161,7 @@ async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcom
   } catch (error) {
     if (error instanceof NotFoundError) return needsAttention([problem("invoice.missing_at_service")]);
     if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
+    if (error instanceof BlockedError) return needsAttention([problem("settings.base_url_not_allowed")]);
     const syncAttempts = row.syncAttempts + 1;
     if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")]);
     return {
@@ -232,6 +234,7 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
     return needsAttention([problem("service.rejected", { details: details || error.serviceMessage || error.message })]);
   }
   if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
+  if (error instanceof BlockedError) return needsAttention([problem("settings.base_url_not_allowed")]);
   if (error instanceof NotFoundError) return needsAttention([problem("settings.not_found_at_service", { details: error.message })]);
   // Whatever else the client classes as never worth repeating (an unexpected 4xx, say) needs the merchant too.
   if (error instanceof InvoicingError && error.retry === "never") {

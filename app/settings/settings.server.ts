@@ -6,6 +6,7 @@ import type { ShopSettings as ShopSettingsRow } from "@prisma/client";
 import prisma from "../db.server";
 import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
 import { decryptSecret, encryptSecret } from "./crypto.server";
+import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
 
 export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
 export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
@@ -14,7 +15,11 @@ export type Trigger = (typeof TRIGGERS)[number];
 const id = z.coerce.number().int().positive();
 
 export const ConnectionInputSchema = z.object({
-  baseUrl: z.url().refine((url) => /^https?:\/\//.test(url), "must be an http(s) address").default(LIVE_BASE_URL),
+  // Only an address the operator allows: the API key is sent there (app/outbound/guard.server.ts).
+  baseUrl: z
+    .url()
+    .refine((url) => checkOutboundUrl(url, outboundPolicy()).ok, { message: "not an allowed address of the invoicing service", params: { code: "base_url_not_allowed" } })
+    .default(LIVE_BASE_URL),
   apiKey: z.string().trim().min(8).max(512).optional(),
   invoiceIntegrationId: id.nullable().optional(),
   saleChannelId: id.nullable().optional(),
@@ -67,15 +72,31 @@ export async function getSettings(shop: string): Promise<SettingsView> {
   };
 }
 
+/** A new service address without the key entered again: the stored key is never sent to another address. */
+export class ApiKeyRequiredError extends Error {
+  constructor() {
+    super("a new service address needs the API key entered again");
+    this.name = "ApiKeyRequiredError";
+  }
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
+
 /**
  * Saves the connection settings, and the mapping settings when given, in one write (nothing is saved
- * half). An omitted API key keeps the stored one: the field is write-only.
+ * half). An omitted API key keeps the stored one (the field is write-only), but only for the address it was
+ * entered for: changing the address without a new key throws ApiKeyRequiredError.
  */
 export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown) {
   const data = ConnectionInputSchema.parse(input);
   const parsedMapping = mapping === undefined ? undefined : MappingSettingsSchema.parse(mapping);
+  const baseUrl = withoutTrailingSlash(data.baseUrl);
+  if (!data.apiKey) {
+    const current = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { baseUrl: true, apiKeyEncrypted: true } });
+    if (current?.apiKeyEncrypted && withoutTrailingSlash(current.baseUrl) !== baseUrl) throw new ApiKeyRequiredError();
+  }
   const fields = {
-    baseUrl: data.baseUrl.replace(/\/+$/, ""),
+    baseUrl,
     invoiceIntegrationId: data.invoiceIntegrationId ?? null,
     saleChannelId: data.saleChannelId ?? null,
     testMode: data.testMode,

@@ -157,13 +157,47 @@ describe("settings page", () => {
     expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
   });
 
-  it("re-checks the stored key when the base URL changes, and keeps the old settings when it fails there", async () => {
+  it("a changed service address needs the key entered again: the stored key is never sent to the new address", async () => {
     await saveConnection(SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5 });
-    const form = { ...(await formOf()), baseUrl: baseUrl.replace(/\/api$/, "/elsewhere/api") };
-    const { status, body } = await save(form);
-    expect(status).toBe(422);
-    expect(body.errors).toEqual({ baseUrl: "base_url_not_service" });
-    expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
+    // Another server (on this machine: LOCAL_SERVICES is on in tests) that records every Authorization header.
+    const captured: string[] = [];
+    const other = createServer((request, response) => {
+      captured.push(request.headers.authorization ?? "");
+      response.setHeader("Content-Type", "application/json");
+      response.end(JSON.stringify({ success: true }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/api`;
+    try {
+      const { status, body } = await save({ ...(await formOf()), baseUrl: otherUrl });
+      expect(status).toBe(422);
+      expect(body.errors).toEqual({ apiKey: "api_key_required_for_address" });
+      expect(captured).toEqual([]);
+      expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
+      // The lower layer refuses it too, whoever calls it.
+      await expect(saveConnection(SHOP, { baseUrl: otherUrl, saleChannelId: 5 })).rejects.toThrow(/API key entered again/);
+      expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
+      // With the key typed again, that key is checked at the new address and saved.
+      const again = await save({ ...(await formOf()), baseUrl: otherUrl, apiKey: "key-for-the-new-address" });
+      expect(again.body).toEqual({ ok: true, keyChecked: true });
+      expect(captured).toEqual(["Bearer key-for-the-new-address"]);
+      expect(await apiKeyFor(SHOP)).toBe("key-for-the-new-address");
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
+  it("refuses a service address the operator does not allow, before anything is sent", async () => {
+    for (const address of ["https://evil.example.com/api", "http://10.0.0.5/api", "https://169.254.169.254/api", "ftp://app.faturaentegrator.com/api"]) {
+      const { status, body } = await save({ ...(await formOf()), baseUrl: address, apiKey: GOOD_KEY });
+      expect(status, address).toBe(422);
+      expect(body.errors, address).toEqual({ baseUrl: expect.stringMatching(/^(base_url_not_allowed|url)$/) });
+    }
+    expect(seenKeys).toEqual([]);
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
+    // The live address is allowed (the check is not sent anywhere here: no key changes).
+    const live = await save({ ...(await formOf()), baseUrl: "https://app.faturaentegrator.com/api" });
+    expect(live.status).toBe(200);
   });
 
   it("changes only the session shop's settings, whatever the body says", async () => {

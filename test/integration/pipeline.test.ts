@@ -230,6 +230,17 @@ describe("the invoicing pipeline", () => {
     await worker.stop();
   });
 
+  it("a stored service address the guard refuses (an older row) needs the merchant; nothing is sent, nothing retried", async () => {
+    await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { baseUrl: "https://metadata.internal.example/api" } });
+    const worker = await pipeline.startWorker({ clientFor: undefined });
+    await pipeline.deliverPaid(paidOrder());
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
+    expect(row.problems).toEqual([expect.objectContaining({ code: "settings.base_url_not_allowed" })]);
+    expect(row.nextAttemptAt).toBeNull();
+    expect(pipeline.requests).toEqual([]);
+    await worker.stop();
+  });
+
   it("a forged callback, or one for another shop's invoice, changes nothing", async () => {
     await connectShop(pipeline.sandbox, OTHER_SHOP);
     const worker = await pipeline.startWorker();

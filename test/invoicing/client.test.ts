@@ -391,6 +391,24 @@ describe("error answers", () => {
     expect(isRetryable(read)).toBe(true);
   });
 
+  it("a body that is not JSON never reaches the error (the merchant sees only the service's JSON message)", async () => {
+    const { baseUrl } = await serve((_req, res) => {
+      res.writeHead(400, { "Content-Type": "text/html" });
+      res.end("<html><body>Internal host db-7.internal refused: secret-ish details</body></html>");
+    });
+    const error = await failure(client(baseUrl).getInvoice(1));
+    expect(error).toBeInstanceOf(RejectedError);
+    expect(error.serviceMessage).toBeUndefined();
+    expect(error.message).not.toMatch(/html|db-7|details/);
+  });
+
+  it("keeps the service's JSON message, cut to a readable length", async () => {
+    const { baseUrl } = await serve(json(422, { message: "x".repeat(5000), errors: { "customer.tax_number": ["y".repeat(5000)] } }));
+    const error = (await failure(client(baseUrl).createInvoice(request))) as ValidationError;
+    expect(error.serviceMessage!.length).toBeLessThanOrEqual(500);
+    expect(error.fieldErrors["customer.tax_number"][0].length).toBeLessThanOrEqual(300);
+  });
+
   it("a redirect is not followed (it would turn the POST into a GET)", async () => {
     const { baseUrl, received } = await serve((_req, res) => {
       res.writeHead(301, { Location: "https://elsewhere.example/api/invoices" });
@@ -479,7 +497,7 @@ describe("failures before sending (errors shaped as Node's fetch reports them)",
     ["a reset", withCode("ECONNRESET"), true, "unknown"],
     ["an unrecognised failure", new Error("something"), true, "unknown"],
   ])("%s: sent=%s, create retry %s", async (_label, cause, sent, retry) => {
-    const api = new InvoicingClient({ baseUrl: "https://invoicing.example/api", apiKey: API_KEY, fetch: failingFetch(cause) });
+    const api = new InvoicingClient({ baseUrl: "https://app.faturaentegrator.com/api", apiKey: API_KEY, fetch: failingFetch(cause) });
     const error = await failure(api.createInvoice(request));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).sent).toBe(sent);
