@@ -20,6 +20,7 @@ import {
   type InvoicingError,
   type RequestContext,
 } from "./errors";
+import { cleanDocumentText } from "./text";
 import {
   InvoiceIntegrationSchema,
   InvoiceRecordSchema,
@@ -71,18 +72,23 @@ export class InvoicingClient {
     this.fetchImpl = options.fetch ?? guardedFetch(this.policy);
   }
 
-  /** POST /invoices. On an "unknown" or duplicate failure, call settleUnknownCreate before posting again. */
+  /**
+   * POST /invoices. Every string of the body is cleaned of invisible characters first (text.ts). On an "unknown" or
+   * duplicate failure, call settleUnknownCreate before posting again.
+   */
   async createInvoice(body: InvoiceRequest): Promise<InvoiceRecord> {
     const request = { method: "POST", path: "/invoices", create: true };
-    checkRequest(request, body);
-    return this.json(request, InvoiceRecordSchema, { body, create: true });
+    const clean = cleanDocumentText(body);
+    checkRequest(request, clean);
+    return this.json(request, InvoiceRecordSchema, { body: clean, create: true });
   }
 
   /** POST /waybills/{id}/invoice: same body and rules as createInvoice. */
   async createInvoiceFromWaybill(waybillId: number, body: InvoiceRequest): Promise<InvoiceRecord> {
     const request = { method: "POST", path: `/waybills/${idSegment(waybillId)}/invoice`, create: true };
-    checkRequest(request, body);
-    return this.json(request, InvoiceRecordSchema, { body, create: true });
+    const clean = cleanDocumentText(body);
+    checkRequest(request, clean);
+    return this.json(request, InvoiceRecordSchema, { body: clean, create: true });
   }
 
   async getInvoice(id: number): Promise<InvoiceRecord> {

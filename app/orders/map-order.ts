@@ -3,6 +3,7 @@
 import type { InvoiceRequest } from "../invoicing/schemas";
 import { computeTotals, type InvoiceTotals } from "../invoicing/totals";
 import { Decimal, ZERO, dec, money } from "../invoicing/money";
+import { cleanDocumentText } from "../invoicing/text";
 import { chooseCurrency, pick } from "./currency";
 import { mapCustomer } from "./customer";
 import { dateIn, issueMoment, minDate, zoneOrTurkey } from "./dates";
@@ -140,7 +141,8 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
     ...(shipment ? { shipment } : {}),
     customer: customer.customer,
   };
-  return { ok: true, body, totals, paid: money(paid), difference: money(difference), warnings, notes: drafted.notes };
+  // Names and addresses come from buyers: nothing invisible may reach the legal document.
+  return { ok: true, body: cleanDocumentText(body), totals, paid: money(paid), difference: money(difference), warnings, notes: drafted.notes };
 }
 
 function invoiceLine(draft: LineDraft, part: PricedPart, settings: MappingSettings): InvoiceLine {

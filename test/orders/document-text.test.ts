@@ -1,0 +1,87 @@
+// Text that reaches a legal document: no control characters, no bidirectional overrides or isolates, no zero-width
+// characters; Turkish letters and emoji intact. Checked on the pure function, on a mapped order and on the wire.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { cleanDocumentText, cleanText } from "../../app/invoicing/text";
+import { mapOrderToInvoice } from "../../app/orders/map-order";
+import { parseShopifyOrder } from "../../app/orders/order";
+import { InvoicingClient } from "../../app/invoicing/client";
+import { fixtureContext, fixtureOrder } from "./fixture-loader";
+
+/** Every string value inside `value`, joined (JSON text would escape control characters and hide them). */
+const strings = (value: unknown): string =>
+  typeof value === "string" ? value : value && typeof value === "object" ? Object.values(value).map(strings).join("|") : "";
+
+const HOSTILE = ["\u202E", "\u202A", "\u202B", "\u202C", "\u202D", "\u2066", "\u2067", "\u2068", "\u2069", "\u200B", "\u200C", "\u200E", "\u200F", "\uFEFF", "\u2060", "\u0000", "\u0007", "\u001B", "\u007F", "\u0085", "\u009B"];
+
+describe("cleanText", () => {
+  it.each(HOSTILE.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))("removes %s", (_name, char) => {
+    expect(cleanText(`Ali${char}Veli`)).toBe("AliVeli");
+  });
+
+  it("keeps Turkish letters, other scripts and emoji, including joined emoji sequences", () => {
+    const text = "Çağrı Şahin İĞÜÖÇŞ ığüöçş · Ελένη · محمد · 🇹🇷 👍🏽 👨‍👩‍👧 ❤️ 🧑🏽‍💻";
+    expect(cleanText(text)).toBe(text);
+  });
+
+  it("turns tabs and line breaks into spaces and drops a joiner that joins no emoji", () => {
+    expect(cleanText("Moda Cad.\r\nNo:\t5")).toBe("Moda Cad.  No: 5");
+    expect(cleanText("a\u200Db 👍\u200D")).toBe("ab 👍");
+  });
+
+  it("cleans every string at any depth and leaves other values alone", () => {
+    const body = { a: "x\u202Ey", n: 12.5, b: true, z: null, list: [{ name: "\u2066İstanbul\u2069" }, "ok"] };
+    expect(cleanDocumentText(body)).toEqual({ a: "xy", n: 12.5, b: true, z: null, list: [{ name: "İstanbul" }, "ok"] });
+  });
+});
+
+describe("the invoice body", () => {
+  const hostile = (() => {
+    const json = structuredClone(fixtureOrder("01-single-item-citizen")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    json.billing_address.first_name = "Ayşe\u202E\u0007";
+    json.billing_address.address1 = "Bağdat Cad.\u2066 No: 5\u2069\u200B 🏠";
+    json.line_items[0].title = "Çay\u200F bardağı ☕";
+    json.name = "#10\u202E01";
+    return json;
+  })();
+
+  it("of a mapped order carries no invisible character, and keeps the letters and emoji", () => {
+    const parsed = parseShopifyOrder(hostile);
+    if (!parsed.ok) throw new Error("fixture");
+    const result = mapOrderToInvoice(parsed.order, fixtureContext("01-single-item-citizen"));
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const text = strings(result.body);
+    for (const char of HOSTILE) expect(text).not.toContain(char);
+    expect(result.body.order_d_id).toBe("#1001");
+    expect(result.body.lines[0].name).toContain("Çay bardağı ☕");
+    expect(JSON.stringify(result.body.customer)).toContain("Bağdat Cad. No: 5 🏠");
+  });
+
+  it("sent by the client is cleaned even when the caller did not clean it", async () => {
+    const parsed = parseShopifyOrder(fixtureOrder("01-single-item-citizen"));
+    if (!parsed.ok) throw new Error("fixture");
+    const result = mapOrderToInvoice(parsed.order, fixtureContext("01-single-item-citizen"));
+    if (!result.ok) throw new Error("fixture");
+    const dirty = { ...result.body, description: "Not\u202E açıklama", lines: result.body.lines.map((l) => ({ ...l, name: `${l.name}\u2067` })) };
+    let received = "";
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        received = Buffer.concat(chunks).toString("utf8");
+        res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify({ data: { id: 1 } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const api = new InvoicingClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, apiKey: "k-12345678" });
+      await api.createInvoice(dirty);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    const sent = JSON.parse(received);
+    expect(sent.description).toBe("Not açıklama");
+    for (const char of HOSTILE) expect(strings(sent)).not.toContain(char);
+  });
+});
