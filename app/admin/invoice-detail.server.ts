@@ -3,6 +3,8 @@
 // another shop's invoice finds nothing.
 import prisma from "../db.server";
 import { Decimal } from "../invoicing/money";
+import { safeLink } from "../invoicing/links";
+import { linkOptions } from "../outbound/guard.server";
 import { getSettings } from "../settings/settings.server";
 
 export interface ProblemView {
@@ -113,7 +115,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     documentKind: row.documentKind,
     serialNumber: row.serialNumber,
     ettn: row.ettn,
-    pdfUrl: row.pdfUrl,
+    pdfUrl: safeLink(row.pdfUrl, linkOptions()),
     remoteId: row.remoteId,
     workflowStatus: row.workflowStatus,
     formalStatus: row.formalStatus,
@@ -130,6 +132,6 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
       at: event.at.toISOString(),
       problems: problemsOf(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
     })),
-    panelUrl: settings && row.remoteId !== null ? panelInvoiceUrl(settings.baseUrl, row.remoteId) : null,
+    panelUrl: settings && row.remoteId !== null ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions()) : null,
   };
 }

@@ -8,6 +8,8 @@
 // the pager only needs to know whether one more row exists (we read pageSize + 1).
 import { DateTime } from "luxon";
 import prisma from "../db.server";
+import { safeLink } from "../invoicing/links";
+import { linkOptions } from "../outbound/guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
 
 export const PAGE_SIZE = 25;
@@ -167,7 +169,7 @@ export async function listInvoices(shop: string, params: InvoiceListParams, time
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    rows: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    rows: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), pdfUrl: safeLink(row.pdfUrl, linkOptions()) })),
     // Going forwards: a next page exists if we read one row too many; a previous one if we came from a cursor.
     // Going backwards: the other way round.
     next: last && (backwards ? Boolean(cursor) : more) ? encodeCursor(last) : null,

@@ -1,5 +1,7 @@
 // What the order page's admin block shows: the invoice of one order of the authenticated shop.
 import prisma from "../db.server";
+import { safeLink } from "../invoicing/links";
+import { linkOptions } from "../outbound/guard.server";
 
 export interface OrderInvoiceSummary {
   state: string;
@@ -17,5 +19,7 @@ export async function orderInvoice(shop: string, orderId: string): Promise<Order
     where: { shopDomain_orderId: { shopDomain: shop, orderId: numeric } },
     select: { id: true, state: true, documentKind: true, serialNumber: true, pdfUrl: true },
   });
-  return row ? { invoiceId: row.id, state: row.state, documentKind: row.documentKind, serialNumber: row.serialNumber, pdfUrl: row.pdfUrl } : null;
+  return row
+    ? { invoiceId: row.id, state: row.state, documentKind: row.documentKind, serialNumber: row.serialNumber, pdfUrl: safeLink(row.pdfUrl, linkOptions()) }
+    : null;
 }

@@ -147,3 +147,8 @@ export function outboundRefusalOf(error: unknown, depth = 0): OutboundBlockedErr
   }
   return outboundRefusalOf(cause, depth + 1);
 }
+
+/** Links from the service (app/invoicing/links.ts) may be http only where local services are allowed. */
+export function linkOptions(): { allowHttp: boolean } {
+  return { allowHttp: outboundPolicy().allowLocal };
+}

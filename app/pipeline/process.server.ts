@@ -17,6 +17,8 @@ import {
 } from "../invoicing/errors";
 import { documentKindOf, type InvoiceRecord } from "../invoicing/schemas";
 import { dec } from "../invoicing/money";
+import { safeLink } from "../invoicing/links";
+import { linkOptions } from "../outbound/guard.server";
 import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
@@ -189,7 +191,8 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
     formalStatus: record.formal_status ?? null,
     ettn: record.ettn ?? null,
     serialNumber: record.serial_number ?? null,
-    pdfUrl: record.pdf_url ?? null,
+    // Shown as a link in the admin: web addresses only, never javascript: or data: (app/invoicing/links.ts).
+    pdfUrl: safeLink(record.pdf_url, linkOptions()),
     documentKind: documentKindOf(record) ?? row.documentKind,
     remoteTotals: json(pickTotals(record)),
     lastError: null,

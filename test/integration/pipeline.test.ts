@@ -241,6 +241,21 @@ describe("the invoicing pipeline", () => {
     await worker.stop();
   });
 
+  it("a pdf_url from the service that is not a web address is not stored", async () => {
+    const record = { id: 901, workflow_status: "completed", formal_status: "completed", serial_number: "ARS2026000000901", pdf_url: "javascript:alert(document.cookie)", errors: [] };
+    const stub = {
+      createInvoice: async () => record,
+      getInvoice: async () => record,
+      findInvoicesByOrderId: async () => [],
+    };
+    const worker = await pipeline.startWorker({ clientFor: () => stub });
+    await pipeline.deliverPaid(paidOrder());
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed");
+    expect(row.serialNumber).toBe("ARS2026000000901");
+    expect(row.pdfUrl).toBeNull();
+    await worker.stop();
+  });
+
   it("a forged callback, or one for another shop's invoice, changes nothing", async () => {
     await connectShop(pipeline.sandbox, OTHER_SHOP);
     const worker = await pipeline.startWorker();
