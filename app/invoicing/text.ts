@@ -6,13 +6,14 @@
 // every body it posts.
 
 // C0 and C1 controls except tab, line feed and carriage return (those become a space).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const WHITESPACE_CONTROLS = /[\t\n\r]/g;
 // Arabic letter mark, zero-width space/non-joiner, LRM/RLM, embeddings and overrides (202A-202E), word joiner and
 // invisible operators (2060-2064), isolates (2066-2069), deprecated format characters (206A-206F), BOM/ZWNBSP.
 const INVISIBLE = /[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
 // A zero-width joiner is kept only between two parts of an emoji (optionally after a variation selector or skin tone).
-const STRAY_JOINER = /(?<![\p{Extended_Pictographic}\uFE0F\u{1F3FB}-\u{1F3FF}])\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+const STRAY_JOINER = /(?<!\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
 
 /** One string, cleaned. */
 export function cleanText(value: string): string {
