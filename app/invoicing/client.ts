@@ -226,18 +226,30 @@ export class InvoicingClient {
   }
 }
 
+/** What a create was posted with: the lookup asks for exactly this. */
+export interface PostedWith {
+  saleChannelId: number;
+  /** The integration posted to; null when unknown (then any integration of the channel matches). */
+  invoiceIntegrationId?: number | null;
+  /** The order id as sent to the service. */
+  orderId: string;
+}
+
 /**
  * After a create whose outcome is unknown (error.retry === "unknown") or a DuplicateOrderError: the invoice
- * of this sale channel and order, or null when none exists, which means posting again is safe.
+ * of this sale channel, integration and order, or null when none exists, which means posting again is safe.
+ * Pass what the create was posted with, not the current settings: they may have changed since.
  */
 export async function settleUnknownCreate(
   client: Pick<InvoicingClient, "findInvoicesByOrderId">,
-  { saleChannelId, orderId }: { saleChannelId: number; orderId: string },
+  { saleChannelId, invoiceIntegrationId, orderId }: PostedWith,
 ): Promise<InvoiceRecord | null> {
   const found = await client.findInvoicesByOrderId(orderId);
   const matches = found.filter(
     (invoice) =>
       invoice.sale_channel_id === saleChannelId &&
+      // A test invoice (dummy integration) of the same order is not the live one, and the other way round.
+      (invoiceIntegrationId == null || invoice.invoice_integration_id == null || invoice.invoice_integration_id === invoiceIntegrationId) &&
       // Records may omit order_id; when present it must match, in case the service ignored the filter.
       (invoice.order_id == null || invoice.order_id === orderId),
   );

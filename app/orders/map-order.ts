@@ -26,6 +26,8 @@ export interface MappingContext {
   saleChannelId: number;
   invoiceIntegrationId: number;
   callbackUrl?: string;
+  /** The order id as the service should record it (test-mode invoices use their own); the Shopify id by default. */
+  serviceOrderId?: string;
 }
 
 export type MappingResult =
@@ -115,7 +117,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
     type: settings.invoiceType,
     sale_channel_id: context.saleChannelId,
     invoice_integration_id: context.invoiceIntegrationId,
-    order_id: String(order.id),
+    order_id: context.serviceOrderId ?? String(order.id),
     order_d_id: order.name,
     order_created_at: createdOn,
     currency: currency.currency,

@@ -28,7 +28,11 @@ export function syncDelayMs(syncAttempt: number, random: () => number = Math.ran
   return retryDelayMs(syncAttempt + 1, random, SYNC.firstMs, SYNC.capMs);
 }
 
-/** A 429's Retry-After wins over the backoff when it is longer. */
+/** The longest Retry-After honoured: a service (or anything between) asking for days must not park an invoice. */
+export const RETRY_AFTER_CAP_MS = 60 * 60_000;
+
+/** A 429's Retry-After wins over the backoff when it is longer, up to RETRY_AFTER_CAP_MS. */
 export function delayHonouringRetryAfter(backoffMs: number, retryAfterMs: number | undefined): number {
-  return Math.max(backoffMs, retryAfterMs ?? 0);
+  const asked = Number.isFinite(retryAfterMs) ? Math.max(0, retryAfterMs ?? 0) : 0;
+  return Math.max(backoffMs, Math.min(asked, RETRY_AFTER_CAP_MS));
 }

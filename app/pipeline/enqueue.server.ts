@@ -119,25 +119,42 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
  * orders/cancelled: before invoicing, the job is cancelled (and a cancellation that arrives before
  * orders/paid leaves a row that keeps the later paid delivery from queuing). After invoicing, the legal
  * invoice stays; the merchant is asked to decide (cancelling it is their call, in the invoicing panel).
+ * A row that was posted at least once without a known outcome may have an invoice at the service: the worker
+ * looks it up first (no network call here), links one it finds and asks the merchant, else cancels the row.
  */
 export async function recordCancelledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const orderId = String(parsed.envelope.id);
-  const notInvoiced = await prisma.invoice.updateMany({
-    where: {
-      shopDomain: shop,
-      orderId,
-      remoteId: null,
-      state: { in: ["waiting", "queued", "needs_attention", "failed"] },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-    },
+  const notPosting = {
+    shopDomain: shop,
+    orderId,
+    remoteId: null,
+    state: { in: ["waiting", "queued", "needs_attention", "failed"] },
+    OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+  };
+  const neverPosted = await prisma.invoice.updateMany({
+    where: { ...notPosting, attempts: 0 },
     data: { state: "cancelled", nextAttemptAt: null, cancelledInShop: true },
   });
+  const maybePosted =
+    neverPosted.count === 1
+      ? { count: 0 }
+      : await prisma.invoice.updateMany({
+          where: { ...notPosting, attempts: { gt: 0 } },
+          data: { state: "queued", nextAttemptAt: now, cancelledInShop: true },
+        });
   const existing = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId } } });
-  if (notInvoiced.count === 1 && existing) {
+  if (neverPosted.count === 1 && existing) {
     await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "cancelled", at: now, data: { topic: meta.topic } } });
     return { status: 200, result: "cancelled" };
+  }
+  if (maybePosted.count === 1 && existing) {
+    await prisma.invoiceEvent.create({
+      data: { invoiceId: existing.id, type: "queued", at: now, message: "order cancelled in Shopify; asking the service whether an earlier attempt created an invoice", data: { topic: meta.topic } },
+    });
+    await signalWork();
+    return { status: 200, result: "marked" };
   }
   if (!existing) {
     const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "cancelled", meta, now), parsed.envelope);

@@ -13,6 +13,10 @@ const messages = {
     en: "No API key of the invoicing service is saved. Enter it under Settings → Connection.",
     tr: "Fatura servisinin API anahtarı kayıtlı değil. Ayarlar → Bağlantı bölümünden girin.",
   },
+  "settings.missing_api_key_unreadable": {
+    en: "The saved API key can no longer be read (the app's encryption key was changed). Enter the API key again under Settings → Connection, then retry.",
+    tr: "Kayıtlı API anahtarı artık okunamıyor (uygulamanın şifreleme anahtarı değişmiş). API anahtarını Ayarlar → Bağlantı bölümüne yeniden girip tekrar deneyin.",
+  },
   "settings.missing_sale_channel": {
     en: "No sales channel is chosen. Pick one under Settings → Connection.",
     tr: "Satış kanalı seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
@@ -52,6 +56,10 @@ const messages = {
   "service.formalisation_failed": {
     en: "The tax authority step failed: {details}. Correct the data in the invoicing panel or the order, then issue a new invoice there.",
     tr: "GİB'e gönderim başarısız oldu: {details}. Bilgileri fatura panelinde veya siparişte düzeltip faturayı yeniden düzenleyin.",
+  },
+  "invoice.unexpected_error": {
+    en: "Sending this invoice failed {attempts} times with an unexpected error ({details}). Retry; if it fails again, contact the app's support.",
+    tr: "Bu fatura {attempts} kez beklenmeyen bir hatayla gönderilemedi ({details}). Yeniden deneyin; yine olmazsa uygulamanın desteğine başvurun.",
   },
   "invoice.status_unknown": {
     en: "The service has not finished this invoice for a long time. Check it in the invoicing panel.",

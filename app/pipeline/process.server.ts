@@ -5,7 +5,7 @@ import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
-import { InvoicingClient, settleUnknownCreate } from "../invoicing/client";
+import { InvoicingClient, settleUnknownCreate, type PostedWith } from "../invoicing/client";
 import {
   AuthenticationError,
   BlockedError,
@@ -62,9 +62,10 @@ export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): P
   try {
     outcome = await work(row, deps, log);
   } catch (error) {
-    // A bug or an unexpected failure: keep the row, try again later, and say so.
+    // A bug or an unexpected failure: keep the row, try again on the same backoff, and give up after the same
+    // limit. The attempt is counted here, so even a failure before the post counted it cannot loop forever.
     log.error({ err: error }, "invoice work failed unexpectedly");
-    outcome = reschedule(row, deps, row.remoteId === null ? row.attempts : row.syncAttempts, String((error as Error).message));
+    outcome = unexpectedFailure(row, deps, error);
   }
   await finish(row, claim, outcome, startedAt, log);
 }
@@ -82,47 +83,88 @@ function missingSettingProblem(missing: ConnectionProblem): PipelineProblem {
 
 type Client = ReturnType<NonNullable<ProcessDeps["clientFor"]>>;
 
+/** Test-mode invoices have their own order id at the service, so the live invoice of the order can follow later. */
+export function serviceOrderId(orderId: string, testMode: boolean): string {
+  return testMode ? `test-${orderId}` : orderId;
+}
+
+/**
+ * What the row's earlier attempt was posted with. Rows posted before these columns existed fall back to the
+ * current channel and any integration.
+ */
+function earlierPost(row: Row, connection: Connection): PostedWith {
+  return {
+    saleChannelId: row.saleChannelId ?? connection.saleChannelId,
+    invoiceIntegrationId: row.invoiceIntegrationId,
+    orderId: serviceOrderId(row.orderId, row.postedInTestMode),
+  };
+}
+
 async function post(row: Row, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
-  if (row.cancelledInShop) {
+  if (row.cancelledInShop && row.attempts === 0) {
     return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
   }
   const now = deps.now();
-  // An earlier attempt may have reached the service (timeout, crash mid-post): ask before posting again.
+  const lease = { id: row.id, leaseOwner: row.leaseOwner };
+  let attempted = row;
+  // An earlier attempt may have reached the service (timeout, crash mid-post): ask before posting again, for
+  // exactly what it was posted with. This pass counts as an attempt before its first request, so a lookup that
+  // keeps failing ends like a post that does.
   if (row.attempts > 0) {
+    const counted = await prisma.invoice.updateMany({ where: lease, data: { attempts: { increment: 1 } } });
+    if (counted.count !== 1) return { data: {}, events: [] };
+    attempted = { ...row, attempts: row.attempts + 1 };
     try {
-      const existing = await settleUnknownCreate(client as InvoicingClient, { saleChannelId: connection.saleChannelId, orderId: row.orderId });
-      if (existing) return created(row, existing, deps, "settled", null);
+      const existing = await settleUnknownCreate(client, earlierPost(row, connection));
+      if (existing) return created(attempted, existing, deps, "settled", null);
     } catch (error) {
-      return failedAttempt(row, error, deps, log);
+      return failedAttempt(attempted, error, deps, log);
+    }
+    if (row.cancelledInShop) {
+      return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it" }] };
     }
   }
 
   const parsed = parseShopifyOrder(row.orderSnapshot);
   if (!parsed.ok) return needsAttention(parsed.problems);
+  const target: PostedWith = {
+    saleChannelId: connection.saleChannelId,
+    invoiceIntegrationId: connection.invoiceIntegrationId,
+    orderId: serviceOrderId(row.orderId, connection.testMode),
+  };
   const mapped = mapOrderToInvoice(parsed.order, {
     settings: connection.mapping,
     shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
     now,
-    saleChannelId: connection.saleChannelId,
-    invoiceIntegrationId: connection.invoiceIntegrationId,
+    saleChannelId: target.saleChannelId,
+    invoiceIntegrationId: target.invoiceIntegrationId!,
+    serviceOrderId: target.orderId,
     callbackUrl: callbackUrlFor(deps.appUrl, row.id),
   });
   if (!mapped.ok) return needsAttention([...mapped.problems, ...mapped.warnings]);
 
-  // Count the attempt before the request leaves: a crash during it must lead to a lookup, not a blind post.
-  const counted = await prisma.invoice.updateMany({
-    where: { id: row.id, leaseOwner: row.leaseOwner },
-    data: { attempts: { increment: 1 }, requestBody: json(mapped.body), problems: json(mapped.warnings) },
+  // Before the request leaves: count the attempt (first pass) and record what it is posted with, so a crash
+  // during it leads to a lookup of exactly this, not a blind post.
+  const recorded = await prisma.invoice.updateMany({
+    where: lease,
+    data: {
+      ...(row.attempts === 0 ? { attempts: { increment: 1 } } : {}),
+      requestBody: json(mapped.body),
+      problems: json(mapped.warnings),
+      saleChannelId: target.saleChannelId,
+      invoiceIntegrationId: target.invoiceIntegrationId,
+      postedInTestMode: connection.testMode,
+    },
   });
   // The lease expired and another worker owns the row now: it decides, this one must not post.
-  if (counted.count !== 1) return { data: {}, events: [] };
-  const attempted = { ...row, attempts: row.attempts + 1 };
+  if (recorded.count !== 1) return { data: {}, events: [] };
+  if (row.attempts === 0) attempted = { ...row, attempts: 1 };
   try {
     const record = await client.createInvoice(mapped.body);
     return created(attempted, record, deps, "posted", mapped.paid);
   } catch (error) {
     if (error instanceof DuplicateOrderError) {
-      const existing = await settleUnknownCreate(client as InvoicingClient, { saleChannelId: connection.saleChannelId, orderId: row.orderId }).catch(() => null);
+      const existing = await settleUnknownCreate(client, target).catch(() => null);
       if (existing) return created(attempted, existing, deps, "settled", mapped.paid);
       return needsAttention([problem("service.duplicate_unresolved")]);
     }
@@ -166,9 +208,11 @@ async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcom
     if (error instanceof BlockedError) return needsAttention([problem("settings.base_url_not_allowed")]);
     const syncAttempts = row.syncAttempts + 1;
     if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")]);
+    const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+    const delay = delayHonouringRetryAfter(syncDelayMs(syncAttempts, deps.random), retryAfterMs);
     return {
-      data: { syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)), lastError: describe(error) },
-      events: [{ type: "retry", message: `status read failed: ${describe(error)}` }],
+      data: { syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: describe(error) },
+      events: [{ type: "retry", message: `status read failed: ${describe(error)}`, data: { syncAttempts, delayMs: delay } }],
     };
   }
 }
@@ -247,10 +291,32 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
   return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined);
 }
 
-function reschedule(row: Row, deps: ProcessDeps, attempts: number, reason: string, retryAfterMs?: number): Outcome {
+/** An unexpected failure counts as an attempt (of the post, or of the status read) and ends like any other. */
+function unexpectedFailure(row: Row, deps: ProcessDeps, error: unknown): Outcome {
+  const reason = describe(error).slice(0, 500);
+  if (row.remoteId !== null) {
+    const syncAttempts = row.syncAttempts + 1;
+    if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.unexpected_error", { attempts: syncAttempts, details: reason })], { syncAttempts, lastError: reason });
+    const nextAttemptAt = new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random));
+    return { data: { syncAttempts, nextAttemptAt, lastError: reason }, events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}` }] };
+  }
+  // Absolute, not an increment: the pass may have counted itself already before it failed.
+  const attempts = row.attempts + 1;
+  const outcome = reschedule(row, deps, attempts, reason, undefined, "invoice.unexpected_error");
+  return { ...outcome, data: { ...outcome.data, attempts } };
+}
+
+function reschedule(
+  row: Row,
+  deps: ProcessDeps,
+  attempts: number,
+  reason: string,
+  retryAfterMs?: number,
+  giveUp: "service.unavailable" | "invoice.unexpected_error" = "service.unavailable",
+): Outcome {
   if (row.remoteId === null && attempts >= RETRY.maxAttempts) {
     return {
-      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem("service.unavailable", { attempts, details: reason })]) },
+      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, details: reason })]) },
       events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}` }],
     };
   }

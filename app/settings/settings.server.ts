@@ -51,7 +51,7 @@ export interface Connection {
   mapping: MappingSettings;
 }
 
-export type ConnectionProblem = "api_key" | "sale_channel" | "invoice_integration" | "dummy_integration";
+export type ConnectionProblem = "api_key" | "api_key_unreadable" | "sale_channel" | "invoice_integration" | "dummy_integration";
 
 function parseMapping(value: unknown): MappingSettings {
   const parsed = MappingSettingsSchema.safeParse(value ?? {});
@@ -102,7 +102,8 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
     testMode: data.testMode,
     dummyIntegrationId: data.dummyIntegrationId ?? null,
     trigger: data.trigger,
-    ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop) } : {}),
+    // A new key may belong to another account: its team is learned again from the service's answers.
+    ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop), teamId: null } : {}),
     ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
   };
   await prisma.shopSettings.upsert({
@@ -144,11 +145,18 @@ export function connectionFrom(shop: string, row: ShopSettingsRow | null, option
   const integration = testMode ? row?.dummyIntegrationId : row?.invoiceIntegrationId;
   if (!integration) missing.push(testMode ? "dummy_integration" : "invoice_integration");
   if (!row || missing.length > 0) return { ok: false, missing };
+  let apiKey: string;
+  try {
+    apiKey = decryptSecret(row.apiKeyEncrypted!, shop);
+  } catch {
+    // ENCRYPTION_KEY changed (or the row was copied from elsewhere): only a key entered again can fix it.
+    return { ok: false, missing: ["api_key_unreadable"] };
+  }
   return {
     ok: true,
     connection: {
       baseUrl: row.baseUrl,
-      apiKey: decryptSecret(row.apiKeyEncrypted!, shop),
+      apiKey,
       saleChannelId: row.saleChannelId!,
       invoiceIntegrationId: integration!,
       testMode,

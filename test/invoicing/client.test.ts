@@ -529,6 +529,16 @@ describe("settleUnknownCreate", () => {
     expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" }))?.id).toBe(701);
   });
 
+  it("matches the integration the create was posted with: a test (dummy) invoice of the order is not the live one", async () => {
+    const { baseUrl } = await serve(
+      json(200, { data: [record({ id: 800, sale_channel_id: 8, invoice_integration_id: 99 }), record({ id: 801, sale_channel_id: 8, invoice_integration_id: 21 })] }),
+    );
+    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 21, orderId: "5551234" }))?.id).toBe(801);
+    expect(await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 22, orderId: "5551234" })).toBeNull();
+    // Unknown integration (a row posted before it was recorded): any integration of the channel.
+    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: null, orderId: "5551234" }))?.id).toBe(800);
+  });
+
   it("passes a lookup failure on instead of guessing", async () => {
     const { baseUrl } = await serve(json(503, { message: "down" }));
     const error = await failure(settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" }));

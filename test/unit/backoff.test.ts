@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { delayHonouringRetryAfter, RETRY, retryDelayMs, syncDelayMs } from "../../app/pipeline/backoff";
+import { delayHonouringRetryAfter, RETRY, RETRY_AFTER_CAP_MS, retryDelayMs, syncDelayMs } from "../../app/pipeline/backoff";
 
 describe("retry schedule", () => {
   it("doubles per attempt with equal jitter between half and the whole step", () => {
@@ -28,5 +28,13 @@ describe("retry schedule", () => {
     expect(syncDelayMs(0, () => 1)).toBe(15_000);
     expect(syncDelayMs(1, () => 1)).toBe(30_000);
     expect(syncDelayMs(30, () => 1)).toBe(60 * 60_000);
+  });
+
+  it("honours a longer Retry-After only up to an hour; a nonsense one is ignored", () => {
+    expect(delayHonouringRetryAfter(5_000, 120_000)).toBe(120_000);
+    expect(delayHonouringRetryAfter(5_000, 10 ** 12)).toBe(RETRY_AFTER_CAP_MS);
+    expect(RETRY_AFTER_CAP_MS).toBe(3_600_000);
+    expect(delayHonouringRetryAfter(5_000, Number.NaN)).toBe(5_000);
+    expect(delayHonouringRetryAfter(5_000, -10)).toBe(5_000);
   });
 });
