@@ -10,8 +10,11 @@ import { signalWork } from "./signal.server";
 import type { InvoiceState } from "./states";
 
 export type WebhookOutcome =
-  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" }
+  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
   | { status: 400; error: string };
+
+/** A shop that never installed the app gets no rows (and no Shop row); the delivery is only recorded. */
+const UNKNOWN_SHOP = { status: 200, result: "unknown_shop" } as const;
 
 export interface DeliveryMeta {
   topic: string;
@@ -26,9 +29,10 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2003";
 }
 
-async function triggerOf(shop: string): Promise<string> {
-  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } });
-  return row?.trigger ?? "paid";
+/** The shop's invoicing trigger, or null when the shop never installed the app (no Shop row). */
+async function triggerOf(shop: string): Promise<string | null> {
+  const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { settings: { select: { trigger: true } } } });
+  return row ? (row.settings?.trigger ?? "paid") : null;
 }
 
 function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date) {
@@ -56,26 +60,20 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
 }
 
 /**
- * Creates the row unless one exists for this shop and order; a repeated delivery changes nothing.
- * The hot path is one insert; a shop Shopify knows but we have no row for yet (its afterAuth has not
- * run) is recorded on the rare foreign-key failure.
+ * Creates the row unless one exists for this shop and order; a repeated delivery changes nothing. Never creates
+ * a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop".
  */
-async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput, order: OrderEnvelope): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await prisma.invoice.create({ data, select: { id: true } });
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
-        return false;
-      }
-      if (isForeignKeyViolation(error) && attempt === 0) {
-        await prisma.shop.upsert({ where: { domain: shop }, create: { domain: shop }, update: {} });
-        continue;
-      }
-      throw error;
+async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput, order: OrderEnvelope): Promise<"created" | "duplicate" | "unknown_shop"> {
+  try {
+    await prisma.invoice.create({ data, select: { id: true } });
+    return "created";
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
+      return "duplicate";
     }
+    if (isForeignKeyViolation(error)) return "unknown_shop";
+    throw error;
   }
 }
 
@@ -83,9 +81,11 @@ async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput
 export async function recordPaidOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
-  const state: InvoiceState = (await triggerOf(shop)) === "paid" ? "queued" : "waiting";
+  const trigger = await triggerOf(shop);
+  if (trigger === null) return UNKNOWN_SHOP;
+  const state: InvoiceState = trigger === "paid" ? "queued" : "waiting";
   const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, meta, now), parsed.envelope);
-  if (!created) return { status: 200, result: "duplicate" };
+  if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
   if (state === "queued") await signalWork();
   logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state }, "order recorded");
   return { status: 200, result: state };
@@ -98,7 +98,9 @@ export async function recordPaidOrder(shop: string, payload: unknown, meta: Deli
 export async function recordFulfilledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
-  if ((await triggerOf(shop)) !== "fulfilled" || !isPaid(parsed.envelope)) return { status: 200, result: "ignored" };
+  const trigger = await triggerOf(shop);
+  if (trigger === null) return UNKNOWN_SHOP;
+  if (trigger !== "fulfilled" || !isPaid(parsed.envelope)) return { status: 200, result: "ignored" };
   const orderId = String(parsed.envelope.id);
   const updated = await prisma.invoice.updateMany({
     where: { shopDomain: shop, orderId, state: "waiting" },
@@ -111,8 +113,9 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
     return { status: 200, result: "queued" };
   }
   const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "queued", meta, now), parsed.envelope);
-  if (created) await signalWork();
-  return { status: 200, result: created ? "queued" : "duplicate" };
+  if (created === "unknown_shop") return UNKNOWN_SHOP;
+  if (created === "created") await signalWork();
+  return { status: 200, result: created === "created" ? "queued" : "duplicate" };
 }
 
 /**
@@ -125,6 +128,7 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
 export async function recordCancelledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
+  if ((await triggerOf(shop)) === null) return UNKNOWN_SHOP;
   const orderId = String(parsed.envelope.id);
   const notPosting = {
     shopDomain: shop,
@@ -158,7 +162,8 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
   }
   if (!existing) {
     const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "cancelled", meta, now), parsed.envelope);
-    return { status: 200, result: created ? "cancelled" : "duplicate" };
+    if (created === "unknown_shop") return UNKNOWN_SHOP;
+    return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
   }
   if (existing.cancelledInShop) return { status: 200, result: "duplicate" };
   // Being posted right now, or already at the service: keep it, and ask the merchant.

@@ -101,6 +101,11 @@ function earlierPost(row: Row, connection: Connection): PostedWith {
 }
 
 async function post(row: Row, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+  // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
+  // the shop installs again (app/shops/shops.server.ts recordShop).
+  if (row.shop.uninstalledAt) {
+    return { data: { state: "queued", nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again" }] };
+  }
   if (row.cancelledInShop && row.attempts === 0) {
     return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
   }

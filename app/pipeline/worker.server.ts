@@ -5,6 +5,10 @@ import { logger } from "../logger.server";
 import { claimDueRows, newWorkerId, nextDueAt } from "./claim.server";
 import { processClaimedRow, type ProcessDeps } from "./process.server";
 import { onWork } from "./signal.server";
+import { pruneWebhookDeliveries } from "../webhooks/deliveries.server";
+
+/** Housekeeping (old webhook deliveries) runs at most this often per worker. */
+const HOUSEKEEPING_MS = 60 * 60_000;
 
 export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   now?: () => Date;
@@ -84,9 +88,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     wakeUp = null;
   }
 
+  let lastHousekeeping = 0;
   const loop = (async () => {
     while (!stopped) {
       pendingWake = false;
+      if (now().getTime() - lastHousekeeping >= HOUSEKEEPING_MS) {
+        lastHousekeeping = now().getTime();
+        await pruneWebhookDeliveries(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning webhook deliveries failed"));
+      }
       let claimed = 0;
       try {
         claimed = await fill();

@@ -63,6 +63,7 @@ export async function findCustomerData(shop: string, payload: DataRequestPayload
 export async function redactShop(shop: string) {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
+    prisma.webhookDelivery.deleteMany({ where: { shopDomain: shop } }),
     // Settings, invoices and their events cascade from the shop row.
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);

@@ -1,9 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "../webhooks/receive.server";
+import { handleWebhook } from "../webhooks/receive.server";
 import { recordPaidOrder } from "../pipeline/enqueue.server";
-import { webhookResponse } from "../pipeline/webhook-response";
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, topic, payload, webhookId } = await receiveWebhook(request);
-  return webhookResponse(await recordPaidOrder(shop, payload, { topic, webhookId }));
-};
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleWebhook(request, "orders/paid", ({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId }), { installedShop: true });

@@ -1,5 +1,6 @@
 // The shops that installed the app: what we record about them and how they leave.
 import prisma from "../db.server";
+import { signalWork } from "../pipeline/signal.server";
 
 export interface ShopProfile {
   name?: string | null;
@@ -38,8 +39,9 @@ export async function fetchShopProfile(graphql: GraphqlClient): Promise<ShopProf
 }
 
 /**
- * Creates or refreshes the shop's row; a re-install clears the uninstall mark. Shopify's tax setting becomes the
- * default of "prices include VAT" (applyTaxDefault).
+ * Creates or refreshes the shop's row; a re-install clears the uninstall mark and resumes the invoices that
+ * waited while the app was uninstalled (queued, not due: the worker parks them so). Shopify's tax setting becomes
+ * the default of "prices include VAT" (applyTaxDefault).
  */
 export async function recordShop(domain: string, profile: ShopProfile) {
   const data = {
@@ -50,13 +52,20 @@ export async function recordShop(domain: string, profile: ShopProfile) {
     storefrontUrl: profile.storefrontUrl ?? undefined,
     taxesIncluded: profile.taxesIncluded ?? undefined,
   };
-  const before = await prisma.shop.findUnique({ where: { domain }, select: { taxesIncluded: true } });
+  const before = await prisma.shop.findUnique({ where: { domain }, select: { taxesIncluded: true, uninstalledAt: true } });
   const shop = await prisma.shop.upsert({
     where: { domain },
     create: { domain, ...data },
     update: { ...data, uninstalledAt: null },
   });
   if (typeof profile.taxesIncluded === "boolean") await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
+  if (before?.uninstalledAt) {
+    const resumed = await prisma.invoice.updateMany({
+      where: { shopDomain: domain, state: "queued", nextAttemptAt: null, remoteId: null },
+      data: { nextAttemptAt: new Date() },
+    });
+    if (resumed.count > 0) await signalWork();
+  }
   return shop;
 }
 
@@ -84,7 +93,8 @@ export async function onAuthenticated({ session, admin }: { session: { shop: str
 
 /**
  * app/uninstalled: the access tokens are dead, so the sessions go at once. Invoices stay until
- * shop/redact (48 hours later), so a merchant who reinstalls by mistake loses nothing.
+ * shop/redact (48 hours later), so a merchant who reinstalls by mistake loses nothing; meanwhile nothing
+ * is posted for the shop (the worker parks its rows until recordShop sees it again).
  */
 export async function markUninstalled(domain: string) {
   await prisma.$transaction([

@@ -1,22 +1,90 @@
-// The one way a webhook route receives a Shopify delivery: the body is read with a size limit (413 before
-// reading further), then authenticate.webhook checks the signature (401) and the headers (400). A signed body
-// that is not JSON is a malformed delivery: 400, not a crash. Every failure is thrown as the Response to send.
+// The one way a webhook route receives a Shopify delivery:
+//   1. the body is read with a size limit (413 before reading further: app/http/body-limit.server.ts);
+//   2. authenticate.webhook checks the signature (401) and the headers (400); a signed body that is not JSON is a
+//      malformed delivery: 400, not a crash;
+//   3. the route acts only on its own topic (X-Shopify-Topic is not covered by the signature): another topic is a 400;
+//   4. each event (X-Shopify-Event-Id, shared by the retries of one event) is acted on once per shop and topic;
+//      a repeat is answered 200 "duplicate" and changes nothing;
+//   5. the work runs, and what it did is recorded with the delivery.
+// Every failure is thrown as the Response to send.
+import prisma from "../db.server";
 import { authenticate } from "../shopify.server";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
+import { recordShop } from "../shops/shops.server";
+import { webhookResponse, type DeliveryOutcome } from "../pipeline/webhook-response";
 
 export type WebhookContext = Awaited<ReturnType<typeof authenticate.webhook>>;
 
-export async function receiveWebhook(request: Request): Promise<WebhookContext> {
+export function jsonError(status: number, error: string): Response {
+  return new Response(JSON.stringify({ ok: false, error }), { status, headers: { "Content-Type": "application/json" } });
+}
+
+/** "orders/paid" and "ORDERS_PAID" name the same topic (the library stores topics in the second form). */
+function topicKey(topic: string): string {
+  return topic.toUpperCase().replace(/[/.]/g, "_");
+}
+
+/** Steps 1 to 3: a verified delivery of `topic`, or the thrown answer. */
+export async function receiveWebhook(request: Request, topic: string): Promise<WebhookContext> {
   const buffered = await bufferedRequest(request, BODY_LIMITS.webhook);
+  let context: WebhookContext;
   try {
-    return await authenticate.webhook(buffered);
+    context = await authenticate.webhook(buffered);
   } catch (error) {
     // authenticate.webhook parses the body only after the signature checked out.
     if (error instanceof SyntaxError) throw jsonError(400, "body is not JSON");
     throw error;
   }
+  if (topicKey(context.topic) !== topicKey(topic)) throw jsonError(400, `this address takes ${topic} deliveries only`);
+  return context;
 }
 
-export function jsonError(status: number, error: string): Response {
-  return new Response(JSON.stringify({ ok: false, error }), { status, headers: { "Content-Type": "application/json" } });
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P2002";
+}
+
+/**
+ * A shop Shopify says is installed (it has an offline session) but whose Shop row is missing (its first
+ * authentication did not finish) is recorded now; a shop without either never installed the app.
+ */
+async function recordInstalledShop(context: WebhookContext): Promise<void> {
+  if (!context.session) return;
+  const known = await prisma.shop.findUnique({ where: { domain: context.shop }, select: { domain: true } });
+  if (!known) await recordShop(context.shop, {});
+}
+
+export interface HandleOptions {
+  /** Order topics: make sure a shop with a session has its Shop row (work for unknown shops is refused downstream). */
+  installedShop?: boolean;
+}
+
+/** Receives a delivery of `topic` (steps 1-3), acts on its event once (4) and records what was done (5). */
+export async function handleWebhook(
+  request: Request,
+  topic: string,
+  work: (context: WebhookContext) => Promise<DeliveryOutcome>,
+  options: HandleOptions = {},
+): Promise<Response> {
+  const context = await receiveWebhook(request, topic);
+  const eventId = context.eventId ?? context.webhookId;
+  const key = { shopDomain: context.shop, topic: topicKey(context.topic), eventId };
+  try {
+    await prisma.webhookDelivery.create({ data: { ...key, webhookId: context.webhookId, result: "processing" } });
+  } catch (error) {
+    if (isUniqueViolation(error)) return webhookResponse({ status: 200, result: "duplicate" });
+    throw error;
+  }
+  let outcome: DeliveryOutcome;
+  try {
+    if (options.installedShop) await recordInstalledShop(context);
+    outcome = await work(context);
+  } catch (error) {
+    // Not done: Shopify retries the same event, which must then be acted on.
+    await prisma.webhookDelivery.deleteMany({ where: key });
+    throw error;
+  }
+  const result = outcome.status === 200 ? outcome.result : `error ${outcome.status}`;
+  if (outcome.status !== 200) await prisma.webhookDelivery.deleteMany({ where: key });
+  else await prisma.webhookDelivery.updateMany({ where: key, data: { result } });
+  return webhookResponse(outcome);
 }

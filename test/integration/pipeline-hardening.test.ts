@@ -2,6 +2,8 @@
 // sandbox cannot misbehave in the needed way).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { action as cancelledAction } from "../../app/routes/webhooks.orders.cancelled";
+import { action as uninstalledAction } from "../../app/routes/webhooks.app.uninstalled";
+import { recordShop } from "../../app/shops/shops.server";
 import { RETRY, RETRY_AFTER_CAP_MS } from "../../app/pipeline/backoff";
 import { RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
 import type { InvoiceRecord } from "../../app/invoicing/schemas";
@@ -100,6 +102,34 @@ describe("no duplicate, no orphan", () => {
     expect(atService(String(order.id))).toHaveLength(0);
     expect(pipeline.requests.some((line) => line.startsWith("GET /api/invoices?"))).toBe(true);
     expect(pipeline.posts()).toBe(1);
+  });
+});
+
+describe("uninstalled shops", () => {
+  it("nothing is posted after app/uninstalled: rows wait, and resume when the shop installs again", async () => {
+    const worker = await pipeline.startWorker();
+    // A row that failed once and is due again later, then the merchant uninstalls.
+    pipeline.sandbox.faults.failNext(1, { method: "POST", path: "/api/invoices", status: 503 });
+    const early = paidOrder();
+    await pipeline.deliverPaid(early);
+    await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1);
+    expect((await callRoute(uninstalledAction, signedWebhookRequest({ topic: "app/uninstalled", body: { domain: SHOP } }))).status).toBe(200);
+    // A late orders/paid delivery after the uninstall.
+    const late = paidOrder();
+    expect((await pipeline.deliverPaid(late)).status).toBe(200);
+    await makeScheduledRowsDue();
+    worker.wake();
+    const parked = await waitForInvoices((rows) => rows.length === 2 && rows.every((r) => r.state === "queued" && r.nextAttemptAt === null && !r.leaseOwner));
+    expect(parked.every((r) => r.remoteId === null)).toBe(true);
+    await worker.idle();
+    expect(pipeline.posts()).toBe(1); // only the failed attempt before the uninstall
+    expect(atService(String(late.id))).toHaveLength(0);
+
+    await recordShop(SHOP, { name: "back" }); // the merchant installs again (afterAuth)
+    const done = await waitForInvoices((rows) => rows.length === 2 && rows.every((r) => r.state === "completed"));
+    expect(done.map((r) => r.remoteId).every(Boolean)).toBe(true);
+    expect(atService(String(early.id))).toHaveLength(1);
+    expect(atService(String(late.id))).toHaveLength(1);
   });
 });
 
