@@ -44,6 +44,8 @@ type Problems = Array<{ code: string; params?: Record<string, string | number>; 
 interface Outcome {
   data: Prisma.InvoiceUpdateManyMutationInput;
   events: Array<{ type: EventType; message?: string; data?: Prisma.InputJsonValue }>;
+  /** The service's team (account) of the shop's key, as its invoice records say: callbacks must carry it. */
+  teamId?: number;
 }
 
 export function callbackUrlFor(appUrl: string, invoiceId: string): string {
@@ -191,6 +193,7 @@ function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "poste
   return {
     data: { ...applied.data, remoteId: record.id, syncAttempts: 0, ...(problems.length ? { problems: json(problems) } : {}) },
     events,
+    teamId: applied.teamId,
   };
 }
 
@@ -204,6 +207,7 @@ async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcom
       return {
         data: { ...applied.data, syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)) },
         events: applied.events,
+        teamId: applied.teamId,
       };
     }
     return applied;
@@ -262,7 +266,7 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
       data: { state, workflowStatus: record.workflow_status ?? null, formalStatus: record.formal_status ?? null },
     });
   }
-  return { data, events };
+  return { data, events, ...(record.team_id != null ? { teamId: record.team_id } : {}) };
 }
 
 function pickTotals(record: InvoiceRecord) {
@@ -364,6 +368,10 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
           data: event.type === "posted" || event.type === "settled" ? json({ ...(event.data as object), worker: claim.leaseOwner }) : event.data,
         })),
       });
+    }
+    // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
+    if (outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null) {
+      await tx.shopSettings.updateMany({ where: { shopDomain: row.shopDomain, teamId: null }, data: { teamId: outcome.teamId } });
     }
     // A callback that came while this worker was busy (before the remote id was stored) asks for a read
     // now. Counted after the update above took the row's lock, so a callback is either seen here or

@@ -1,0 +1,134 @@
+// Callbacks cannot be turned into load: freshness, once per (invoice, time, hash), the shop's team, and a burst
+// of callbacks for one invoice costs one status read.
+import { createHmac } from "node:crypto";
+import { DateTime } from "luxon";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
+import { CALLBACK_COALESCE_MS, callbackInstant } from "../../app/pipeline/callback.server";
+import { saveConnection } from "../../app/settings/settings.server";
+import { connectShop, makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { paidOrder } from "../helpers/orders";
+import { prisma } from "../helpers/db";
+import { callRoute } from "../helpers/routes";
+import { SHOP } from "../helpers/shopify";
+
+let pipeline: TestPipeline;
+
+beforeAll(async () => {
+  pipeline = await startTestPipeline({ formalizeDelayMs: 10 });
+});
+afterAll(async () => {
+  await pipeline.stop();
+});
+afterEach(async () => {
+  await pipeline.stopWorkers();
+});
+beforeEach(async () => {
+  await prisma.shop.deleteMany();
+  await connectShop(pipeline.sandbox, SHOP);
+  pipeline.sandbox.faults.reset();
+  // The sandbox's own callbacks would blur the counts: these tests send their own.
+  pipeline.sandbox.faults.dropCallbacks(Infinity);
+  pipeline.requests.length = 0;
+});
+
+/** The service's clock format: Istanbul time, "Y-m-d H:i:s". */
+const istanbul = (at: Date) => DateTime.fromJSDate(at).setZone("Europe/Istanbul").toFormat("yyyy-MM-dd HH:mm:ss");
+
+function callback(rowId: string, remoteId: number, options: { time?: string; teamId?: number; key?: string } = {}) {
+  const time = options.time ?? istanbul(new Date());
+  const teamId = options.teamId ?? pipeline.sandbox.account.teamId;
+  const hash = createHmac("sha512", options.key ?? pipeline.sandbox.account.apiKey).update(`${remoteId}${teamId}${time}`).digest("hex");
+  const body = JSON.stringify({ invoice_id: remoteId, team_id: teamId, time, hash });
+  return callRoute(callbackAction, new Request(`${pipeline.appUrl}/callbacks/invoices/${rowId}`, { method: "POST", body, headers: { "Content-Type": "application/json" } }), { id: rowId });
+}
+
+/** A completed invoice, and the status reads made of it from now on. */
+async function completedInvoice() {
+  const worker = await pipeline.startWorker();
+  await pipeline.deliverPaid(paidOrder());
+  await waitForInvoices((rows) => rows[0]?.state === "processing" && !rows[0].leaseOwner);
+  await settle(50); // the sandbox formalises meanwhile
+  await makeScheduledRowsDue();
+  worker.wake();
+  const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null && !rows[0].leaseOwner);
+  pipeline.requests.length = 0;
+  const reads = () => pipeline.requests.filter((line) => line.startsWith(`GET /api/invoices/${row.remoteId} `)).length;
+  return { row, worker, reads };
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("callbacks", () => {
+  it("reads the service's time as Istanbul time", () => {
+    expect(callbackInstant("2026-11-22 13:00:00")!.toISOString()).toBe("2026-11-22T10:00:00.000Z");
+    expect(callbackInstant("22.11.2026 13:00")).toBeNull();
+  });
+
+  it("20 replays of one old callback cause no read and change nothing", async () => {
+    const { row, worker, reads } = await completedInvoice();
+    const before = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
+    const eventsBefore = await prisma.invoiceEvent.count({ where: { invoiceId: row.id } });
+    const old = istanbul(new Date(Date.now() - 60 * 60_000));
+    for (let i = 0; i < 20; i++) {
+      const response = await callback(row.id, row.remoteId!, { time: old });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true, ignored: "stale" });
+    }
+    worker.wake();
+    await settle(CALLBACK_COALESCE_MS + 300);
+    expect(reads()).toBe(0);
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toEqual(before);
+    expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id } })).toBe(eventsBefore);
+  });
+
+  it("a callback from too far ahead, or in UTC instead of Istanbul time, is not fresh", async () => {
+    const { row } = await completedInvoice();
+    const ahead = await callback(row.id, row.remoteId!, { time: istanbul(new Date(Date.now() + 30 * 60_000)) });
+    expect(await ahead.json()).toEqual({ ok: true, ignored: "stale" });
+    const utc = DateTime.utc().minus({ hours: 0 }).toFormat("yyyy-MM-dd HH:mm:ss");
+    expect(await (await callback(row.id, row.remoteId!, { time: utc })).json()).toEqual({ ok: true, ignored: "stale" });
+    const recent = await callback(row.id, row.remoteId!, { time: istanbul(new Date(Date.now() - 10 * 60_000)) });
+    expect(await recent.json()).toEqual({ ok: true });
+  });
+
+  it("the same callback 50 times is acted on once: one event, one read, and the invoice stays as it is", async () => {
+    const { row, reads } = await completedInvoice();
+    const time = istanbul(new Date());
+    const answers = [];
+    for (let i = 0; i < 50; i++) answers.push(await (await callback(row.id, row.remoteId!, { time })).json());
+    expect(answers[0]).toEqual({ ok: true });
+    expect(answers.slice(1).every((a) => a.ignored === "duplicate")).toBe(true);
+    await waitForInvoices(() => reads() >= 1);
+    await settle(CALLBACK_COALESCE_MS + 300);
+    expect(reads()).toBe(1);
+    expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(1);
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ state: "completed", syncAttempts: 0 });
+  });
+
+  it("ten different callbacks for one invoice within a few seconds cost one status read", async () => {
+    const { row, reads } = await completedInvoice();
+    const base = Date.now();
+    // Spread over well over a second, as a chatty service would send them.
+    for (let i = 0; i < 10; i++) {
+      const response = await callback(row.id, row.remoteId!, { time: istanbul(new Date(base - i * 1000)) });
+      expect(await response.json()).toEqual({ ok: true });
+      await settle(130);
+    }
+    await waitForInvoices(() => reads() >= 1);
+    await settle(CALLBACK_COALESCE_MS + 300);
+    expect(reads()).toBe(1);
+    expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(10);
+  });
+
+  it("once the shop's team is known, a callback for another team is refused", async () => {
+    const { row } = await completedInvoice();
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).teamId).toBe(pipeline.sandbox.account.teamId);
+    const other = await callback(row.id, row.remoteId!, { teamId: pipeline.sandbox.account.teamId + 41 });
+    expect(other.status).toBe(401);
+    expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(0);
+    // A new API key may belong to another account: the team is learned again.
+    await saveConnection(SHOP, { baseUrl: pipeline.sandbox.url, apiKey: "another-key-12345678", saleChannelId: 1, invoiceIntegrationId: 1, testMode: false });
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).teamId).toBeNull();
+  });
+});
