@@ -154,3 +154,28 @@ export function parseShopifyOrder(json: unknown): { ok: true; order: ShopifyOrde
     })),
   };
 }
+
+/**
+ * The order as the app stores it (the Invoice row's snapshot): only the fields ShopifyOrderSchema names, at every
+ * depth, as received. Browser IPs, client details, landing pages, marketing consents and whatever else Shopify
+ * sends are not kept: the app holds no personal data it does not need to invoice.
+ */
+export function orderSnapshot(payload: unknown): unknown {
+  return pickKnown(ShopifyOrderSchema, payload);
+}
+
+/** `value` cut to what `schema` names (objects by their shape, arrays by their element), raw values kept. */
+function pickKnown(schema: z.ZodType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return pickKnown(schema.unwrap() as z.ZodType, value);
+  if (schema instanceof z.ZodPipe) return pickKnown(schema.in as z.ZodType, value);
+  if (schema instanceof z.ZodArray) return Array.isArray(value) ? value.map((item) => pickKnown(schema.element as z.ZodType, item)) : value;
+  if (schema instanceof z.ZodObject) {
+    if (typeof value !== "object" || Array.isArray(value)) return value;
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const source = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(shape).filter((key) => key in source).map((key) => [key, pickKnown(shape[key], source[key])]));
+  }
+  // Unions here are of scalars (amounts, ids, rates); an object where a scalar belongs is dropped.
+  return typeof value === "object" ? null : value;
+}

@@ -6,6 +6,7 @@ import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";
 import { problem } from "./problems";
+import { orderSnapshot } from "../orders/order";
 import { signalWork } from "./signal.server";
 import type { InvoiceState } from "./states";
 
@@ -45,7 +46,7 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     customerName: customerNameOf(order),
     orderTotal: order.total_price,
     currency: order.currency,
-    orderSnapshot: payload as Prisma.InputJsonValue,
+    orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
     state,
     nextAttemptAt: state === "queued" ? now : null,
     events: {
@@ -104,7 +105,7 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
   const orderId = String(parsed.envelope.id);
   const updated = await prisma.invoice.updateMany({
     where: { shopDomain: shop, orderId, state: "waiting" },
-    data: { state: "queued", nextAttemptAt: now, orderSnapshot: payload as Prisma.InputJsonValue },
+    data: { state: "queued", nextAttemptAt: now, orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue },
   });
   if (updated.count === 1) {
     const row = await prisma.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true } });

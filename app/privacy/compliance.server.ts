@@ -1,5 +1,8 @@
-// The three mandatory privacy webhooks. What the app stores about people: the order snapshot and the
-// customer's name and id on each Invoice row, and the request body sent to the invoicing service.
+// The three mandatory privacy webhooks. What the app stores about people: the order snapshot (only the fields
+// the mapping reads, app/orders/order.ts orderSnapshot), the customer's name and id on each Invoice row, the
+// request body sent to the invoicing service, and text derived from them: problems (a tax number the buyer typed),
+// the last error and the audit trail's messages.
+import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 
 export interface CustomerRedactPayload {
@@ -34,16 +37,30 @@ function customerScope(shop: string, payload: { customer?: { id?: number | strin
 export async function redactCustomer(shop: string, payload: CustomerRedactPayload): Promise<number> {
   const where = customerScope(shop, payload, payload.orders_to_redact ?? []);
   if (!where) return 0;
-  const ids = (await prisma.invoice.findMany({ where, select: { id: true } })).map((row) => row.id);
-  if (ids.length === 0) return 0;
+  const rows = await prisma.invoice.findMany({ where, select: { id: true, problems: true } });
+  if (rows.length === 0) return 0;
+  const ids = rows.map((row) => row.id);
   await prisma.$transaction([
     prisma.invoice.updateMany({
       where: { id: { in: ids } },
-      data: { customerId: null, customerName: REDACTED, orderSnapshot: { redacted: true }, requestBody: { redacted: true } },
+      data: { customerId: null, customerName: REDACTED, orderSnapshot: { redacted: true }, requestBody: { redacted: true }, lastError: null },
     }),
-    prisma.invoiceEvent.updateMany({ where: { invoiceId: { in: ids } }, data: { data: { redacted: true } } }),
+    // Problems keep their codes (what was wrong) but not their values (what the buyer typed).
+    ...rows.map((row) => prisma.invoice.update({ where: { id: row.id }, data: { problems: redactedProblems(row.problems) } })),
+    prisma.invoiceEvent.updateMany({ where: { invoiceId: { in: ids } }, data: { data: { redacted: true }, message: null } }),
   ]);
   return ids.length;
+}
+
+function redactedProblems(value: unknown): Prisma.InputJsonValue {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is { code: string; severity?: unknown; params?: unknown } => Boolean(item) && typeof item.code === "string")
+    .map(({ code, severity, params }) => ({
+      code,
+      ...(typeof severity === "string" ? { severity } : {}),
+      ...(params && typeof params === "object" ? { params: Object.fromEntries(Object.keys(params).map((key) => [key, REDACTED])) } : {}),
+    }));
 }
 
 /**

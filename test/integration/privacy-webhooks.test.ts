@@ -77,6 +77,31 @@ describe("app/uninstalled and the compliance webhooks", () => {
     expect(JSON.stringify(untouched.orderSnapshot)).toContain("ayse@example.com");
   });
 
+  it("customers/redact also clears what was derived from the buyer's data: problems' values, the last error, event messages", async () => {
+    const typed = "10000000146"; // a T.C. number the buyer typed, wrong
+    const row = await createInvoiceRow(SHOP, { customerId: "7001" });
+    await prisma.invoice.update({
+      where: { id: row.id },
+      data: {
+        state: "needs_attention",
+        problems: [{ code: "customer.invalid_tax_number", severity: "error", params: { value: typed } }],
+        lastError: `validation 422: customer.tax_number ${typed} is invalid`,
+        events: { create: [{ type: "needs_attention", message: `customer.tax_number: ${typed} is invalid`, data: { problems: [{ params: { value: typed } }] } }] },
+      },
+    });
+    const response = await callRoute(
+      customersRedact,
+      signedWebhookRequest({ topic: "customers/redact", body: { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [] } }),
+    );
+    expect(response.status).toBe(200);
+    const after = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id }, include: { events: true } });
+    expect(JSON.stringify(after)).not.toContain(typed);
+    expect(after.lastError).toBeNull();
+    // What was wrong stays readable; the value the buyer typed does not.
+    expect(after.problems).toEqual([{ code: "customer.invalid_tax_number", severity: "error", params: { value: "[redacted]" } }]);
+    expect(after.events.every((event) => event.message === null)).toBe(true);
+  });
+
   it("customers/data_request is accepted and changes nothing", async () => {
     await createInvoiceRow(SHOP);
     const before = await snapshot();
