@@ -39,7 +39,10 @@ export interface InvoiceDetail {
   attempts: number;
   nextAttemptAt: string | null;
   lastError: string | null;
+  /** The onboarding's sample invoice (no Shopify order behind it). */
   isTest: boolean;
+  /** Invoiced through the test (dummy) integration while test mode was on: not a legal invoice. */
+  postedInTestMode: boolean;
   createdAt: string;
   requestBody: unknown;
   totals: TotalsView;
@@ -123,6 +126,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     lastError: row.lastError,
     isTest: row.isTest,
+    postedInTestMode: row.postedInTestMode,
     createdAt: row.createdAt.toISOString(),
     requestBody: row.requestBody ?? null,
     totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),

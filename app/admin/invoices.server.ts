@@ -11,6 +11,7 @@ import prisma from "../db.server";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
+import { ISSUABLE_TEST_INVOICES } from "../pipeline/actions.server";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -45,7 +46,10 @@ export interface InvoiceListRow {
   state: string;
   serialNumber: string | null;
   pdfUrl: string | null;
+  /** The onboarding's sample invoice (no Shopify order behind it). */
   isTest: boolean;
+  /** Invoiced through the test (dummy) integration while test mode was on: not a legal invoice. */
+  postedInTestMode: boolean;
 }
 
 export interface InvoicePage {
@@ -142,6 +146,7 @@ const listSelect = {
   serialNumber: true,
   pdfUrl: true,
   isTest: true,
+  postedInTestMode: true,
 } as const;
 
 /** One page of the shop's invoices, newest first. */
@@ -184,14 +189,17 @@ export interface DashboardCounts {
   failed: number;
 }
 
+/** Test invoices (the onboarding's sample, and orders invoiced in test mode) are never counted as live ones. */
+const LIVE_ONLY = { isTest: false, postedInTestMode: false } as const;
+
 /** The strip above the table. Each count is an index range of the shop's rows, not a table scan. */
 export async function dashboardCounts(shop: string, timezone: string, now = new Date()): Promise<DashboardCounts> {
   const startOfToday = DateTime.fromJSDate(now, { zone: timezone }).startOf("day").toJSDate();
   const [today, byState] = await Promise.all([
-    prisma.invoice.count({ where: { shopDomain: shop, createdAt: { gte: startOfToday } } }),
+    prisma.invoice.count({ where: { shopDomain: shop, createdAt: { gte: startOfToday }, ...LIVE_ONLY } }),
     prisma.invoice.groupBy({
       by: ["state"],
-      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, "needs_attention", "failed"] } },
+      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, "needs_attention", "failed"] }, ...LIVE_ONLY },
       _count: { _all: true },
     }),
   ]);
@@ -271,6 +279,8 @@ export interface InvoicesPageData {
   /** Whether the shop has any invoice at all (for the empty state), without counting them. */
   hasInvoices: boolean;
   timezone: string;
+  /** Live now, with orders invoiced in test mode: how many can be issued for real (each uses one unit of quota). */
+  testInvoicesToIssue: number;
 }
 
 /** Everything the invoices page shows, in one call for the loader. */
@@ -279,11 +289,13 @@ export async function loadInvoicesPage(shop: string, search: URLSearchParams, no
   const facts = await shopFacts(shop);
   const timezone = facts.timezone;
   const filtered = Boolean(params.state || params.from || params.to || params.q || params.after || params.before);
-  const [page, counts, steps, any] = await Promise.all([
+  const live = facts.settings !== null && !facts.settings.testMode;
+  const [page, counts, steps, any, testInvoicesToIssue] = await Promise.all([
     listInvoices(shop, params, timezone),
     dashboardCounts(shop, timezone, now),
     onboarding(shop, facts),
     filtered ? prisma.invoice.findFirst({ where: { shopDomain: shop }, select: { id: true } }) : Promise.resolve(null),
+    live ? prisma.invoice.count({ where: { shopDomain: shop, ...ISSUABLE_TEST_INVOICES } }) : Promise.resolve(0),
   ]);
   const { state, from, to, q } = params;
   return {
@@ -293,5 +305,6 @@ export async function loadInvoicesPage(shop: string, search: URLSearchParams, no
     onboarding: steps,
     hasInvoices: filtered ? any !== null : page.rows.length > 0,
     timezone,
+    testInvoicesToIssue,
   };
 }

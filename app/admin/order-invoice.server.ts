@@ -9,6 +9,8 @@ export interface OrderInvoiceSummary {
   serialNumber: string | null;
   pdfUrl: string | null;
   invoiceId: string;
+  /** A test invoice (test mode, dummy integration): not a legal invoice. */
+  test: boolean;
 }
 
 /** The order's invoice in this shop, or null. `orderId` may be numeric or a gid://shopify/Order/N. */
@@ -17,9 +19,16 @@ export async function orderInvoice(shop: string, orderId: string): Promise<Order
   if (!numeric) return null;
   const row = await prisma.invoice.findUnique({
     where: { shopDomain_orderId: { shopDomain: shop, orderId: numeric } },
-    select: { id: true, state: true, documentKind: true, serialNumber: true, pdfUrl: true },
+    select: { id: true, state: true, documentKind: true, serialNumber: true, pdfUrl: true, isTest: true, postedInTestMode: true },
   });
   return row
-    ? { invoiceId: row.id, state: row.state, documentKind: row.documentKind, serialNumber: row.serialNumber, pdfUrl: safeLink(row.pdfUrl, linkOptions()) }
+    ? {
+        invoiceId: row.id,
+        state: row.state,
+        documentKind: row.documentKind,
+        serialNumber: row.serialNumber,
+        pdfUrl: safeLink(row.pdfUrl, linkOptions()),
+        test: row.isTest || row.postedInTestMode,
+      }
     : null;
 }

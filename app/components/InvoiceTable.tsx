@@ -3,6 +3,7 @@
 // filtered view can be reloaded or shared.
 import { useSearchParams } from "@remix-run/react";
 import {
+  Badge,
   BlockStack,
   Card,
   EmptySearchResult,
@@ -104,7 +105,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
               </Text>
             </Link>
           )}
-          {row.isTest && <Text as="span" tone="subdued" variant="bodySm">{t("badge.test")}</Text>}
+          {(row.isTest || row.postedInTestMode) && <Badge tone="attention">{t("badge.test")}</Badge>}
         </InlineStack>
       </IndexTable.Cell>
       <IndexTable.Cell>

@@ -29,6 +29,15 @@ export const en = {
   "banner.failed.title": "Failed invoices: {count}",
   "banner.testMode.title": "Test mode is on",
   "banner.testMode.body": "Invoices are issued through the test account: they are not legal invoices and nothing reaches the tax authority. Turn test mode off in Settings to go live.",
+  "banner.issueForReal.title": "Orders invoiced in test mode: {count}",
+  "banner.issueForReal.body": "They only have test invoices, which are not legal invoices. Now that you are live, issue them for real.",
+  "banner.issueForReal.action": "Issue {count} for real…",
+  "issueForReal.title": "Issue {count} invoices for real?",
+  "issueForReal.body": "Each of these orders gets a legal invoice through your live invoice account. This uses {count} invoices of your quota. The test invoices stay in the invoicing panel as they are.",
+  "issueForReal.confirm": "Issue {count} invoices",
+  "issueForReal.cancel": "Cancel",
+  "issueForReal.done": "{count} invoices queued to be issued for real",
+  "issueForReal.failed": "Nothing was issued: turn test mode off and complete the live settings first",
 
   // Index table
   "list.resourceSingular": "invoice",
@@ -118,6 +127,7 @@ export const en = {
   "detail.notAllowed": "This action is not possible in the invoice's current state.",
   "detail.notFound": "Invoice not found.",
   "detail.test": "This is a test invoice, issued through the test account.",
+  "detail.testMode": "This order was invoiced while test mode was on, through the test account: it is not a legal invoice. Once you are live, issue it for real from the invoices page.",
 
   "event.received": "Order received",
   "event.queued": "Queued",

@@ -29,6 +29,15 @@ export const tr: Record<keyof typeof en, string> = {
   "banner.failed.title": "{count} fatura başarısız oldu",
   "banner.testMode.title": "Test modu açık",
   "banner.testMode.body": "Faturalar test hesabından kesiliyor: yasal fatura değiller ve GİB'e hiçbir şey ulaşmıyor. Canlıya geçmek için Ayarlar'dan test modunu kapatın.",
+  "banner.issueForReal.title": "Test modunda faturalanan siparişler: {count}",
+  "banner.issueForReal.body": "Bu siparişlerin yalnızca test faturası var; test faturaları yasal fatura değildir. Artık canlıdasınız: gerçek faturalarını kesin.",
+  "banner.issueForReal.action": "{count} siparişi gerçek faturala…",
+  "issueForReal.title": "{count} gerçek fatura kesilsin mi?",
+  "issueForReal.body": "Bu siparişlerin her biri canlı fatura hesabınızdan yasal bir fatura alır. Bu işlem kotanızdan {count} fatura kullanır. Test faturaları fatura panelinde olduğu gibi kalır.",
+  "issueForReal.confirm": "{count} fatura kes",
+  "issueForReal.cancel": "Vazgeç",
+  "issueForReal.done": "{count} fatura gerçek olarak kesilmek üzere sıraya alındı",
+  "issueForReal.failed": "Hiçbir şey kesilmedi: önce test modunu kapatıp canlı ayarları tamamlayın",
 
   "list.resourceSingular": "fatura",
   "list.resourcePlural": "fatura",
@@ -115,6 +124,7 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.notAllowed": "Faturanın şu anki durumunda bu işlem yapılamaz.",
   "detail.notFound": "Fatura bulunamadı.",
   "detail.test": "Bu bir test faturasıdır; test hesabından kesildi.",
+  "detail.testMode": "Bu sipariş test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Canlıya geçince faturalar sayfasından gerçek faturasını kesin.",
 
   "event.received": "Sipariş alındı",
   "event.queued": "Sıraya alındı",

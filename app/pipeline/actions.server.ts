@@ -1,5 +1,6 @@
 // What a merchant can do to an invoice from the admin. Every function takes the shop from the
 // authenticated session and scopes its query by it: an id from another shop finds nothing.
+import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { signalWork } from "./signal.server";
 import { sampleTestOrder } from "./test-order";
@@ -69,4 +70,69 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
   });
   await signalWork();
   return { ok: true, invoiceId: row.id };
+}
+
+/** Test-mode invoices of real orders that may be issued for real: finished at the service, order not cancelled. */
+export const ISSUABLE_TEST_INVOICES = {
+  postedInTestMode: true,
+  isTest: false,
+  cancelledInShop: false,
+  state: { in: ["completed", "failed"] },
+} satisfies Prisma.InvoiceWhereInput;
+
+/**
+ * After going live: the shop's orders that were invoiced while test mode was on (through the dummy integration,
+ * not legal invoices) are issued for real, one live invoice each (one unit of quota each).
+ * Each row goes back to the queue as a new post with the live settings. Safe against duplicates:
+ * - here, each row is moved only while it is still a test invoice (a second click finds none);
+ * - at the service, the test invoice was recorded under its own order id ("test-<id>", see
+ *   app/pipeline/process.server.ts serviceOrderId), so the live post never collides with it, while the service's
+ *   duplicate protection on sale channel + live order id still stops a second live invoice.
+ */
+export async function issueTestInvoicesForReal(shop: string, now = new Date()): Promise<ActionResult & { count?: number }> {
+  const settings = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
+  if (!settings?.apiKeyEncrypted || !settings.saleChannelId || !settings.invoiceIntegrationId) return { ok: false, reason: "not_configured" };
+  if (settings.testMode) return { ok: false, reason: "not_allowed" };
+  const rows = await prisma.invoice.findMany({ where: { shopDomain: shop, ...ISSUABLE_TEST_INVOICES }, select: { id: true, remoteId: true, serialNumber: true } });
+  let count = 0;
+  await prisma.$transaction(async (tx) => {
+    for (const row of rows) {
+      const moved = await tx.invoice.updateMany({
+        where: { id: row.id, shopDomain: shop, ...ISSUABLE_TEST_INVOICES, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+        data: {
+          state: "queued",
+          nextAttemptAt: now,
+          attempts: 0,
+          syncAttempts: 0,
+          postedInTestMode: false,
+          saleChannelId: null,
+          invoiceIntegrationId: null,
+          remoteId: null,
+          workflowStatus: null,
+          formalStatus: null,
+          documentKind: null,
+          ettn: null,
+          serialNumber: null,
+          pdfUrl: null,
+          requestBody: Prisma.DbNull,
+          remoteTotals: Prisma.DbNull,
+          problems: [],
+          lastError: null,
+        },
+      });
+      if (moved.count !== 1) continue;
+      count += 1;
+      await tx.invoiceEvent.create({
+        data: {
+          invoiceId: row.id,
+          type: "queued",
+          at: now,
+          message: `issued for real by the merchant (the test invoice ${row.remoteId ?? "-"}${row.serialNumber ? ` · ${row.serialNumber}` : ""} stays at the service)`,
+          data: { testInvoice: row.remoteId },
+        },
+      });
+    }
+  });
+  if (count > 0) await signalWork();
+  return { ok: true, count };
 }

@@ -3,12 +3,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Modal, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { loadInvoicesPage } from "../admin/invoices.server";
-import { sendTestInvoice } from "../pipeline/actions.server";
+import { issueTestInvoicesForReal, sendTestInvoice } from "../pipeline/actions.server";
 import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
@@ -30,7 +30,11 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   if (form.get("intent") === "send_test") {
     const result = await sendTestInvoice(session.shop);
-    return json(result, { status: result.ok ? 200 : 409 });
+    return json({ ...result, intent: "send_test" as const }, { status: result.ok ? 200 : 409 });
+  }
+  if (form.get("intent") === "issue_for_real") {
+    const result = await issueTestInvoicesForReal(session.shop);
+    return json({ ...result, intent: "issue_for_real" as const }, { status: result.ok ? 200 : 409 });
   }
   return json({ ok: false as const, reason: "unknown_intent" }, { status: 400 });
 };
@@ -41,6 +45,8 @@ export default function Invoices() {
   const [, setSearchParams] = useSearchParams();
   const shopify = useAppBridge();
   const testFetcher = useFetcher<typeof action>();
+  const issueFetcher = useFetcher<typeof action>();
+  const [confirmingIssue, setConfirmingIssue] = useState(false);
 
   const inFlight = data.page.rows.some((row) => (IN_FLIGHT_STATES as string[]).includes(row.state));
   useRevalidateWhile(inFlight);
@@ -51,6 +57,15 @@ export default function Invoices() {
     if (result.ok) shopify.toast.show(t("onboarding.testSent"));
     else shopify.toast.show(t("onboarding.notConfigured"), { isError: true });
   }, [testFetcher.data, testFetcher.state, shopify, t]);
+
+  useEffect(() => {
+    const result = issueFetcher.data;
+    if (!result || issueFetcher.state !== "idle") return;
+    setConfirmingIssue(false);
+    if (result.ok) shopify.toast.show(t("issueForReal.done", { count: "count" in result ? (result.count ?? 0) : 0 }));
+    else shopify.toast.show(t("issueForReal.failed"), { isError: true });
+  }, [issueFetcher.data, issueFetcher.state, shopify, t]);
+  const toIssue = data.testInvoicesToIssue;
 
   const showAttention = () => setSearchParams(new URLSearchParams({ state: "needs_attention" }));
 
@@ -78,6 +93,30 @@ export default function Invoices() {
             </p>
           </Banner>
         )}
+        {toIssue > 0 && (
+          <Banner
+            tone="warning"
+            title={t("banner.issueForReal.title", { count: toIssue })}
+            action={{ content: t("banner.issueForReal.action", { count: toIssue }), onAction: () => setConfirmingIssue(true) }}
+          >
+            <p>{t("banner.issueForReal.body")}</p>
+          </Banner>
+        )}
+        <Modal
+          open={confirmingIssue}
+          onClose={() => setConfirmingIssue(false)}
+          title={t("issueForReal.title", { count: toIssue })}
+          primaryAction={{
+            content: t("issueForReal.confirm", { count: toIssue }),
+            loading: issueFetcher.state !== "idle",
+            onAction: () => issueFetcher.submit({ intent: "issue_for_real" }, { method: "post" }),
+          }}
+          secondaryActions={[{ content: t("issueForReal.cancel"), onAction: () => setConfirmingIssue(false) }]}
+        >
+          <Modal.Section>
+            <Text as="p">{t("issueForReal.body", { count: toIssue })}</Text>
+          </Modal.Section>
+        </Modal>
         {!data.onboarding.complete && (
           <OnboardingChecklist
             steps={data.onboarding}

@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "@remix-run/react";
-import { Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
@@ -93,15 +93,16 @@ export default function InvoiceDetailPage() {
         <InlineStack gap="200">
           <StateBadge state={invoice.state} />
           <KindBadge kind={invoice.documentKind} />
+          {(invoice.isTest || invoice.postedInTestMode) && <Badge tone="attention">{t("badge.test")}</Badge>}
         </InlineStack>
       }
       primaryAction={primaryAction}
       secondaryActions={secondaryActions}
     >
       <Layout>
-        {invoice.isTest && (
+        {(invoice.isTest || invoice.postedInTestMode) && (
           <Layout.Section>
-            <Banner tone="info">{t("detail.test")}</Banner>
+            <Banner tone="info">{invoice.isTest ? t("detail.test") : t("detail.testMode")}</Banner>
           </Layout.Section>
         )}
         {errors.length > 0 && (

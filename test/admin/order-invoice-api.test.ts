@@ -22,7 +22,7 @@ describe("the order block's API", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("Access-Control-Allow-Origin")).toBeTruthy();
       expect(await response.json()).toEqual({
-        invoice: { invoiceId: row.id, state: "completed", documentKind: "e_archive", serialNumber: "ARS2026000000042", pdfUrl: "https://x/pdf/1.pdf" },
+        invoice: { invoiceId: row.id, state: "completed", documentKind: "e_archive", serialNumber: "ARS2026000000042", pdfUrl: "https://x/pdf/1.pdf", test: false },
       });
     }
   });

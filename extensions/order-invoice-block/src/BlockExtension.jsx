@@ -31,6 +31,7 @@ function InvoiceBlock() {
           {i18n.translate(`state.${invoice.state}`)}
           {invoice.documentKind ? ` · ${i18n.translate(`kind.${invoice.documentKind}`)}` : ""}
         </s-text>
+        {invoice.test ? <s-text tone="caution">{i18n.translate("test")}</s-text> : null}
         {invoice.serialNumber ? <s-text type="strong">{invoice.serialNumber}</s-text> : null}
         {invoice.pdfUrl ? <s-link href={invoice.pdfUrl} target="_blank">{i18n.translate("pdf")}</s-link> : null}
         <s-link href={`app:app/invoices/${invoice.invoiceId}`}>{i18n.translate("details")}</s-link>
