@@ -7,6 +7,9 @@ const DEFAULT_SCOPES = "read_orders";
 export const DEFAULT_INVOICING_HOSTS = "app.faturaentegrator.com,staging.faturaentegrator.com";
 const HOST_ENTRY = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
+/** An empty value (`NAME=` in an env file) means "not set". */
+const emptyIsUnset = (value: unknown) => (value === "" ? undefined : value);
+
 const flag = z
   .enum(["0", "1", "true", "false"])
   .default("0")
@@ -17,7 +20,7 @@ const schema = z.object({
   SHOPIFY_API_SECRET: z.string().min(1, "the app's client secret from the Partner Dashboard"),
   SHOPIFY_APP_URL: z.url({ message: "the public https address of the app, e.g. https://invoices.example.com" }),
   SCOPES: z.string().default(DEFAULT_SCOPES),
-  SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  SHOP_CUSTOM_DOMAIN: z.preprocess(emptyIsUnset, z.string().optional()),
   DATABASE_URL: z
     .string()
     .default("file:./data/app.sqlite")
@@ -32,6 +35,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // "inprocess" runs the invoicing worker inside the web server (the default); "off" leaves it to `npm run worker`.
   WORKER_MODE: z.enum(["inprocess", "off"]).default("inprocess"),
+  // Worker limits: invoices in flight at once, per shop, and the longest sleep without a wake-up signal
+  // (default 1000 ms on SQLite, 5000 ms on PostgreSQL, where workers are woken by NOTIFY).
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  WORKER_PER_SHOP: z.coerce.number().int().min(1).max(64).default(2),
+  WORKER_POLL_MS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(50).max(3_600_000).optional()),
   // Demo and test only: serves a local stand-in for App Bridge so the embedded page opens outside Shopify.
   LOCAL_ADMIN: flag,
   // Hosts the app may send a shop's invoicing API key to (https only); the operator's choice, never a merchant's.
@@ -50,6 +58,9 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Every variable the app reads (.env.example and the README's table list them all; a test checks). */
+export const ENV_VARIABLES = Object.keys(schema.shape) as Array<keyof Env>;
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -104,6 +115,26 @@ function hintFor(name: string): string {
     ENCRYPTION_KEY: " (32 random bytes as hex; generate one with: openssl rand -hex 32)",
   };
   return hints[name] ?? "";
+}
+
+/** The worker's limits, from the validated configuration. */
+export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number } {
+  return {
+    concurrency: config.WORKER_CONCURRENCY,
+    perShopLimit: config.WORKER_PER_SHOP,
+    pollMs: config.WORKER_POLL_MS ?? (config.DATABASE_URL.startsWith("file:") ? 1000 : 5000),
+  };
+}
+
+/**
+ * LOG_LEVEL alone, validated like the rest: the logger is created when its module loads, before (and in scripts
+ * without) the full configuration. Tests are silent unless they ask.
+ */
+export function logLevel(source: Record<string, string | undefined> = process.env): Env["LOG_LEVEL"] {
+  if (source.LOG_LEVEL === undefined && source.NODE_ENV === "test") return "silent";
+  const result = schema.shape.LOG_LEVEL.safeParse(source.LOG_LEVEL);
+  if (!result.success) throw new ConfigError([`LOG_LEVEL is invalid: one of ${schema.shape.LOG_LEVEL.removeDefault().options.join(", ")}`]);
+  return result.data;
 }
 
 let cached: Env | undefined;

@@ -1,4 +1,6 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
+import { ErrorPage } from "./components/ErrorPage";
 
 export default function App() {
   return (
@@ -14,6 +16,28 @@ export default function App() {
       <body>
         <Outlet />
         <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** Anything no route handled: a Polaris page in both languages, never a bare stack trace. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <html lang="tr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>Bir sorun oluştu · Something went wrong</title>
+        <link rel="stylesheet" href={polarisStyles} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <ErrorPage status={status} />
         <Scripts />
       </body>
     </html>

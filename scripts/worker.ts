@@ -1,16 +1,11 @@
 // npm run worker: the invoice worker as its own process (set WORKER_MODE=off on the web processes).
 // Any number may run against one PostgreSQL database; rows are claimed with FOR UPDATE SKIP LOCKED.
-import { env } from "../app/env.server";
+import { env, workerSettings } from "../app/env.server";
 import { logger } from "../app/logger.server";
 import { startWorker } from "../app/pipeline/worker.server";
 
 const config = env();
-const worker = await startWorker({
-  appUrl: config.SHOPIFY_APP_URL,
-  concurrency: Number(process.env.WORKER_CONCURRENCY ?? 8),
-  perShopLimit: Number(process.env.WORKER_PER_SHOP ?? 2),
-  pollMs: Number(process.env.WORKER_POLL_MS ?? (config.DATABASE_URL.startsWith("file:") ? 1000 : 5000)),
-});
+const worker = await startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config) });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {

@@ -126,6 +126,10 @@ export const en = {
   "detail.invoicedNow": "Invoice queued",
   "detail.notAllowed": "This action is not possible in the invoice's current state.",
   "detail.notFound": "Invoice not found.",
+  "error.title": "Something went wrong",
+  "error.notFound": "This page does not exist.",
+  "error.body": "The app could not show this page (error {status}). Your invoices are safe: nothing was lost. Reload the page, or go back to the invoices; if it happens again, contact the app's support.",
+  "error.back": "Back to the invoices",
   "detail.test": "This is a test invoice, issued through the test account.",
   "detail.testMode": "This order was invoiced while test mode was on, through the test account: it is not a legal invoice. Once you are live, issue it for real from the invoices page.",
 

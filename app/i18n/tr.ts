@@ -123,6 +123,10 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.invoicedNow": "Fatura sıraya alındı",
   "detail.notAllowed": "Faturanın şu anki durumunda bu işlem yapılamaz.",
   "detail.notFound": "Fatura bulunamadı.",
+  "error.title": "Bir sorun oluştu",
+  "error.notFound": "Bu sayfa yok.",
+  "error.body": "Uygulama bu sayfayı gösteremedi (hata {status}). Faturalarınız güvende: hiçbir şey kaybolmadı. Sayfayı yenileyin ya da faturalara dönün; yeniden olursa uygulamanın desteğine başvurun.",
+  "error.back": "Faturalara dön",
   "detail.test": "Bu bir test faturasıdır; test hesabından kesildi.",
   "detail.testMode": "Bu sipariş test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Canlıya geçince faturalar sayfasından gerçek faturasını kesin.",
 

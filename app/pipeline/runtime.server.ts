@@ -1,5 +1,5 @@
 // Starts the invoice worker inside the web server process (WORKER_MODE=inprocess, the default), once.
-import { env } from "../env.server";
+import { env, workerSettings } from "../env.server";
 import { logger } from "../logger.server";
 import { startWorker, type Worker } from "./worker.server";
 
@@ -10,7 +10,7 @@ declare global {
 export function ensureInProcessWorker(): void {
   const config = env();
   if (config.WORKER_MODE !== "inprocess" || config.NODE_ENV === "test" || global.__inProcessWorker) return;
-  global.__inProcessWorker = startWorker({ appUrl: config.SHOPIFY_APP_URL });
+  global.__inProcessWorker = startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config) });
   global.__inProcessWorker.catch((error: unknown) => {
     logger.error({ err: error }, "the in-process worker could not start");
     global.__inProcessWorker = undefined;

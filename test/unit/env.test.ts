@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "../../app/env.server";
+import { readFileSync } from "node:fs";
+import { ConfigError, ENV_VARIABLES, logLevel, parseEnv, workerSettings } from "../../app/env.server";
 
 const valid = {
   SHOPIFY_API_KEY: "key",
@@ -48,5 +49,50 @@ describe("configuration", () => {
     expect(failure).not.toBeNull();
     expect(failure!.code).not.toBe(0);
     expect(failure!.stderr).toContain("SHOPIFY_API_SECRET is missing");
+  });
+
+  it("reads the worker's limits through the validated configuration", () => {
+    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000 });
+    expect(workerSettings(parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x" }))).toMatchObject({ pollMs: 5000 });
+    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250 });
+    expect(() => parseEnv({ ...valid, WORKER_CONCURRENCY: "many" })).toThrow(/WORKER_CONCURRENCY is invalid/);
+    expect(() => parseEnv({ ...valid, WORKER_PER_SHOP: "0" })).toThrow(/WORKER_PER_SHOP is invalid/);
+    expect(() => parseEnv({ ...valid, WORKER_POLL_MS: "5" })).toThrow(/WORKER_POLL_MS is invalid/);
+  });
+
+  it("validates LOG_LEVEL, also for the logger that starts before the rest", () => {
+    expect(() => parseEnv({ ...valid, LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL is invalid/);
+    expect(() => logLevel({ LOG_LEVEL: "loud" })).toThrow(ConfigError);
+    expect(() => logLevel({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL is invalid: one of fatal, error, warn, info, debug, trace, silent/);
+    expect(logLevel({ LOG_LEVEL: "debug" })).toBe("debug");
+    expect(logLevel({})).toBe("info");
+    expect(logLevel({ NODE_ENV: "test" })).toBe("silent");
+  });
+
+  it(".env.example and the README list every variable, and .env.example parses once the required ones are filled", () => {
+    const example = readFileSync(".env.example", "utf8");
+    const readme = readFileSync("README.md", "utf8");
+    const entries = Object.fromEntries(
+      example
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    for (const name of ENV_VARIABLES) {
+      expect(Object.keys(entries), name).toContain(name);
+      expect(readme, name).toContain(`\`${name}\``);
+    }
+    expect(Object.keys(entries).sort()).toEqual([...ENV_VARIABLES].sort());
+    const parsed = parseEnv({ ...entries, ...valid, NODE_ENV: "production" });
+    expect(parsed).toMatchObject({ DATABASE_URL: "file:./data/app.sqlite", LOCAL_SERVICES: false, LOCAL_ADMIN: false, WORKER_POLL_MS: undefined });
+  });
+
+  it("stops the worker's start-up with a message naming a bad worker setting", async () => {
+    const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...valid, DATABASE_URL: "file:./tmp/env-test.sqlite", WORKER_CONCURRENCY: "lots" };
+    const run = promisify(execFile)("npx", ["tsx", "scripts/worker.ts"], { env: environment, timeout: 30_000 });
+    const failure = await run.then(() => null, (error: { code: number; stderr: string }) => error);
+    expect(failure).not.toBeNull();
+    expect(failure!.code).not.toBe(0);
+    expect(failure!.stderr).toContain("WORKER_CONCURRENCY is invalid");
   });
 });
