@@ -328,4 +328,46 @@ describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
       await closePage(page);
     }
   }, 60_000);
+
+
+  it("marks invoices made in test mode, and after going live issues them for real in one confirmed action (English, Turkish)", async () => {
+    const testMode = await db.invoice.findMany({ where: { shopDomain: stack.shop, postedInTestMode: true, state: "completed" } });
+    expect(testMode.length).toBeGreaterThanOrEqual(3);
+    const page = await open("/app", "en");
+    await expect.poll(() => page.getByText("Test mode is on").isVisible()).toBe(true);
+    await expect.poll(() => rowOf(page, testMode[0].orderName).textContent()).toContain("Test");
+    await closePage(page);
+
+    await db.shopSettings.update({ where: { shopDomain: stack.shop }, data: { testMode: false } });
+    const tr = await open("/app", "tr");
+    await expect.poll(() => tr.getByText(`Test modunda faturalanan siparişler: ${testMode.length}`).isVisible()).toBe(true);
+    await shot(tr, "issue-for-real-tr");
+    await closePage(tr);
+
+    const en = await open("/app", "en");
+    await en.getByRole("button", { name: `Issue ${testMode.length} for real…` }).click();
+    await expect.poll(() => en.getByText(`This uses ${testMode.length} invoices of your quota.`, { exact: false }).isVisible()).toBe(true);
+    await shot(en, "issue-for-real-confirm-en");
+    await en.getByRole("button", { name: `Issue ${testMode.length} invoices` }).click();
+    await expect.poll(() => en.locator("[data-local-toast]").allTextContents()).toContain(`${testMode.length} invoices queued to be issued for real`);
+    const live = await waitFor("live invoices", () => db.invoice.findMany({ where: { id: { in: testMode.map((r) => r.id) } } }), (rows) =>
+      rows.every((row) => row.state === "completed" && !row.postedInTestMode),
+    );
+    expect(live.every((row) => row.invoiceIntegrationId === stack.sandbox.account.invoiceIntegrationId)).toBe(true);
+    expect(stack.sandbox.quotaUsed(stack.sandbox.account.apiKey)).toBe(testMode.length);
+    await expect.poll(() => en.getByText("Orders invoiced in test mode", { exact: false }).count(), { timeout: 15_000 }).toBe(0);
+    await closePage(en);
+  }, 90_000);
+
+  it("shows a Polaris error page in Turkish and English for what no route handles", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 }, userAgent: USER_AGENT });
+    const page = await context.newPage();
+    const response = await page.goto(`${stack.appUrl}/no-such-page`);
+    expect(response!.status()).toBe(404);
+    await expect.poll(() => page.getByText("Bu sayfa yok.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("This page does not exist.").isVisible()).toBe(true);
+    expect(await page.locator(".Polaris-Page").count()).toBe(1);
+    await shot(page, "error-page");
+    await context.close();
+  }, 30_000);
 });
