@@ -48,6 +48,8 @@ try {
   console.log(`Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`);
   process.exit(0);
 } catch (error) {
-  console.error(`shop:setup failed: ${(error as Error).message}`);
+  const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+  const message = issues ? issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : (error as Error).message;
+  console.error(`shop:setup failed: ${message}`);
   process.exit(1);
 }

@@ -210,9 +210,8 @@ export class InvoicingClient {
       return new ValidationError(request, body.fieldErrors, init);
     }
     if (status >= 500) return new ServerError(request, init);
-    if (status >= 300 && status < 400) {
-      return new RejectedError(request, { status, serviceMessage: `redirected to ${response.headers.get("location") ?? "?"}` });
-    }
+    // A redirect means a wrong address; where it points is not the service's message and is not shown.
+    if (status >= 300 && status < 400) return new RejectedError(request, { status });
     return new RejectedError(request, init);
   }
 

@@ -18,7 +18,9 @@ export const ConnectionInputSchema = z.object({
   // Only an address the operator allows: the API key is sent there (app/outbound/guard.server.ts).
   baseUrl: z
     .url()
-    .refine((url) => checkOutboundUrl(url, outboundPolicy()).ok, { message: "not an allowed address of the invoicing service", params: { code: "base_url_not_allowed" } })
+    .refine((url) => checkOutboundUrl(url, outboundPolicy()).ok, {
+      message: "not an allowed address of the invoicing service (https to a host on INVOICING_ALLOWED_HOSTS; a local sandbox needs LOCAL_SERVICES=1)",
+    })
     .default(LIVE_BASE_URL),
   apiKey: z.string().trim().min(8).max(512).optional(),
   invoiceIntegrationId: id.nullable().optional(),

@@ -416,7 +416,10 @@ describe("error answers", () => {
     });
     const error = await failure(client(baseUrl).createInvoice(request));
     expect(error).toBeInstanceOf(RejectedError);
-    expect(error.serviceMessage).toContain("elsewhere.example");
+    expect(error.status).toBe(301);
+    // Where it points is not the service's message: it is not passed on to the merchant.
+    expect(error.serviceMessage).toBeUndefined();
+    expect(error.message).not.toContain("elsewhere.example");
     expect(received).toHaveLength(1);
   });
 
