@@ -171,7 +171,13 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
     return created(attempted, record, deps, "posted", mapped.paid);
   } catch (error) {
     if (error instanceof DuplicateOrderError) {
-      const existing = await settleUnknownCreate(client, target).catch(() => null);
+      let existing: InvoiceRecord | null;
+      try {
+        existing = await settleUnknownCreate(client, target);
+      } catch (lookupError) {
+        // The attempt is counted: the next pass starts with the same lookup, on the same backoff.
+        return failedAttempt(attempted, lookupError, deps, log);
+      }
       if (existing) return created(attempted, existing, deps, "settled", mapped.paid);
       return needsAttention([problem("service.duplicate_unresolved")]);
     }

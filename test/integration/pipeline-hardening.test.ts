@@ -5,7 +5,7 @@ import { action as cancelledAction } from "../../app/routes/webhooks.orders.canc
 import { action as uninstalledAction } from "../../app/routes/webhooks.app.uninstalled";
 import { recordShop } from "../../app/shops/shops.server";
 import { RETRY, RETRY_AFTER_CAP_MS } from "../../app/pipeline/backoff";
-import { RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
+import { DuplicateOrderError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
 import type { InvoiceRecord } from "../../app/invoicing/schemas";
 import { connectShop, makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -31,6 +31,7 @@ beforeEach(async () => {
   pipeline.requests.length = 0;
 });
 
+const account = () => pipeline.sandbox.account;
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
 const cancel = (order: object) => callRoute(cancelledAction, signedWebhookRequest({ topic: "orders/cancelled", body: order }));
 
@@ -156,6 +157,28 @@ describe("every loop backs off and ends", () => {
     const stored = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(stored.problems).toEqual([expect.objectContaining({ code: "service.unavailable", params: expect.objectContaining({ attempts: RETRY.maxAttempts }) })]);
     expect(stored.nextAttemptAt).toBeNull();
+  });
+
+  it("a duplicate answer whose lookup fails is retried by lookup, not given up", async () => {
+    let lookups = 0;
+    const existing = { id: 321, sale_channel_id: account().saleChannelId, invoice_integration_id: account().invoiceIntegrationId, workflow_status: "completed", formal_status: "completed", serial_number: "ARS2026000000321", errors: [] };
+    const stub = {
+      createInvoice: async (): Promise<InvoiceRecord> => {
+        throw new DuplicateOrderError({ method: "POST", path: "/invoices", create: true }, { order_id: ["already exists"] }, { status: 422 });
+      },
+      getInvoice: async (): Promise<InvoiceRecord> => existing,
+      findInvoicesByOrderId: async (): Promise<InvoiceRecord[]> => {
+        lookups += 1;
+        if (lookups === 1) throw serverDown();
+        return [existing];
+      },
+    };
+    const worker = await pipeline.startWorker({ clientFor: () => stub });
+    await pipeline.deliverPaid(paidOrder());
+    const [retrying] = await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1 && !rows[0].leaseOwner);
+    expect(retrying.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+    const row = await driveUntil(worker, (r) => r.state === "completed");
+    expect(row.remoteId).toBe(321);
   });
 
   it("an API key that no longer decrypts needs the merchant at once, with a readable reason", async () => {
