@@ -1,6 +1,7 @@
 // An in-process pipeline for tests: the sandbox, a callback receiver that hands requests to the app's
 // real callback route, an installed shop, and a worker. Webhooks go through the real route actions.
 import http from "node:http";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AddressInfo } from "node:net";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
@@ -106,4 +107,29 @@ export async function makeScheduledRowsDue(shop = SHOP) {
   const scheduled = await prisma.invoice.findMany({ where: { shopDomain: shop, nextAttemptAt: { gt: now } } });
   await prisma.invoice.updateMany({ where: { id: { in: scheduled.map((r) => r.id) } }, data: { nextAttemptAt: now } });
   return scheduled;
+}
+
+/**
+ * The hooks every pipeline test file needs: one pipeline for the file, workers stopped after each test, and before
+ * each test no shops, no faults, no request log, then `setUp` (by default: the shop connected live to the sandbox).
+ * Returns the pipeline (usable once the file's tests run).
+ */
+export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?: (pipeline: TestPipeline) => Promise<void> } = {}): TestPipeline {
+  let current: TestPipeline | undefined;
+  beforeAll(async () => {
+    current = await startTestPipeline({ formalizeDelayMs: options.formalizeDelayMs ?? 20 });
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  afterEach(async () => {
+    await current?.stopWorkers();
+  });
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    current!.sandbox.faults.reset();
+    current!.requests.length = 0;
+    await (options.setUp ?? ((pipeline) => connectShop(pipeline.sandbox, SHOP)))(current!);
+  });
+  return new Proxy({} as TestPipeline, { get: (_target, key) => current![key as keyof TestPipeline] });
 }

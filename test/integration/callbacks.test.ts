@@ -2,34 +2,23 @@
 // of callbacks for one invoice costs one status read.
 import { createHmac } from "node:crypto";
 import { DateTime } from "luxon";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
 import { CALLBACK_COALESCE_MS, callbackInstant } from "../../app/pipeline/callback.server";
 import { saveConnection } from "../../app/settings/settings.server";
-import { connectShop, makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
 import { SHOP } from "../helpers/shopify";
 
-let pipeline: TestPipeline;
-
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-afterEach(async () => {
-  await pipeline.stopWorkers();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(pipeline.sandbox, SHOP);
-  pipeline.sandbox.faults.reset();
-  // The sandbox's own callbacks would blur the counts: these tests send their own.
-  pipeline.sandbox.faults.dropCallbacks(Infinity);
-  pipeline.requests.length = 0;
+const pipeline = pipelineForEachTest({
+  formalizeDelayMs: 10,
+  setUp: async (p) => {
+    await connectShop(p.sandbox, SHOP);
+    // The sandbox's own callbacks would blur the counts: these tests send their own.
+    p.sandbox.faults.dropCallbacks(Infinity);
+  },
 });
 
 /** The service's clock format: Istanbul time, "Y-m-d H:i:s". */

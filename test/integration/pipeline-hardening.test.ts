@@ -1,35 +1,19 @@
 // No duplicate, no orphan, every loop bounded: the pipeline against the sandbox (and stub clients where the
 // sandbox cannot misbehave in the needed way).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as cancelledAction } from "../../app/routes/webhooks.orders.cancelled";
 import { action as uninstalledAction } from "../../app/routes/webhooks.app.uninstalled";
 import { recordShop } from "../../app/shops/shops.server";
 import { RETRY, RETRY_AFTER_CAP_MS } from "../../app/pipeline/backoff";
 import { DuplicateOrderError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
 import type { InvoiceRecord } from "../../app/invoicing/schemas";
-import { connectShop, makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
 import { SHOP, signedWebhookRequest } from "../helpers/shopify";
 
-let pipeline: TestPipeline;
-
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-afterEach(async () => {
-  await pipeline.stopWorkers();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(pipeline.sandbox, SHOP);
-  pipeline.sandbox.faults.reset();
-  pipeline.requests.length = 0;
-});
+const pipeline = pipelineForEachTest();
 
 const account = () => pipeline.sandbox.account;
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);

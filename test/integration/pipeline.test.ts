@@ -1,6 +1,6 @@
 // The whole flow against the sandbox: webhook → row → worker → POST → callback → GET → completed,
 // and every way it can go wrong ending in exactly one invoice.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimDueRows } from "../../app/pipeline/claim.server";
 import { InvoicingClient } from "../../app/invoicing/client";
 import { RejectedError } from "../../app/invoicing/errors";
@@ -9,7 +9,7 @@ import { parseShopifyOrder } from "../../app/orders/order";
 import { getSettings } from "../../app/settings/settings.server";
 import { callbackUrlFor } from "../../app/pipeline/process.server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
-import { connectShop, makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
@@ -17,25 +17,7 @@ import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { createHmac } from "node:crypto";
 import { DateTime } from "luxon";
 
-let pipeline: TestPipeline;
-
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-
-afterEach(async () => {
-  await pipeline.stopWorkers();
-});
-
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(pipeline.sandbox, SHOP);
-  pipeline.sandbox.faults.reset();
-  pipeline.requests.length = 0;
-});
+const pipeline = pipelineForEachTest();
 
 const settled = (rows: Array<{ state: string }>) => rows.length > 0 && rows.every((r) => ["completed", "failed", "needs_attention", "cancelled"].includes(r.state));
 const invoicesAtService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);

@@ -1,12 +1,12 @@
 // Orders paid while the shop was in test mode get test invoices (dummy integration): marked as test everywhere,
 // never counted as live, and issued for real after going live, once, without colliding at the service.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as homeAction } from "../../app/routes/app._index";
 import { loader as orderBlock } from "../../app/routes/api.orders.$orderId.invoice";
 import { dashboardCounts, loadInvoicesPage } from "../../app/admin/invoices.server";
 import { getInvoiceDetail } from "../../app/admin/invoice-detail.server";
 import { issueTestInvoicesForReal } from "../../app/pipeline/actions.server";
-import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
@@ -14,24 +14,13 @@ import { adminFetchRequest, SHOP } from "../helpers/shopify";
 import { sessionStorage } from "../../app/shopify.server";
 import { offlineSession } from "../helpers/shopify";
 
-let pipeline: TestPipeline;
-
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-afterEach(async () => {
-  await pipeline.stopWorkers();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await prisma.session.deleteMany();
-  await connectShop(pipeline.sandbox, SHOP, { testMode: true });
-  await sessionStorage.storeSession(offlineSession(SHOP));
-  pipeline.sandbox.faults.reset();
-  pipeline.requests.length = 0;
+const pipeline = pipelineForEachTest({
+  formalizeDelayMs: 10,
+  setUp: async (p) => {
+    await prisma.session.deleteMany();
+    await connectShop(p.sandbox, SHOP, { testMode: true });
+    await sessionStorage.storeSession(offlineSession(SHOP));
+  },
 });
 
 const account = () => pipeline.sandbox.account;
