@@ -23,6 +23,8 @@ export interface SettingsForm {
   pricesIncludeVat: boolean;
   exemptionCode: string;
   exemptionReason: string;
+  exportExemptionCode: string;
+  exportExemptionReason: string;
   /** Comma-separated note-attribute names, as typed. */
   taxNumberAttributes: string;
   citizenNumberAttributes: string;
@@ -72,6 +74,8 @@ export function formFromSettings(view: {
     pricesIncludeVat: m.pricesIncludeVat,
     exemptionCode: m.exemptionCode ?? "",
     exemptionReason: m.exemptionReason ?? "",
+    exportExemptionCode: m.exportExemptionCode,
+    exportExemptionReason: m.exportExemptionReason,
     taxNumberAttributes: m.taxNumberAttributes.join(", "),
     citizenNumberAttributes: m.citizenNumberAttributes.join(", "),
     taxOfficeAttributes: m.taxOfficeAttributes.join(", "),

@@ -104,6 +104,12 @@ export function validateSettingsForm(
   if (exemptionCode && !/^\d{3}$/.test(exemptionCode)) errors.exemptionCode = "exemption_code";
   else if (exemptionCode && !exemptionReason) errors.exemptionReason = "exemption_pair";
   else if (!exemptionCode && exemptionReason) errors.exemptionCode = "exemption_pair";
+  // The export exemption always has a value (default 301): an empty field falls back to the default pair.
+  const exportExemptionCode = text(input.exportExemptionCode);
+  const exportExemptionReason = text(input.exportExemptionReason);
+  if (exportExemptionCode && !/^\d{3}$/.test(exportExemptionCode)) errors.exportExemptionCode = "exemption_code";
+  else if (exportExemptionCode && !exportExemptionReason) errors.exportExemptionReason = "exemption_pair";
+  else if (!exportExemptionCode && exportExemptionReason) errors.exportExemptionCode = "exemption_pair";
   const foreignBuyerTaxNumber = text(input.foreignBuyerTaxNumber);
   if (!DIGITS_10_11.test(foreignBuyerTaxNumber)) errors.foreignBuyerTaxNumber = "digits_10_11";
 
@@ -137,7 +143,7 @@ export function validateSettingsForm(
   }
 
   // Fields this form does not show (e.g. the default address) keep their stored values.
-  const { exemptionCode: _c, exemptionReason: _r, defaultCarrier: _d, ...kept } = currentMapping;
+  const { exemptionCode: _c, exemptionReason: _r, exportExemptionCode: _ec, exportExemptionReason: _er, defaultCarrier: _d, ...kept } = currentMapping;
   const mappingResult = MappingSettingsSchema.safeParse({
     ...kept,
     unit,
@@ -145,6 +151,7 @@ export function validateSettingsForm(
     pricesIncludeVat: input.pricesIncludeVat !== false,
     ...(exemptionCode ? { exemptionCode } : {}),
     ...(exemptionReason ? { exemptionReason } : {}),
+    ...(exportExemptionCode ? { exportExemptionCode, exportExemptionReason } : {}),
     taxNumberAttributes: splitNames(text(input.taxNumberAttributes)),
     citizenNumberAttributes: splitNames(text(input.citizenNumberAttributes)),
     taxOfficeAttributes: splitNames(text(input.taxOfficeAttributes)),

@@ -185,6 +185,27 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                 error={error("exemptionReason")}
               />
             </InlineGrid>
+            <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
+              <TextField
+                id="exportExemptionCode"
+                label={t("settings.exportExemptionCode")}
+                helpText={t("settings.exportExemptionCode.help")}
+                autoComplete="off"
+                inputMode="numeric"
+                value={form.exportExemptionCode}
+                onChange={(value) => set("exportExemptionCode", value)}
+                error={error("exportExemptionCode")}
+              />
+              <TextField
+                id="exportExemptionReason"
+                label={t("settings.exportExemptionReason")}
+                helpText={t("settings.exportExemptionReason.help")}
+                autoComplete="off"
+                value={form.exportExemptionReason}
+                onChange={(value) => set("exportExemptionReason", value)}
+                error={error("exportExemptionReason")}
+              />
+            </InlineGrid>
           </BlockStack>
         </Card>
       </Layout.AnnotatedSection>

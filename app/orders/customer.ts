@@ -65,6 +65,24 @@ function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
   return { kind: "invalid", value: first.value, attribute: first.attribute };
 }
 
+/**
+ * A buyer abroad keeps a Turkish number they gave (a VKN or T.C. number with valid check digits: a taxpayer
+ * the invoice must name). Anything else they typed into the tax-number fields is a foreign tax id: the
+ * service's tax_number takes only Turkish numbers, so it goes on the invoice's note and the number is
+ * `foreignBuyerTaxNumber`. Numbers in the billing company are not read: abroad they are registry numbers.
+ */
+function foreignIdentity(order: ShopifyOrder, settings: MappingSettings): Identity | { kind: "foreign"; taxId?: string } {
+  const given = (attribute(order, settings.taxNumberAttributes) ?? attribute(order, settings.citizenNumberAttributes))?.value;
+  if (!given) return { kind: "foreign" };
+  const value = normalizeTaxId(given);
+  if (value === ANONYMOUS_TAX_NUMBER || value === settings.foreignBuyerTaxNumber) return { kind: "foreign" };
+  const check = checkTaxId(given);
+  if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
+  // Printable characters only, bounded: it is printed on a legal document.
+  const taxId = given.replace(/[^\p{L}\p{N} .\-/]/gu, "").trim().slice(0, 40);
+  return taxId ? { kind: "foreign", taxId } : { kind: "foreign" };
+}
+
 function isForeign(order: ShopifyOrder): { foreign: boolean; country?: string } {
   const address = order.billing_address ?? order.shipping_address;
   const code = clean(address?.country_code)?.toUpperCase();
@@ -111,10 +129,16 @@ function addressParts(a: ShopifyAddress | null | undefined): Partial<Record<Part
   };
 }
 
-export function mapCustomer(
-  order: ShopifyOrder,
-  settings: MappingSettings,
-): { customer?: InvoiceCustomer; errors: Problem[]; warnings: Problem[] } {
+export interface MappedCustomer {
+  customer?: InvoiceCustomer;
+  /** A foreign buyer's own tax id, for the invoice's note (see foreignIdentity). */
+  foreignTaxId?: string;
+  errors: Problem[];
+  warnings: Problem[];
+}
+
+/** `exportTo`: the goods go abroad untaxed (abroad.ts), so the buyer is a buyer abroad whatever the billing country. */
+export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, exportTo?: { country: string } | null): MappedCustomer {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
 
@@ -139,8 +163,10 @@ export function mapCustomer(
   if (fromDefaults.length) warnings.push(warning("customer.address_from_defaults", { parts: fromDefaults.join(", ") }));
   const postcode = billing.postcode ?? shipping.postcode ?? settings.defaultAddress?.postcode;
 
-  const { foreign, country } = isForeign(order);
-  const who = foreign ? ({ kind: "foreign" } as const) : identity(order, settings);
+  const billed = isForeign(order);
+  const foreign = billed.foreign || Boolean(exportTo);
+  const country = billed.foreign ? billed.country : exportTo?.country;
+  const who = foreign ? foreignIdentity(order, settings) : identity(order, settings);
   if (who.kind === "invalid") {
     // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
     errors.push(
@@ -149,6 +175,7 @@ export function mapCustomer(
         : error("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
     );
   }
+  const foreignTaxId = who.kind === "foreign" ? who.taxId : undefined;
 
   const email = clean(order.email) ?? clean(order.customer?.email);
   const phone = clean(order.billing_address?.phone) ?? clean(order.phone) ?? clean(order.customer?.phone) ?? clean(order.shipping_address?.phone);
@@ -190,9 +217,10 @@ export function mapCustomer(
     if (who.kind === "foreign") {
       taxNumber = settings.foreignBuyerTaxNumber;
       warnings.push(warning("customer.foreign_buyer", { country: country ?? "", taxNumber }));
+      if (foreignTaxId) warnings.push(warning("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }));
     }
     const fullName = [names.name, names.surname].filter(Boolean).join(" ");
     customer = { ...base, type: "person", tax_number: taxNumber, title: billingCompany && who.kind === "foreign" ? billingCompany : fullName, name: names.name, surname: names.surname };
   }
-  return { customer: errors.length ? undefined : customer, errors, warnings };
+  return { customer: errors.length ? undefined : customer, ...(foreignTaxId ? { foreignTaxId } : {}), errors, warnings };
 }

@@ -3,6 +3,7 @@
 import { Decimal, ZERO, dec } from "../invoicing/money";
 import type { AmountSide } from "./currency";
 import { pick } from "./currency";
+import { hasTaxLines } from "./abroad";
 import type { ShopifyLineItem, ShopifyOrder, ShopifyShippingLine, ShopifyTaxLine } from "./order";
 import { error, warning, type Problem } from "./problems";
 import { TAX_RATES, type MappingSettings } from "./settings";
@@ -36,7 +37,12 @@ export interface DraftResult {
 
 type Money = { plain: string; set?: Parameters<typeof pick>[1] };
 
-export function draftLines(order: ShopifyOrder, settings: MappingSettings, side: AmountSide): DraftResult {
+export interface DraftOptions {
+  /** Every line at 0 %: an export on which the shop collected no tax (abroad.ts). */
+  zeroRate?: boolean;
+}
+
+export function draftLines(order: ShopifyOrder, settings: MappingSettings, side: AmountSide, options: DraftOptions = {}): DraftResult {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const notes: string[] = [];
@@ -52,9 +58,10 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
   const shipping = order.shipping_lines ?? [];
   const items = order.line_items;
   // Shops that keep VAT out of Shopify's tax settings have no tax lines anywhere: then the settings decide.
-  const orderHasTaxLines = [...items.filter((i) => !i.gift_card), ...shipping].some((l) => (l.tax_lines ?? []).length > 0);
+  const orderHasTaxLines = hasTaxLines(order);
+  const zeroRate = options.zeroRate === true;
   const pricesIncludeVat = orderHasTaxLines ? order.taxes_included === true : settings.pricesIncludeVat;
-  if (!orderHasTaxLines && !settings.pricesIncludeVat) warnings.push(warning("order.vat_added_to_prices", { rate: settings.defaultTaxRate }));
+  if (!orderHasTaxLines && !zeroRate && !settings.pricesIncludeVat) warnings.push(warning("order.vat_added_to_prices", { rate: settings.defaultTaxRate }));
 
   const refunded = new Map<number, number>();
   for (const refund of order.refunds ?? []) {
@@ -65,6 +72,7 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
   }
 
   const rateOf = (taxLines: ShopifyTaxLine[] | null | undefined, label: string): string | null => {
+    if (zeroRate) return "0";
     if (!orderHasTaxLines) return settings.defaultTaxRate;
     const rate = (taxLines ?? []).reduce((s, t) => s.add(dec(t.rate).mul(100)), ZERO);
     const text = rate.toDecimalPlaces(4).toString();

@@ -4,6 +4,7 @@ import type { InvoiceRequest } from "../invoicing/schemas";
 import { computeTotals, type InvoiceTotals } from "../invoicing/totals";
 import { Decimal, ZERO, dec, money } from "../invoicing/money";
 import { cleanDocumentText } from "../invoicing/text";
+import { exportSale, hasTaxLines } from "./abroad";
 import { chooseCurrency, pick } from "./currency";
 import { mapCustomer } from "./customer";
 import { dateIn, issueMoment, minDate, zoneOrTurkey } from "./dates";
@@ -58,11 +59,19 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const currency = chooseCurrency(order, settings);
   if (!currency.ok) return { ok: false, problems: [error("order.currency_rate_unavailable", { currency: currency.currency })], warnings };
 
-  const drafted = draftLines(order, settings, currency.side);
+  // An export untaxed by the shop is 0 % with the export exemption; everything else keeps the shop's own rule.
+  const exported = exportSale(order);
+  const exemption = exported
+    ? { code: settings.exportExemptionCode, reason: settings.exportExemptionReason }
+    : { code: settings.exemptionCode, reason: settings.exemptionReason };
+  const drafted = draftLines(order, settings, currency.side, { zeroRate: exported !== null });
   errors.push(...drafted.errors);
   warnings.push(...drafted.warnings);
   if (drafted.drafts.length === 0 && drafted.errors.length === 0) errors.push(error("order.no_invoiceable_lines"));
-  const exemptionMissing = !settings.exemptionCode || !settings.exemptionReason;
+  if (exported && !hasTaxLines(order)) {
+    warnings.push(warning("order.export_zero_rated", { country: exported.country, code: exemption.code ?? "", rate: settings.defaultTaxRate }));
+  }
+  const exemptionMissing = !exemption.code || !exemption.reason;
   for (const line of drafted.drafts) {
     if (line.rate === "0" && exemptionMissing) errors.push(error("line.zero_rate_without_exemption", { line: line.name }));
   }
@@ -71,7 +80,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   if (issue.clamped) warnings.push(warning("order.issue_date_clamped", { date: issue.date }));
   const createdOn = minDate(dateIn(order.created_at, zone) ?? issue.date, issue.date);
 
-  const customer = mapCustomer(order, settings);
+  const customer = mapCustomer(order, settings, exported);
   errors.push(...customer.errors);
   warnings.push(...customer.warnings);
 
@@ -98,7 +107,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const priced = priceLines(
     drafted.drafts.map((d) => ({ quantity: d.quantity, rate: new Decimal(d.rate), target: d.target, discount: d.discount })),
   );
-  const lines = drafted.drafts.flatMap((draft, i) => priced.parts[i].map((part) => invoiceLine(draft, part, settings)));
+  const lines = drafted.drafts.flatMap((draft, i) => priced.parts[i].map((part) => invoiceLine(draft, part, settings.unit, exemption)));
   const totals = computeTotals(lines);
   const paid = drafted.drafts.reduce((sum, d) => sum.add(d.target), ZERO);
   const difference = dec(totals.grand_total).sub(paid);
@@ -114,7 +123,8 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
 
   const webAddress = context.shop.storefrontUrl?.trim() || `https://${context.shop.domain}`;
   const body: InvoiceRequest = {
-    type: settings.invoiceType,
+    // A 3xx exemption (export) belongs on an exemption invoice; an e-Arşiv one, since the buyer abroad has no mailbox.
+    type: exported ? "ISTISNA" : settings.invoiceType,
     sale_channel_id: context.saleChannelId,
     invoice_integration_id: context.invoiceIntegrationId,
     order_id: context.serviceOrderId ?? String(order.id),
@@ -127,6 +137,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
     cash_sale: cashSale,
     ...(cashSale ? { payment_date: paymentDate } : {}),
     ...(context.callbackUrl ? { callback_url: context.callbackUrl } : {}),
+    ...(customer.foreignTaxId ? { description: `Alıcı vergi no / Buyer tax ID: ${customer.foreignTaxId}` } : {}),
     lines,
     is_internet_sale: isInternetSale,
     ...(isInternetSale
@@ -147,17 +158,17 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   return { ok: true, body: cleanDocumentText(body), totals, paid: money(paid), difference: money(difference), warnings, notes: drafted.notes };
 }
 
-function invoiceLine(draft: LineDraft, part: PricedPart, settings: MappingSettings): InvoiceLine {
+function invoiceLine(draft: LineDraft, part: PricedPart, unit: string, exemption: { code?: string; reason?: string }): InvoiceLine {
   return {
     id: draft.id,
     name: draft.name,
     ...(draft.sku ? { sku: draft.sku } : {}),
     quantity: part.quantity,
-    unit: settings.unit,
+    unit,
     unit_price: part.unitPrice.toFixed(),
     tax_rate: draft.rate as InvoiceLine["tax_rate"],
     ...(part.discount.gt(0) ? { discount_type: "amount" as const, discount: part.discount.toFixed(2) } : {}),
-    ...(draft.rate === "0" ? { exemption_code: settings.exemptionCode, exemption_reason: settings.exemptionReason } : {}),
+    ...(draft.rate === "0" ? { exemption_code: exemption.code, exemption_reason: exemption.reason } : {}),
   };
 }
 

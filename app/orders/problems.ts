@@ -87,6 +87,14 @@ const catalogue = {
     tr: "Alıcı Türkiye dışında ({country}); yabancı alıcı numarası {taxNumber} kullanıldı (Ayarlar > Yabancı alıcı numarası).",
     en: "The buyer is outside Turkey ({country}); the foreign-buyer number {taxNumber} was used (Settings > Foreign buyer number).",
   },
+  "customer.foreign_tax_id": {
+    tr: "Alıcının yabancı vergi numarası {taxId} faturanın açıklamasına yazıldı; vergi numarası alanında {taxNumber} gönderildi (e-Arşiv yurt dışı uygulaması).",
+    en: "The buyer's foreign tax ID {taxId} is written in the invoice's note; the tax number field carries {taxNumber} (e-Archive practice for buyers abroad).",
+  },
+  "order.export_zero_rated": {
+    tr: "Yurt dışına ({country}) gönderilen ve vergi alınmayan sipariş ihracat olarak %0 KDV ve {code} istisnasıyla (İSTİSNA) faturalandı; varsayılan %{rate} oranı uygulanmadı. Kod ve açıklama Ayarlar > KDV bölümünde.",
+    en: "The order ships abroad ({country}) and no tax was collected: it is invoiced as an export at 0 % VAT with exemption {code} (type ISTISNA), not at the default {rate}% rate. The code and its text are under Settings > VAT.",
+  },
   "payment.unknown_method": {
     tr: "'{gateway}' ödeme yöntemi tanınmadı ve 'diğer' olarak gönderildi. Ayarlar > Ödeme yöntemi eşleştirmesine bu ödeme sağlayıcısını ekleyin.",
     en: "Payment gateway '{gateway}' is not recognised and was sent as 'other'. Add it to Settings > Payment method mapping.",

@@ -87,6 +87,12 @@ export const MappingSettingsSchema = z.object({
   /** Exemption code and its official text for 0 % lines (e.g. "301", "11/1-a Mal İhracatı"). */
   exemptionCode: z.string().min(1).optional(),
   exemptionReason: z.string().min(1).optional(),
+  /**
+   * The exemption of a sale abroad on which the shop collected no VAT (0 % lines, invoice type ISTISNA).
+   * 301 "11/1-a Mal İhracatı" is the export of goods; a code and its official text must match.
+   */
+  exportExemptionCode: z.string().regex(/^\d{3}$/, "three digits").default("301"),
+  exportExemptionReason: z.string().min(1).default("11/1-a Mal İhracatı"),
   taxNumberAttributes: z.array(z.string()).default(["Vergi Numarası", "Vergi No", "VKN"]),
   citizenNumberAttributes: z.array(z.string()).default(["TC Kimlik No", "TCKN", "T.C. Kimlik No"]),
   taxOfficeAttributes: z.array(z.string()).default(["Vergi Dairesi"]),

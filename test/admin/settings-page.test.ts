@@ -157,6 +157,21 @@ describe("settings page", () => {
     expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
   });
 
+  it("shows the export exemption with its default 301, stores a change, and refuses a malformed code", async () => {
+    const form = await formOf();
+    expect(form).toMatchObject({ exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı" });
+    const bad = await save({ ...form, baseUrl, exportExemptionCode: "3O1" });
+    expect(bad.body.errors).toEqual({ exportExemptionCode: "exemption_code" });
+    const half = await save({ ...form, baseUrl, exportExemptionCode: "302", exportExemptionReason: "" });
+    expect(half.body.errors).toEqual({ exportExemptionReason: "exemption_pair" });
+    const good = await save({ ...form, baseUrl, exportExemptionCode: "302", exportExemptionReason: "11/1-a Hizmet İhracatı" });
+    expect(good.status).toBe(200);
+    expect((await getSettings(SHOP)).mapping).toMatchObject({ exportExemptionCode: "302", exportExemptionReason: "11/1-a Hizmet İhracatı" });
+    // Both fields emptied: the default pair again, never an export without an exemption.
+    await save({ ...(await formOf()), exportExemptionCode: "", exportExemptionReason: "" });
+    expect((await getSettings(SHOP)).mapping).toMatchObject({ exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı" });
+  });
+
   it("a changed service address needs the key entered again: the stored key is never sent to the new address", async () => {
     await saveConnection(SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5 });
     // Another server (on this machine: LOCAL_SERVICES is on in tests) that records every Authorization header.

@@ -176,3 +176,106 @@ describe("unpaid orders", () => {
     expect(r.body.internet_sale?.payment_date).toBeUndefined();
   });
 });
+
+describe("sales abroad", () => {
+  const ok = (r: ReturnType<typeof mapOrderToInvoice>) => {
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r;
+  };
+
+  it("38: an order shipped abroad with no tax lines is an export at 0 % with the default exemption 301, never the default 20 %", () => {
+    const context = ctx("38-export-no-tax-lines");
+    expect(context.settings.defaultTaxRate).toBe("20");
+    expect(context.settings.exemptionCode).toBeUndefined(); // the export exemption does not need the general one
+    const r = ok(mapOrderToInvoice(order("38-export-no-tax-lines"), context));
+    expect(r.body.type).toBe("ISTISNA");
+    expect(r.body.lines.map((l) => [l.tax_rate, l.exemption_code, l.exemption_reason])).toEqual([
+      ["0", "301", "11/1-a Mal İhracatı"],
+      ["0", "301", "11/1-a Mal İhracatı"],
+      ["0", "301", "11/1-a Mal İhracatı"],
+    ]);
+    expect(r.body.customer).toMatchObject({ type: "person", tax_number: "2222222222", country: "Germany" });
+    expect(r.totals).toMatchObject({ tax_total: "0.00", grand_total: "4441.00" });
+    expect(r.paid).toBe("4441.00");
+    expect(codes(mapOrderToInvoice(order("38-export-no-tax-lines"), context))).toContain("order.export_zero_rated");
+  });
+
+  it("the same order shipped inside Turkey keeps the shop's default rate (the rule is only for exports)", () => {
+    const domestic = order("38-export-no-tax-lines", (j) => {
+      for (const address of [j.billing_address, j.shipping_address]) Object.assign(address, { country: "Turkey", country_code: "TR", province: "İzmir", city: "Konak" });
+    });
+    const r = ok(mapOrderToInvoice(domestic, ctx("38-export-no-tax-lines")));
+    expect(r.body.type).toBe("SATIS");
+    expect(r.body.lines.every((l) => l.tax_rate === "20" && l.exemption_code === undefined)).toBe(true);
+    expect(r.body.customer!.tax_number).toBe("11111111111");
+  });
+
+  it("prices excluding VAT add nothing on an export: the invoice equals what the buyer paid", () => {
+    const r = ok(mapOrderToInvoice(order("38-export-no-tax-lines"), ctx("38-export-no-tax-lines", {}, { pricesIncludeVat: false })));
+    expect(r.totals.grand_total).toBe("4441.00");
+    expect(r.warnings.map((w) => w.code)).not.toContain("order.vat_added_to_prices");
+  });
+
+  it("the export exemption is a setting: another code and text are used as given", () => {
+    const r = ok(mapOrderToInvoice(order("38-export-no-tax-lines"), ctx("38-export-no-tax-lines", {}, { exportExemptionCode: "302", exportExemptionReason: "11/1-a Hizmet İhracatı" })));
+    expect(r.body.lines.every((l) => l.exemption_code === "302" && l.exemption_reason === "11/1-a Hizmet İhracatı")).toBe(true);
+    expect(() => MappingSettingsSchema.parse({ exportExemptionCode: "30" })).toThrow();
+  });
+
+  it("goods shipped abroad for a buyer billed in Turkey are still an export, made out to the buyer-abroad number", () => {
+    const gift = order("38-export-no-tax-lines", (j) => {
+      Object.assign(j.billing_address, { country: "Turkey", country_code: "TR", province: "İzmir", city: "Konak" });
+    });
+    const r = ok(mapOrderToInvoice(gift, ctx("38-export-no-tax-lines")));
+    expect(r.body.type).toBe("ISTISNA");
+    expect(r.body.customer).toMatchObject({ tax_number: "2222222222", city: "İzmir" });
+  });
+
+  it("a foreign buyer on whose order the shop collected VAT is invoiced with that VAT (13 stays SATIS at 20 %)", () => {
+    const r = ok(mapOrderToInvoice(order("13-foreign-buyer"), ctx("13-foreign-buyer")));
+    expect(r.body.type).toBe("SATIS");
+    expect(r.body.lines.every((l) => l.tax_rate === "20")).toBe(true);
+    expect(r.warnings.map((w) => w.code)).not.toContain("order.export_zero_rated");
+  });
+
+  it("07: 0 % tax lines abroad take the export exemption even when the shop's general exemption is not set", () => {
+    const r = ok(mapOrderToInvoice(order("07-zero-rate-export-with-exemption"), ctx("07-zero-rate-export-with-exemption", {}, { exemptionCode: undefined, exemptionReason: undefined, invoiceType: "SATIS" })));
+    expect(r.body.type).toBe("ISTISNA");
+    expect(r.body.lines.every((l) => l.exemption_code === "301")).toBe(true);
+    expect(r.warnings.map((w) => w.code)).not.toContain("order.export_zero_rated"); // its own tax lines already said 0 %
+  });
+
+  it("39: paid in EUR and invoiced in EUR at the order's rate; a foreign VAT id goes on the note, the number stays 2222222222", () => {
+    const r = ok(mapOrderToInvoice(order("39-export-eur-foreign-tax-id"), ctx("39-export-eur-foreign-tax-id")));
+    expect(r.body).toMatchObject({ type: "ISTISNA", currency: "EUR", currency_rate: "40", description: "Alıcı vergi no / Buyer tax ID: FR 12 345678901" });
+    expect(r.body.customer).toMatchObject({ type: "person", tax_number: "2222222222" });
+    expect(r.totals.grand_total).toBe("110.00");
+    expect(r.warnings.map((w) => w.code)).toContain("customer.foreign_tax_id");
+    const inTry = ok(mapOrderToInvoice(order("39-export-eur-foreign-tax-id"), ctx("39-export-eur-foreign-tax-id", {}, { invoiceCurrency: "shop" })));
+    expect(inTry.body).toMatchObject({ currency: "TRY", currency_rate: "1" });
+    expect(inTry.totals.grand_total).toBe("4400.00");
+  });
+
+  it("a buyer abroad who gives a valid Turkish number is invoiced under it (company with office and title, or citizen)", () => {
+    const company = order("38-export-no-tax-lines", (j) => {
+      j.note_attributes = [{ name: "Vergi Numarası", value: "0720039666" }, { name: "Vergi Dairesi", value: "Nilüfer" }];
+      j.billing_address.company = "Anadolu Tekstil GmbH";
+    });
+    const r = ok(mapOrderToInvoice(company, ctx("38-export-no-tax-lines")));
+    expect(r.body.customer).toMatchObject({ type: "company", tax_number: "0720039666", tax_office: "Nilüfer", title: "Anadolu Tekstil GmbH" });
+    expect(r.body.description).toBeUndefined();
+    const citizen = order("38-export-no-tax-lines", (j) => {
+      j.note_attributes = [{ name: "TC Kimlik No", value: "10000000146" }];
+    });
+    expect(ok(mapOrderToInvoice(citizen, ctx("38-export-no-tax-lines"))).body.customer).toMatchObject({ type: "person", tax_number: "10000000146" });
+  });
+
+  it("a foreign id that looks Turkish but fails the check digit is not refused abroad: it is a foreign id", () => {
+    const o = order("38-export-no-tax-lines", (j) => {
+      j.note_attributes = [{ name: "VKN", value: "1234567891" }];
+    });
+    const r = ok(mapOrderToInvoice(o, ctx("38-export-no-tax-lines")));
+    expect(r.body.customer!.tax_number).toBe("2222222222");
+    expect(r.body.description).toBe("Alıcı vergi no / Buyer tax ID: 1234567891");
+  });
+});
