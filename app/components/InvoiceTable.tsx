@@ -5,6 +5,7 @@ import { useSearchParams } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
+  Button,
   Card,
   EmptySearchResult,
   IndexFilters,
@@ -21,6 +22,7 @@ import type { InvoiceListFilters, InvoicePage } from "../admin/invoices.server";
 import { useT } from "../i18n/react";
 import { formatDateTime, formatMoney } from "./format";
 import { KindBadge, StateBadge } from "./StateBadge";
+import { usePdfDownload } from "./usePdfDownload";
 
 type Json<T> = { [K in keyof T]: T[K] };
 
@@ -35,6 +37,7 @@ const SEARCH_DELAY_MS = 350;
 
 export function InvoiceTable({ page, filters, timezone }: Props) {
   const t = useT();
+  const pdf = usePdfDownload();
   const [searchParams, setSearchParams] = useSearchParams();
   const [query, setQuery] = useState(filters.q ?? "");
   const { mode, setMode } = useSetIndexFiltersMode(filters.q || filters.from || filters.to ? IndexFiltersMode.Filtering : IndexFiltersMode.Default);
@@ -142,6 +145,11 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
           <Link url={row.pdfUrl} target="_blank" external>
             {t("list.openPdf")}
           </Link>
+        ) : row.state === "completed" ? (
+          // No pdf_url from the service: the formal PDF through the app, with the shop's key.
+          <Button variant="plain" onClick={() => void pdf.download(row.id)} loading={pdf.busy === row.id}>
+            {t("list.openPdf")}
+          </Button>
         ) : null}
       </IndexTable.Cell>
     </IndexTable.Row>

@@ -36,6 +36,8 @@ import {
 
 export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/** A formal PDF larger than this is refused: it is not an invoice page. */
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 /** How many invoices one order lookup asks for; duplicate protection allows one per sale channel. */
 const ORDER_LOOKUP_LIMIT = 50;
 
@@ -107,11 +109,65 @@ export class InvoicingClient {
 
   /** The formal PDF's bytes (GET /invoices/{id}/formal-pdf). */
   async getFormalPdf(id: number): Promise<Uint8Array> {
+    const { body } = await this.openFormalPdf(id);
+    return new Uint8Array(await new Response(body).arrayBuffer());
+  }
+
+  /**
+   * The formal PDF as a stream, to pass on without holding it in memory. Resolves once its first bytes
+   * are read and are a PDF's (a JSON or HTML answer with a 2xx status is not handed on as one); the rest
+   * flows under the same deadline, and a body over `maxBytes` ends the stream with an error.
+   */
+  async openFormalPdf(id: number, options: { maxBytes?: number } = {}): Promise<{ body: ReadableStream<Uint8Array>; length: number | null }> {
     const request = { method: "GET", path: `/invoices/${idSegment(id)}/formal-pdf`, create: false };
-    const { bytes, status } = await this.send(request, {});
-    // A JSON or HTML answer with a 2xx status is not a PDF; do not hand it on as one.
-    if (!startsWith(bytes, "%PDF-")) throw new ResponseFormatError(request, "body is not a PDF", { status });
-    return bytes;
+    const maxBytes = options.maxBytes ?? MAX_PDF_BYTES;
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const response = await this.exchange(request, {}, signal);
+    if (!response.ok) throw this.errorFromResponse(request, response, await this.readRest(response, signal, request));
+    const declared = response.headers.get("content-length")?.trim();
+    const length = declared && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+    if (length !== null && length > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status: response.status });
+    }
+    const reader = response.body?.getReader();
+    const head: Uint8Array[] = [];
+    let received = 0;
+    const read = async () => {
+      try {
+        return await reader!.read();
+      } catch (error) {
+        throw signal.aborted ? new TimeoutError(request, this.timeoutMs, { cause: error }) : new NetworkError(request, true, { cause: this.redact(error) });
+      }
+    };
+    // Enough bytes to recognise a PDF (chunks can be as small as one byte).
+    while (reader && received < 5) {
+      const { done, value } = await read();
+      if (done) break;
+      head.push(value);
+      received += value.length;
+    }
+    if (!startsWith(concat(head), "%PDF-")) {
+      await reader?.cancel().catch(() => undefined);
+      throw new ResponseFormatError(request, "body is not a PDF", { status: response.status });
+    }
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of head) controller.enqueue(chunk);
+      },
+      async pull(controller) {
+        const { done, value } = await read();
+        if (done) return controller.close();
+        received += value.length;
+        if (received > maxBytes) {
+          await reader!.cancel().catch(() => undefined);
+          return controller.error(new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status: response.status }));
+        }
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    });
+    return { body, length };
   }
 
   async deleteInvoice(id: number): Promise<void> {
@@ -170,15 +226,22 @@ export class InvoicingClient {
 
   /** One HTTP exchange; resolves with the body of a 2xx, throws a typed error otherwise. */
   private async send(request: RequestContext, options: CallOptions): Promise<{ bytes: Uint8Array; status: number }> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const response = await this.exchange(request, options, signal);
+    // The body is read under the same deadline: a stalled body is a timeout too.
+    const bytes = await this.readRest(response, signal, request);
+    if (response.status >= 200 && response.status < 300) return { bytes, status: response.status };
+    throw this.errorFromResponse(request, response, bytes);
+  }
+
+  /** Sends the request; resolves with the response once its headers are in (any status), body unread. */
+  private async exchange(request: RequestContext, options: CallOptions, signal: AbortSignal): Promise<Response> {
     const check = checkOutboundUrl(this.baseUrl + request.path, this.policy);
     if (!check.ok) throw new BlockedError(request, check.reason);
     const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.apiKey}` };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    let response: Response;
-    let bytes: Uint8Array;
     try {
-      response = await this.fetchImpl(this.baseUrl + request.path, {
+      return await this.fetchImpl(this.baseUrl + request.path, {
         method: request.method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -186,16 +249,21 @@ export class InvoicingClient {
         // A followed redirect would turn a POST into a GET; a redirect means a wrong base URL.
         redirect: "manual",
       });
-      // The body is read under the same deadline: a stalled body is a timeout too.
-      bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       const refused = outboundRefusalOf(error);
       if (refused) throw new BlockedError(request, refused.reason, { cause: refused });
       if (signal.aborted) throw new TimeoutError(request, this.timeoutMs, { cause: error });
       throw new NetworkError(request, !failedBeforeSending(error), { cause: this.redact(error) });
     }
-    if (response.status >= 200 && response.status < 300) return { bytes, status: response.status };
-    throw this.errorFromResponse(request, response, bytes);
+  }
+
+  private async readRest(response: Response, signal: AbortSignal, request: RequestContext): Promise<Uint8Array> {
+    try {
+      return new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (signal.aborted) throw new TimeoutError(request, this.timeoutMs, { cause: error });
+      throw new NetworkError(request, true, { cause: this.redact(error) });
+    }
   }
 
   private errorFromResponse(request: RequestContext, response: Response, bytes: Uint8Array): InvoicingError {
@@ -277,6 +345,16 @@ function idSegment(id: number): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 function startsWith(bytes: Uint8Array, prefix: string): boolean {

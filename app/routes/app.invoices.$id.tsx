@@ -17,6 +17,7 @@ import { formatDateTime, formatMoney } from "../components/format";
 import { problemText } from "../components/problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import { usePdfDownload } from "../components/usePdfDownload";
 
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -54,6 +55,7 @@ export default function InvoiceDetailPage() {
   const t = useT();
   const fetcher = useFetcher<typeof action>();
   const shopify = useAppBridge();
+  const pdf = usePdfDownload();
   const locale = t.locale;
 
   const inFlight = (IN_FLIGHT_STATES as string[]).includes(invoice.state);
@@ -75,7 +77,11 @@ export default function InvoiceDetailPage() {
   const remote = invoice.totals.remote;
   const difference = invoice.totals.difference;
 
+  // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
   const secondaryActions = [
+    ...(invoice.state === "completed" && invoice.remoteId !== null
+      ? [{ content: t("detail.downloadPdf"), onAction: () => void pdf.download(invoice.id), loading: pdf.busy === invoice.id, id: "download-pdf" }]
+      : []),
     ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
     ...(invoice.panelUrl ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }] : []),
   ];

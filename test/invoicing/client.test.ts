@@ -242,6 +242,40 @@ describe("requests", () => {
   });
 });
 
+describe("openFormalPdf (streamed)", () => {
+  const chunked = (chunks: Buffer[], headers: Record<string, string> = {}) => async (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { "Content-Type": "application/pdf", ...headers });
+    for (const chunk of chunks) {
+      res.write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    res.end();
+  };
+
+  it("recognises a PDF sent one byte at a time and passes every byte on unchanged, in order", async () => {
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n");
+    const { baseUrl } = await serve(chunked([...pdf.subarray(0, 6)].map((b) => Buffer.from([b])).concat([pdf.subarray(6)])));
+    const { body, length } = await client(baseUrl).openFormalPdf(7);
+    expect(length).toBeNull();
+    expect(Buffer.from(await new Response(body).arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it("refuses a 2xx that is not a PDF before handing anything on, and a service error keeps its type", async () => {
+    const html = await serve(chunked([Buffer.from("<html>login</html>")], { "Content-Type": "text/html" }));
+    expect(await failure(client(html.baseUrl).openFormalPdf(7))).toBeInstanceOf(ResponseFormatError);
+    const missing = await serve(json(404, { message: "Not found." }));
+    expect(await failure(client(missing.baseUrl).openFormalPdf(7))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("refuses a declared size over the limit at once, and ends the stream with an error when the bytes exceed it", async () => {
+    const declared = await serve(chunked([Buffer.from("%PDF-1.4 "), Buffer.alloc(100, 1)], { "Content-Length": "109" }));
+    expect(await failure(client(declared.baseUrl).openFormalPdf(7, { maxBytes: 50 }))).toBeInstanceOf(ResponseFormatError);
+    const undeclared = await serve(chunked([Buffer.from("%PDF-1.4 "), Buffer.alloc(100, 1), Buffer.alloc(100, 2)]));
+    const { body } = await client(undeclared.baseUrl).openFormalPdf(7, { maxBytes: 150 });
+    await expect(new Response(body).arrayBuffer()).rejects.toThrow(/larger than 150 bytes/);
+  });
+});
+
 describe("responses", () => {
   it("accepts extra fields and wrappers, keeps decimal strings and null fields", async () => {
     const body = { success: true, message: "ok", data: record({ new_field: { nested: 1 }, profile: "EARSIVFATURA" }) };
