@@ -43,6 +43,8 @@ export interface InvoiceDetail {
   isTest: boolean;
   /** Invoiced through the test (dummy) integration while test mode was on: not a legal invoice. */
   postedInTestMode: boolean;
+  /** Made from this waybill of the service (no Shopify order). */
+  waybillId: number | null;
   createdAt: string;
   requestBody: unknown;
   totals: TotalsView;
@@ -127,6 +129,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     lastError: row.lastError,
     isTest: row.isTest,
     postedInTestMode: row.postedInTestMode,
+    waybillId: row.waybillId,
     createdAt: row.createdAt.toISOString(),
     requestBody: row.requestBody ?? null,
     totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),

@@ -50,6 +50,8 @@ export interface InvoiceListRow {
   isTest: boolean;
   /** Invoiced through the test (dummy) integration while test mode was on: not a legal invoice. */
   postedInTestMode: boolean;
+  /** Made from a waybill (no Shopify order). */
+  waybillId: number | null;
 }
 
 export interface InvoicePage {
@@ -147,6 +149,7 @@ const listSelect = {
   pdfUrl: true,
   isTest: true,
   postedInTestMode: true,
+  waybillId: true,
 } as const;
 
 /** One page of the shop's invoices, newest first. */

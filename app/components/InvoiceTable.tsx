@@ -97,7 +97,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
     <IndexTable.Row id={row.id} key={row.id} position={index}>
       <IndexTable.Cell>
         <InlineStack gap="200" blockAlign="center" wrap={false}>
-          {row.isTest ? (
+          {row.isTest || row.waybillId !== null ? (
             <Text as="span" fontWeight="semibold">
               {row.orderName}
             </Text>
@@ -109,6 +109,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
             </Link>
           )}
           {(row.isTest || row.postedInTestMode) && <Badge tone="attention">{t("badge.test")}</Badge>}
+          {row.waybillId !== null && <Badge size="small">{t("badge.waybill")}</Badge>}
         </InlineStack>
       </IndexTable.Cell>
       <IndexTable.Cell>

@@ -325,6 +325,21 @@ export async function settleUnknownCreate(
   return matches[0] ?? null;
 }
 
+/**
+ * After an unknown outcome or a refusal of POST /waybills/{id}/invoice: the waybill's `invoice_id` says
+ * whether an invoice was made from it (spec: set when the waybill is invoiced). It is this caller's only if
+ * it carries the caller's `callbackUrl` (records echo it "as sent"); otherwise `takenBy` is its id.
+ */
+export async function settleWaybillCreate(
+  client: Pick<InvoicingClient, "getWaybill" | "getInvoice">,
+  { waybillId, callbackUrl }: { waybillId: number; callbackUrl: string },
+): Promise<{ record: InvoiceRecord | null; takenBy?: number }> {
+  const waybill = await client.getWaybill(waybillId);
+  if (waybill.invoice_id == null) return { record: null };
+  const record = await client.getInvoice(waybill.invoice_id);
+  return record.callback_url?.trim() === callbackUrl ? { record } : { record: null, takenBy: record.id };
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 function checkRequest(request: RequestContext, body: InvoiceRequest): void {

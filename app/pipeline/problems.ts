@@ -77,6 +77,18 @@ const messages = {
     en: "The service's grand total {remote} differs from the amount paid {paid}. Check the invoice before sending it to the customer.",
     tr: "Servisin hesapladığı genel toplam {remote}, ödenen tutardan {paid} farklı. Faturayı müşteriye göndermeden önce kontrol edin.",
   },
+  "waybill.not_found": {
+    en: "The invoicing service refused waybill {waybillId}: it is an incoming waybill or not one of this account's. Check it in the invoicing panel.",
+    tr: "Fatura servisi {waybillId} numaralı irsaliyeyi reddetti: gelen bir irsaliye ya da bu hesaba ait değil. Fatura panelinden kontrol edin.",
+  },
+  "waybill.already_invoiced": {
+    en: "Waybill {waybillId} was invoiced elsewhere (invoice {invoiceId} at the service), not by this app. Check the invoicing panel; nothing more was posted.",
+    tr: "{waybillId} numaralı irsaliye başka yerden faturalanmış (serviste {invoiceId} numaralı fatura), bu uygulamadan değil. Fatura panelini kontrol edin; başka bir şey gönderilmedi.",
+  },
+  "waybill.form_invalid": {
+    en: "The invoice of this waybill could not be built ({details}). Open Invoice from a waybill, enter the waybill again and correct it.",
+    tr: "Bu irsaliyenin faturası oluşturulamadı ({details}). İrsaliyeden fatura sayfasında irsaliyeyi yeniden girip düzeltin.",
+  },
 } as const satisfies Record<string, { en: string; tr: string }>;
 
 export type PipelineProblemCode = keyof typeof messages;

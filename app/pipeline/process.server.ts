@@ -5,7 +5,7 @@ import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
-import { InvoicingClient, settleUnknownCreate, type PostedWith } from "../invoicing/client";
+import { InvoicingClient, settleUnknownCreate, settleWaybillCreate, type PostedWith } from "../invoicing/client";
 import {
   AuthenticationError,
   BlockedError,
@@ -15,12 +15,14 @@ import {
   RateLimitedError,
   ValidationError,
 } from "../invoicing/errors";
-import { documentKindOf, type InvoiceRecord } from "../invoicing/schemas";
+import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../invoicing/schemas";
 import { dec } from "../invoicing/money";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
+import { waybillSnapshotOf } from "../waybills/snapshot";
+import { waybillInvoiceBody } from "../waybills/waybill-invoice";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
 import { problem, type PipelineProblem } from "./problems";
 import type { ClaimedRow } from "./claim.server";
@@ -31,7 +33,9 @@ export interface ProcessDeps {
   now: () => Date;
   /** The app's public address; callbacks go to {appUrl}/callbacks/invoices/{invoice id}. */
   appUrl: string;
-  clientFor?: (connection: Connection) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId">;
+  clientFor?: (
+    connection: Connection,
+  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill">;
   random?: () => number;
 }
 
@@ -102,6 +106,104 @@ function earlierPost(row: Row, connection: Connection): PostedWith {
   };
 }
 
+type Settled = { record: InvoiceRecord | null; problem?: PipelineProblem };
+type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Problems } | { ok: false; problems: Problems };
+
+/**
+ * Where a row's invoice comes from: a Shopify order (POST /invoices, found again by its order id) or a waybill
+ * (POST /waybills/{id}/invoice, found again through the waybill's invoice_id). The rules around them are the
+ * same: count the attempt before the request leaves, and after an unknown outcome look before posting again.
+ */
+interface PostSource {
+  /** What an earlier attempt left at the service: the invoice, nothing (posting is safe), or a problem. */
+  settleEarlier(): Promise<Settled>;
+  build(now: Date): Built;
+  create(body: InvoiceRequest): Promise<InvoiceRecord>;
+  /** A refusal after which the invoice may exist all the same: how to look, and what to say if it is not found. */
+  afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: PipelineProblem | null } | null;
+  /** What a 404 to the create means. */
+  notFound?: PipelineProblem;
+}
+
+function orderSource(row: Row, client: Client, connection: Connection, deps: ProcessDeps): PostSource {
+  const target: PostedWith = {
+    saleChannelId: connection.saleChannelId,
+    invoiceIntegrationId: connection.invoiceIntegrationId,
+    orderId: serviceOrderId(row.orderId, connection.testMode),
+  };
+  return {
+    settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection)) }),
+    build(now) {
+      const parsed = parseShopifyOrder(row.orderSnapshot);
+      if (!parsed.ok) return { ok: false, problems: parsed.problems };
+      const mapped = mapOrderToInvoice(parsed.order, {
+        settings: connection.mapping,
+        shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
+        now,
+        saleChannelId: target.saleChannelId,
+        invoiceIntegrationId: target.invoiceIntegrationId!,
+        serviceOrderId: target.orderId,
+        callbackUrl: callbackUrlFor(deps.appUrl, row.id),
+      });
+      if (!mapped.ok) return { ok: false, problems: [...mapped.problems, ...mapped.warnings] };
+      return { ok: true, body: mapped.body, paid: mapped.paid, warnings: mapped.warnings };
+    },
+    create: (body) => client.createInvoice(body),
+    afterRefusal: (error) =>
+      error instanceof DuplicateOrderError
+        ? { settle: async () => ({ record: await settleUnknownCreate(client, target) }), unresolved: problem("service.duplicate_unresolved") }
+        : null,
+  };
+}
+
+/**
+ * A waybill has no order id: the lookup is the waybill itself, whose invoice_id the service sets when it
+ * invoices it. That invoice is this row's only if it carries this row's callback address; any other means
+ * the waybill was invoiced elsewhere (the panel, another app), which the merchant must know
+ * (docs/decisions/0013-invoices-from-waybills.md).
+ */
+function waybillSource(row: Row, waybillId: number, client: Client, connection: Connection, deps: ProcessDeps): PostSource {
+  const callbackUrl = callbackUrlFor(deps.appUrl, row.id);
+  const settle = async (): Promise<Settled> => {
+    const found = await settleWaybillCreate(client, { waybillId, callbackUrl });
+    if (found.record) return { record: found.record };
+    return found.takenBy ? { record: null, problem: problem("waybill.already_invoiced", { waybillId, invoiceId: found.takenBy }) } : { record: null };
+  };
+  return {
+    settleEarlier: settle,
+    build(now) {
+      const snapshot = waybillSnapshotOf(row.orderSnapshot);
+      if (!snapshot) return { ok: false, problems: [problem("waybill.form_invalid", { details: "snapshot" })] };
+      const built = waybillInvoiceBody(snapshot.form, {
+        waybill: snapshot.waybill,
+        settings: connection.mapping,
+        saleChannelId: connection.saleChannelId,
+        invoiceIntegrationId: connection.invoiceIntegrationId,
+        now,
+        timezone: row.shop.timezone,
+        callbackUrl,
+      });
+      if (!built.ok) {
+        const details = Object.entries(built.errors).map(([field, e]) => `${field}: ${e.code}`).join("; ");
+        return { ok: false, problems: [problem("waybill.form_invalid", { details })] };
+      }
+      return { ok: true, body: built.body, paid: built.totals.grand_total, warnings: [] };
+    },
+    create: (body) => client.createInvoiceFromWaybill(waybillId, body),
+    // Refusals of a waybill invoice are not documented beyond "already invoiced" and "not completed":
+    // after any of them the waybill says whether an invoice exists.
+    afterRefusal: (error) =>
+      error instanceof InvoicingError &&
+      error.retry === "never" &&
+      !(error instanceof AuthenticationError) &&
+      !(error instanceof NotFoundError) &&
+      !(error instanceof BlockedError)
+        ? { settle, unresolved: null }
+        : null,
+    notFound: problem("waybill.not_found", { waybillId }),
+  };
+}
+
 async function post(row: Row, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
   // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
   // the shop installs again (app/shops/shops.server.ts recordShop).
@@ -111,6 +213,7 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   if (row.cancelledInShop && row.attempts === 0) {
     return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
   }
+  const source = row.waybillId !== null ? waybillSource(row, row.waybillId, client, connection, deps) : orderSource(row, client, connection, deps);
   const now = deps.now();
   const lease = { id: row.id, leaseOwner: row.leaseOwner };
   let attempted = row;
@@ -122,8 +225,9 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
     if (counted.count !== 1) return { data: {}, events: [] };
     attempted = { ...row, attempts: row.attempts + 1 };
     try {
-      const existing = await settleUnknownCreate(client, earlierPost(row, connection));
-      if (existing) return created(attempted, existing, deps, "settled", null);
+      const settled = await source.settleEarlier();
+      if (settled.record) return created(attempted, settled.record, deps, "settled", null);
+      if (settled.problem) return needsAttention([settled.problem]);
     } catch (error) {
       return failedAttempt(attempted, error, deps, log);
     }
@@ -132,23 +236,8 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
     }
   }
 
-  const parsed = parseShopifyOrder(row.orderSnapshot);
-  if (!parsed.ok) return needsAttention(parsed.problems);
-  const target: PostedWith = {
-    saleChannelId: connection.saleChannelId,
-    invoiceIntegrationId: connection.invoiceIntegrationId,
-    orderId: serviceOrderId(row.orderId, connection.testMode),
-  };
-  const mapped = mapOrderToInvoice(parsed.order, {
-    settings: connection.mapping,
-    shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
-    now,
-    saleChannelId: target.saleChannelId,
-    invoiceIntegrationId: target.invoiceIntegrationId!,
-    serviceOrderId: target.orderId,
-    callbackUrl: callbackUrlFor(deps.appUrl, row.id),
-  });
-  if (!mapped.ok) return needsAttention([...mapped.problems, ...mapped.warnings]);
+  const mapped = source.build(now);
+  if (!mapped.ok) return needsAttention(mapped.problems);
 
   // Before the request leaves: count the attempt (first pass) and record what it is posted with, so a crash
   // during it leads to a lookup of exactly this, not a blind post.
@@ -158,8 +247,8 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
       ...(row.attempts === 0 ? { attempts: { increment: 1 } } : {}),
       requestBody: json(mapped.body),
       problems: json(mapped.warnings),
-      saleChannelId: target.saleChannelId,
-      invoiceIntegrationId: target.invoiceIntegrationId,
+      saleChannelId: connection.saleChannelId,
+      invoiceIntegrationId: connection.invoiceIntegrationId,
       postedInTestMode: connection.testMode,
     },
   });
@@ -167,21 +256,23 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   if (recorded.count !== 1) return { data: {}, events: [] };
   if (row.attempts === 0) attempted = { ...row, attempts: 1 };
   try {
-    const record = await client.createInvoice(mapped.body);
+    const record = await source.create(mapped.body);
     return created(attempted, record, deps, "posted", mapped.paid);
   } catch (error) {
-    if (error instanceof DuplicateOrderError) {
-      let existing: InvoiceRecord | null;
+    const look = source.afterRefusal(error);
+    if (look) {
+      let settled: Settled;
       try {
-        existing = await settleUnknownCreate(client, target);
+        settled = await look.settle();
       } catch (lookupError) {
         // The attempt is counted: the next pass starts with the same lookup, on the same backoff.
         return failedAttempt(attempted, lookupError, deps, log);
       }
-      if (existing) return created(attempted, existing, deps, "settled", mapped.paid);
-      return needsAttention([problem("service.duplicate_unresolved")]);
+      if (settled.record) return created(attempted, settled.record, deps, "settled", mapped.paid);
+      if (settled.problem) return needsAttention([settled.problem]);
+      if (look.unresolved) return needsAttention([look.unresolved]);
     }
-    return failedAttempt(attempted, error, deps, log);
+    return failedAttempt(attempted, error, deps, log, source.notFound);
   }
 }
 
@@ -288,7 +379,7 @@ function remoteErrorText(errors: unknown): string {
     .slice(0, 1000);
 }
 
-function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger): Outcome {
+function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger, notFound?: PipelineProblem): Outcome {
   if (error instanceof ValidationError) {
     const details = Object.entries(error.fieldErrors ?? {})
       .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
@@ -297,7 +388,7 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
   }
   if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
   if (error instanceof BlockedError) return needsAttention([problem("settings.base_url_not_allowed")]);
-  if (error instanceof NotFoundError) return needsAttention([problem("settings.not_found_at_service", { details: error.message })]);
+  if (error instanceof NotFoundError) return needsAttention([notFound ?? problem("settings.not_found_at_service", { details: error.message })]);
   // Whatever else the client classes as never worth repeating (an unexpected 4xx, say) needs the merchant too.
   if (error instanceof InvoicingError && error.retry === "never") {
     return needsAttention([problem("service.rejected", { details: error.serviceMessage ?? error.message })]);

@@ -94,7 +94,7 @@ export default function InvoiceDetailPage() {
   return (
     <Page
       backAction={{ content: t("detail.back"), url: "/app" }}
-      title={t("detail.title", { order: invoice.orderName })}
+      title={invoice.waybillId !== null ? t("detail.titleWaybill", { number: invoice.orderName }) : t("detail.title", { order: invoice.orderName })}
       titleMetadata={
         <InlineStack gap="200">
           <StateBadge state={invoice.state} />
@@ -142,7 +142,7 @@ export default function InvoiceDetailPage() {
                 </Text>
                 <Box as="div">
                   <BlockStack gap="200">
-                    <Row label={t("detail.orderTotal")}>
+                    <Row label={invoice.waybillId !== null ? t("detail.waybillTotal") : t("detail.orderTotal")}>
                       <Text as="span" numeric fontWeight="semibold">
                         {money(invoice.totals.orderTotal)}
                       </Text>
@@ -202,15 +202,21 @@ export default function InvoiceDetailPage() {
             <Card>
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">
-                  {t("detail.order")}
+                  {invoice.waybillId !== null ? t("detail.waybill") : t("detail.order")}
                 </Text>
-                {!invoice.isTest && (
+                {invoice.waybillId !== null && (
+                  <>
+                    <Row label={t("detail.waybillNumber")}>{invoice.orderName}</Row>
+                    <Row label={t("detail.waybillId")}>{String(invoice.waybillId)}</Row>
+                  </>
+                )}
+                {!invoice.isTest && invoice.waybillId === null && (
                   <Text as="p">
                     <Link url={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</Link>
                   </Text>
                 )}
                 <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
-                <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
+                <Row label={invoice.waybillId !== null ? t("waybill.date") : t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
                 <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
                 <Row label={t("detail.serial")}>
                   <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>

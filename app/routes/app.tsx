@@ -42,6 +42,7 @@ export default function App() {
         <Link to="/app" rel="home">
           {translate(locale, "nav.invoices")}
         </Link>
+        <Link to="/app/waybills">{translate(locale, "nav.waybills")}</Link>
         <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
       <Outlet />

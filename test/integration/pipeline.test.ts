@@ -203,6 +203,12 @@ describe("the invoicing pipeline", () => {
         throw new Error("not called");
       },
       findInvoicesByOrderId: async () => [],
+      createInvoiceFromWaybill: async () => {
+        throw new Error("not called");
+      },
+      getWaybill: async () => {
+        throw new Error("not called");
+      },
     };
     const worker = await pipeline.startWorker({ clientFor: () => refusing });
     await pipeline.deliverPaid(paidOrder());
