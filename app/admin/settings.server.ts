@@ -6,6 +6,7 @@ import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing
 import { MappingSettingsSchema, PAYMENT_METHODS, TAX_RATES, type MappingSettings } from "../orders/settings";
 import { ConnectionInputSchema, apiKeyFor, getSettings, saveSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
 import { channelForShop, shopHosts } from "./sale-channel.server";
+import { registerAccountWebhook } from "../settings/account-webhook.server";
 import { splitNames, type FieldErrors, type SettingsForm } from "./settings-form";
 import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
 
@@ -41,8 +42,11 @@ export async function loadServiceLists(shop: string, settings: SettingsView): Pr
   }
 }
 
+/** The account webhook after a save: registered with the service, not registered (why), or no key to do it with. */
+export type WebhookRegistration = { state: "registered" } | { state: "failed"; detail: string } | { state: "skipped" };
+
 export type SaveResult =
-  | { ok: true; keyChecked: boolean }
+  | { ok: true; keyChecked: boolean; webhook: WebhookRegistration }
   | { ok: false; errors: FieldErrors; /** Detail of a failed key check, e.g. the HTTP status. */ detail?: string };
 
 const DIGITS_10_11 = /^\d{10,11}$/;
@@ -212,5 +216,9 @@ export async function saveSettingsForm(shop: string, input: Partial<SettingsForm
   }
 
   await saveSettings(shop, { ...connection, baseUrl }, mapping);
-  return { ok: true, keyChecked: Boolean(keyToCheck) };
+  // The settings are saved either way; a failed registration only means no account-level hints.
+  const apiKey = newKey ?? (await apiKeyFor(shop));
+  const registered = apiKey ? await registerAccountWebhook(shop, { baseUrl, apiKey }) : null;
+  const webhook: WebhookRegistration = !registered ? { state: "skipped" } : registered.ok ? { state: "registered" } : { state: "failed", detail: registered.detail };
+  return { ok: true, keyChecked: Boolean(keyToCheck), webhook };
 }

@@ -21,6 +21,8 @@ interface ConnectionProps {
   lists: { integrations: Option[]; saleChannels: Option[]; error: string | null } | null;
   /** Shown under the sales channel (the offer to create one). */
   saleChannelExtra?: ReactNode;
+  /** When the account-level webhook address was last registered with the service (ISO), or null. */
+  webhookRegisteredAt?: string | null;
 }
 
 function idOptions(list: Option[] | undefined, current: number | null, choose: string) {
@@ -31,7 +33,7 @@ function idOptions(list: Option[] | undefined, current: number | null, choose: s
 
 const toId = (value: string) => (value ? Number(value) : null);
 
-export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChannelExtra }: ConnectionProps) {
+export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChannelExtra, webhookRegisteredAt }: ConnectionProps) {
   const t = useT();
   const listsReady = lists !== null && lists.error === null;
   const listHelp = lists === null ? t("settings.listsNeedKey") : undefined;
@@ -117,6 +119,11 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
             onChange={(value) => set("trigger", value)}
             error={error("trigger")}
           />
+          {hasApiKey && (
+            <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
+              {webhookRegisteredAt ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) }) : t("settings.webhook.none")}
+            </Text>
+          )}
         </BlockStack>
       </Card>
     </Layout.AnnotatedSection>

@@ -13,6 +13,7 @@ import { getSettings } from "../settings/settings.server";
 import { loadServiceLists, saveSettingsForm } from "../admin/settings.server";
 import { loadCartBlock } from "../admin/cart-block.server";
 import type { SaleChannelResult } from "../admin/sale-channel.server";
+import { accountWebhookRegisteredAt } from "../settings/account-webhook.server";
 import { formFromSettings, type SettingsForm } from "../admin/settings-form";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
@@ -23,11 +24,15 @@ import { SaleChannelOffer } from "../components/SaleChannelOffer";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const settings = await getSettings(session.shop);
-  const [lists, cartBlock] = await Promise.all([loadServiceLists(session.shop, settings), loadCartBlock(session.shop, settings.mapping)]);
+  const [lists, cartBlock, webhookRegisteredAt] = await Promise.all([
+    loadServiceLists(session.shop, settings),
+    loadCartBlock(session.shop, settings.mapping),
+    accountWebhookRegisteredAt(session.shop),
+  ]);
   const form = formFromSettings(settings);
   // The account already has a channel for this shop's domain: proposed, and saved with the form.
   if (form.saleChannelId === null && lists?.channelForShop) form.saleChannelId = lists.channelForShop;
-  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock });
+  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -40,7 +45,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     return json({ ok: false as const, errors: { form: "invalid" } as Record<string, string>, detail: undefined as string | undefined }, { status: 400 });
   }
   const result = await saveSettingsForm(session.shop, input && typeof input === "object" ? input : {});
-  if (result.ok) return json({ ok: true as const, keyChecked: result.keyChecked });
+  if (result.ok) return json({ ok: true as const, keyChecked: result.keyChecked, webhook: result.webhook });
   return json({ ok: false as const, errors: result.errors, detail: result.detail }, { status: 422 });
 };
 
@@ -62,6 +67,7 @@ export default function Settings() {
       setErrors({});
       setForm((current) => ({ ...current, apiKey: "" }));
       shopify.toast.show(result.keyChecked ? t("settings.savedKeyChecked") : t("settings.saved"));
+      if (result.webhook.state === "failed") shopify.toast.show(t("settings.webhookFailed", { detail: result.webhook.detail }), { isError: true, duration: 10_000 });
     } else {
       setErrors(result.errors);
       setDetail(result.detail);
@@ -113,6 +119,7 @@ export default function Settings() {
               error={error}
               hasApiKey={data.hasApiKey}
               lists={data.lists}
+              webhookRegisteredAt={data.webhookRegisteredAt}
               saleChannelExtra={
                 offerChannel && (
                   <SaleChannelOffer

@@ -6,6 +6,7 @@ import { apiKeyFor, getSettings, saveConnection } from "../../app/settings/setti
 import { formFromSettings, type SettingsForm } from "../../app/admin/settings-form";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
+import { APP_URL } from "@shopify/shopify-api/test-helpers";
 import { installShop, prisma } from "../helpers/db";
 
 // A stand-in for the invoicing service's account endpoints: one key works, every other gets 401.
@@ -13,6 +14,11 @@ const GOOD_KEY = "good-key-0123456789";
 let server: Server;
 let baseUrl: string;
 const seenKeys: string[] = [];
+/** Every call with a working key: "METHOD /path". */
+const calls: string[] = [];
+/** webhook_url values the account webhook was saved with. */
+const webhooks: string[] = [];
+let webhookStatus = 200;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -24,7 +30,18 @@ beforeAll(async () => {
       response.end(JSON.stringify({ message: "Unauthenticated." }));
       return;
     }
+    calls.push(`${request.method} ${request.url}`);
     if (request.method === "POST" && request.url === "/api/check/auth") return response.end(JSON.stringify({ success: true }));
+    if (request.method === "POST" && request.url === "/api/helpers/settings-webhook") {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        response.statusCode = webhookStatus;
+        if (webhookStatus === 200) webhooks.push((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { webhook_url: string }).webhook_url);
+        response.end(webhookStatus === 200 ? "" : JSON.stringify({ message: "Server Error" }));
+      });
+      return;
+    }
     if (request.url === "/api/integrations/invoice") {
       return response.end(JSON.stringify({ data: [{ id: 11, name: "Canlı hesap" }, { id: 12, title: "Test (dummy)" }] }));
     }
@@ -48,7 +65,7 @@ async function save(form: Partial<SettingsForm>, shop = SHOP) {
     body: JSON.stringify(form),
   });
   const response = await callRoute(settingsAction, request);
-  return { status: response.status, body: (await response.json()) as { ok: boolean; errors?: Record<string, string>; keyChecked?: boolean } };
+  return { status: response.status, body: (await response.json()) as { ok: boolean; errors?: Record<string, string>; keyChecked?: boolean; webhook?: unknown } };
 }
 
 describe("settings page", () => {
@@ -58,6 +75,9 @@ describe("settings page", () => {
     await installShop(SHOP);
     await installShop(OTHER_SHOP);
     seenKeys.length = 0;
+    calls.length = 0;
+    webhooks.length = 0;
+    webhookStatus = 200;
   });
 
   it("never sends the stored API key (or its ciphertext) to the browser", async () => {
@@ -103,7 +123,7 @@ describe("settings page", () => {
     };
     const { status, body } = await save(form);
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, keyChecked: true });
+    expect(body).toEqual({ ok: true, keyChecked: true, webhook: { state: "registered" } });
     expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
     const saved = await getSettings(SHOP);
     expect(saved).toMatchObject({ baseUrl, saleChannelId: 5, dummyIntegrationId: 12, invoiceIntegrationId: 11, trigger: "fulfilled", testMode: true });
@@ -116,11 +136,11 @@ describe("settings page", () => {
       carriers: { "Yurtiçi Kargo": { title: "Yurtiçi Kargo Servisi A.Ş.", taxNumber: "9860008925" } },
       paymentMethodMap: [{ match: "iyzico", method: "payment_agent" }],
     });
-    // An empty key field keeps the stored key and does not call the service again.
-    seenKeys.length = 0;
+    // An empty key field keeps the stored key and does not check it again (only the webhook is registered again).
+    calls.length = 0;
     const again = await save({ ...(await formOf()), apiKey: "" });
-    expect(again.body).toEqual({ ok: true, keyChecked: false });
-    expect(seenKeys).toEqual([]);
+    expect(again.body).toEqual({ ok: true, keyChecked: false, webhook: { state: "registered" } });
+    expect(calls).toEqual(["POST /api/helpers/settings-webhook"]);
     expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
   });
 
@@ -170,6 +190,37 @@ describe("settings page", () => {
     // Both fields emptied: the default pair again, never an export without an exemption.
     await save({ ...(await formOf()), exportExemptionCode: "", exportExemptionReason: "" });
     expect((await getSettings(SHOP)).mapping).toMatchObject({ exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı" });
+  });
+
+  it("registers the account webhook on every save with the same per-shop secret address, and saves even when that fails", async () => {
+    const form = { ...(await formOf()), baseUrl, apiKey: GOOD_KEY };
+    expect((await save(form)).body.webhook).toEqual({ state: "registered" });
+    expect((await save({ ...form, apiKey: "" })).body.webhook).toEqual({ state: "registered" });
+    expect(webhooks).toHaveLength(2);
+    expect(webhooks[0]).toBe(webhooks[1]); // same URL: the service updates it instead of adding one
+    expect(webhooks[0]).toMatch(new RegExp(`^${APP_URL}/callbacks/account/${SHOP.replace(/\./g, "\\.")}/[A-Za-z0-9_-]{43}$`));
+    const stored = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
+    expect(stored.accountWebhookRegisteredAt).not.toBeNull();
+    expect(stored.accountWebhookSecret).not.toContain(webhooks[0].split("/").pop()!); // encrypted at rest
+    const loaded = JSON.parse(await (await callRoute(settingsLoader, await adminDocumentRequest("/app/settings"))).text());
+    expect(loaded.webhookRegisteredAt).toBe(stored.accountWebhookRegisteredAt!.toISOString());
+    expect(JSON.stringify(loaded)).not.toContain(webhooks[0].split("/").pop()!); // the secret never reaches the browser
+
+    // Another shop gets another secret.
+    await save({ ...(await formOf(OTHER_SHOP)), baseUrl, apiKey: GOOD_KEY }, OTHER_SHOP);
+    expect(webhooks[2].split("/").pop()).not.toBe(webhooks[0].split("/").pop());
+
+    webhookStatus = 503;
+    const failed = await save({ ...(await formOf()), defaultTaxRate: "10" });
+    expect(failed.status).toBe(200);
+    expect(failed.body.webhook).toEqual({ state: "failed", detail: "HTTP 503" });
+    expect((await getSettings(SHOP)).mapping.defaultTaxRate).toBe("10");
+  });
+
+  it("does not register a webhook without an API key", async () => {
+    const { body } = await save({ ...(await formOf()), baseUrl });
+    expect(body.webhook).toEqual({ state: "skipped" });
+    expect(calls).toEqual([]);
   });
 
   it("a changed service address needs the key entered again: the stored key is never sent to the new address", async () => {

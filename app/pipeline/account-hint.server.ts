@@ -1,0 +1,78 @@
+// A call to the shop's account-level webhook. Its payload is not documented, so its content is never
+// trusted or used: after the path secret is verified, a call only asks for the shop's invoices at the
+// service to be read again now (at most once per HINT_INTERVAL_MS per shop, over all processes), and the
+// shape of what arrived is logged, without a single value, so that the payload can be learned.
+import prisma from "../db.server";
+import { readBodyLimited } from "../http/body.server";
+import { logger } from "../logger.server";
+import { verifyAccountWebhook } from "../settings/account-webhook.server";
+import { signalWork } from "./signal.server";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+export const HINT_INTERVAL_MS = 30_000;
+/** Invoices made due by one call; the next call (after the interval) takes the next ones. */
+export const HINT_BATCH = 200;
+
+export type HintOutcome = { status: 200 | 401 | 413; body: { ok: boolean; error?: string; reread?: number; throttled?: boolean } };
+
+export async function receiveAccountWebhook(shop: string, secret: string, request: Request, now = new Date()): Promise<HintOutcome> {
+  if (!(await verifyAccountWebhook(shop, secret))) {
+    // The shop name only: the path's secret part is never logged.
+    logger.warn({ shop: shop.slice(0, 100) }, "account webhook with an unknown address rejected");
+    return { status: 401, body: { ok: false, error: "unknown address" } };
+  }
+  const raw = await readBodyLimited(request, MAX_BODY_BYTES);
+  if (raw === null) return { status: 413, body: { ok: false, error: `body larger than ${MAX_BODY_BYTES} bytes` } };
+
+  // The rate limit is a conditional write on the shop's settings row, so it holds across processes.
+  const admitted = await prisma.shopSettings.updateMany({
+    where: { shopDomain: shop, OR: [{ accountWebhookHintAt: null }, { accountWebhookHintAt: { lte: new Date(now.getTime() - HINT_INTERVAL_MS) } }] },
+    data: { accountWebhookHintAt: now },
+  });
+  if (admitted.count !== 1) {
+    logger.debug({ shop }, "account webhook within the rate limit; nothing re-read");
+    return { status: 200, body: { ok: true, throttled: true } };
+  }
+  const due = await prisma.invoice.findMany({
+    where: { shopDomain: shop, state: "processing", remoteId: { not: null } },
+    orderBy: { nextAttemptAt: "asc" },
+    take: HINT_BATCH,
+    select: { id: true },
+  });
+  const marked = due.length
+    ? await prisma.invoice.updateMany({ where: { id: { in: due.map((row) => row.id) }, state: "processing" }, data: { nextAttemptAt: now } })
+    : { count: 0 };
+  if (marked.count > 0) await signalWork();
+  logger.info(
+    { shop, bytes: raw.length, contentType: (request.headers.get("content-type") ?? "").slice(0, 80), shape: shapeOfBody(raw), reread: marked.count },
+    "account webhook received",
+  );
+  return { status: 200, body: { ok: true, reread: marked.count } };
+}
+
+/** The body's structure with types and sizes instead of values: `{"invoice_id":"number","hash":"string(128)"}`. */
+export function shapeOfBody(raw: Uint8Array): unknown {
+  if (raw.length === 0) return "empty";
+  try {
+    return shapeOf(JSON.parse(new TextDecoder().decode(raw)));
+  } catch {
+    return `text(${raw.length})`;
+  }
+}
+
+const MAX_DEPTH = 4;
+const MAX_KEYS = 30;
+
+export function shapeOf(value: unknown, depth = 0): unknown {
+  if (value === null) return "null";
+  if (typeof value === "string") return `string(${value.length})`;
+  if (typeof value !== "object") return typeof value;
+  if (Array.isArray(value)) return depth >= MAX_DEPTH ? `array(${value.length})` : [`array(${value.length})`, value.length ? shapeOf(value[0], depth + 1) : "empty"];
+  if (depth >= MAX_DEPTH) return "object";
+  const keys = Object.keys(value);
+  const shape: Record<string, unknown> = {};
+  // Key names are kept (they are the shape), cut short and limited to harmless characters.
+  for (const key of keys.slice(0, MAX_KEYS)) shape[key.replace(/[^\w.$-]/g, "?").slice(0, 40)] = shapeOf((value as Record<string, unknown>)[key], depth + 1);
+  if (keys.length > MAX_KEYS) shape["…"] = `${keys.length - MAX_KEYS} more keys`;
+  return shape;
+}

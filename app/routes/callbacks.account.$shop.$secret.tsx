@@ -1,0 +1,13 @@
+// Public endpoint for the invoicing service's account-level webhook (no Shopify session: the per-shop
+// secret in the path is the authentication). Content is never trusted: see app/pipeline/account-hint.server.ts.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { receiveAccountWebhook } from "../pipeline/account-hint.server";
+
+export const loader = () => json({ error: "method not allowed" }, { status: 405 });
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return json({ error: "method not allowed" }, { status: 405 });
+  const outcome = await receiveAccountWebhook(params.shop ?? "", params.secret ?? "", request);
+  return json(outcome.body, { status: outcome.status });
+};
