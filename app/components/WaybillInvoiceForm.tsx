@@ -1,6 +1,6 @@
 // The invoice prefilled from a waybill, as the merchant completes and corrects it: recipient, lines,
 // payment, and the totals the service will compute (the same exact rule as the service: app/invoicing/totals).
-import { Badge, BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, Checkbox, Divider, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { TAX_RATES } from "../invoicing/schemas";
 import { computeTotals } from "../invoicing/totals";
 import { UNITS } from "../admin/settings-form";
@@ -107,6 +107,7 @@ export function WaybillInvoiceSections({ form, setForm, errors, currency }: Prop
             )}
             {form.lines.map((line, index) => (
               <BlockStack gap="200" key={index}>
+                {index > 0 && <Divider />}
                 <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="200">
                   <TextField label={t("waybill.line.id")} autoComplete="off" value={line.id} onChange={(value) => setLine(index, { id: value })} error={error(`lines.${index}.id`)} />
                   <TextField label={t("waybill.line.name")} autoComplete="off" value={line.name} onChange={(value) => setLine(index, { name: value })} error={error(`lines.${index}.name`)} />

@@ -22,6 +22,10 @@ export function formatMoney(amount: string, currency: string, locale: Locale): s
   }
 }
 
+export function formatDate(iso: string, locale: Locale, timeZone: string): string {
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone }).format(new Date(iso));
+}
+
 export function formatDateTime(iso: string, locale: Locale, timeZone: string): string {
   return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso));
 }

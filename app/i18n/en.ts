@@ -201,7 +201,7 @@ export const en = {
   "settings.exemptionReason": "Exemption text",
   "settings.exemptionReason.help": "The official text of the code, e.g. “11/1-a Mal İhracatı”.",
   "settings.exportExemptionCode": "Export exemption code",
-  "settings.exportExemptionCode.help": "Orders shipped abroad on which no tax was collected: 0 % with this code. Default 301.",
+  "settings.exportExemptionCode.help": "Orders shipped abroad without tax (0 %). Default 301.",
   "settings.exportExemptionReason": "Export exemption text",
   "settings.exportExemptionReason.help": "The official text of the code; default “11/1-a Mal İhracatı”. Empty fields restore the default.",
   "settings.customer": "Buyer details",
@@ -352,6 +352,8 @@ export const en = {
   "detail.waybill": "Waybill",
   "detail.waybillNumber": "Waybill number",
   "detail.waybillId": "Waybill id at the service",
+  "detail.totalsMatchWaybill": "The service's invoice total matches the invoice as entered.",
+  "event.receivedWaybill": "Created from the waybill",
   "detail.titleWaybill": "Invoice for waybill {number}",
   "detail.waybillTotal": "Invoice total as entered",
 };

@@ -197,7 +197,7 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.exemptionReason": "İstisna açıklaması",
   "settings.exemptionReason.help": "Kodun resmi açıklaması, ör. “11/1-a Mal İhracatı”.",
   "settings.exportExemptionCode": "İhracat istisna kodu",
-  "settings.exportExemptionCode.help": "Yurt dışına gönderilen ve vergi alınmayan siparişler bu kodla %0 KDV'li kesilir. Varsayılan 301.",
+  "settings.exportExemptionCode.help": "Vergisiz yurt dışı siparişleri (%0). Varsayılan 301.",
   "settings.exportExemptionReason": "İhracat istisna açıklaması",
   "settings.exportExemptionReason.help": "Kodun resmi açıklaması; varsayılan “11/1-a Mal İhracatı”. Alanlar boş bırakılırsa varsayılan kullanılır.",
   "settings.customer": "Alıcı bilgileri",
@@ -348,6 +348,8 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.waybill": "İrsaliye",
   "detail.waybillNumber": "İrsaliye numarası",
   "detail.waybillId": "Servisteki irsaliye kimliği",
+  "detail.totalsMatchWaybill": "Servisin fatura toplamı girilen faturayla aynı.",
+  "event.receivedWaybill": "İrsaliyeden oluşturuldu",
   "detail.titleWaybill": "{number} numaralı irsaliyenin faturası",
   "detail.waybillTotal": "Girilen fatura toplamı",
 };

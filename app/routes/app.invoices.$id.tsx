@@ -13,7 +13,7 @@ import { invoiceNow, retryInvoice } from "../pipeline/actions.server";
 import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
-import { formatDateTime, formatMoney } from "../components/format";
+import { formatDate, formatDateTime, formatMoney } from "../components/format";
 import { problemText } from "../components/problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
@@ -168,7 +168,7 @@ export default function InvoiceDetailPage() {
                   </Text>
                 ) : /^-?0(\.0+)?$/.test(difference) ? (
                   <Text as="p" tone="success">
-                    {t("detail.totalsMatch")}
+                    {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
                   </Text>
                 ) : (
                   <Text as="p" tone="critical">
@@ -216,7 +216,12 @@ export default function InvoiceDetailPage() {
                   </Text>
                 )}
                 <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
-                <Row label={invoice.waybillId !== null ? t("waybill.date") : t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
+                {invoice.waybillId !== null ? (
+                  // A waybill has a date, no time (recorded as midnight in Turkey).
+                  <Row label={t("waybill.date")}>{formatDate(invoice.orderCreatedAt, locale, "Europe/Istanbul")}</Row>
+                ) : (
+                  <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
+                )}
                 <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
                 <Row label={t("detail.serial")}>
                   <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
@@ -258,7 +263,7 @@ export default function InvoiceDetailPage() {
                       <BlockStack gap="050" key={event.id}>
                         <InlineStack align="space-between" gap="200" wrap={false}>
                           <Text as="span" fontWeight="semibold">
-                            {t.dyn(`event.${event.type}`, event.type)}
+                            {invoice.waybillId !== null && event.type === "received" ? t("event.receivedWaybill") : t.dyn(`event.${event.type}`, event.type)}
                           </Text>
                           <Text as="span" tone="subdued" variant="bodySm">
                             {formatDateTime(event.at, locale, timezone)}

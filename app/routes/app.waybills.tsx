@@ -3,8 +3,8 @@
 // and corrects it, and the app records it as an invoice the worker issues like any other.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useNavigate, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
@@ -19,6 +19,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   if (!id) return json({ requested: null, read: null });
   return json({ requested: id.slice(0, 20), read: await readWaybill(session.shop, id) });
 };
+
+// Submitting does not re-read the waybill: a fresh read would replace the merchant's corrections.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod && formMethod.toUpperCase() !== "GET" ? false : defaultShouldRevalidate;
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -116,26 +120,22 @@ export default function WaybillInvoicePage() {
                 readIt();
               }}
             >
-              <BlockStack gap="300">
-                <InlineStack gap="300" blockAlign="end" wrap={false}>
-                  <div style={{ flex: 1, maxWidth: 360 }}>
-                    <TextField
-                      id="waybillId"
-                      label={t("waybill.id")}
-                      helpText={t("waybill.id.help")}
-                      autoComplete="off"
-                      inputMode="numeric"
-                      value={waybillId}
-                      onChange={setWaybillId}
-                    />
-                  </div>
-                  <div style={{ paddingBottom: 20 }}>
+              <div style={{ maxWidth: 480 }}>
+                <TextField
+                  id="waybillId"
+                  label={t("waybill.id")}
+                  helpText={t("waybill.id.help")}
+                  autoComplete="off"
+                  inputMode="numeric"
+                  value={waybillId}
+                  onChange={setWaybillId}
+                  connectedRight={
                     <Button submit id="read-waybill" disabled={!waybillId.trim()}>
                       {t("waybill.read")}
                     </Button>
-                  </div>
-                </InlineStack>
-              </BlockStack>
+                  }
+                />
+              </div>
             </form>
           </Card>
         </Layout.Section>

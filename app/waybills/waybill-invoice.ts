@@ -98,6 +98,12 @@ function plainDecimal(value: string | null | undefined): string {
   return DECIMAL.test(raw) ? new Decimal(raw).toFixed() : raw;
 }
 
+/** A price as merchants read it: at least two decimals ("18.40"), more when the waybill has them. */
+function moneyText(value: string | null | undefined): string {
+  const plain = plainDecimal(value);
+  return DECIMAL.test(plain) && !/\.\d\d/.test(plain) ? new Decimal(plain).toFixed(2) : plain;
+}
+
 /** The form prefilled from the waybill: recipient from the `delivery` party, lines from the waybill lines. */
 export function draftFromWaybill(waybill: WaybillRecord, settings: Pick<MappingSettings, "exemptionCode" | "exemptionReason">, today: string): WaybillInvoiceForm {
   const delivery = (waybill.parties ?? []).find((party) => text(party.role).toLowerCase() === "delivery");
@@ -126,7 +132,7 @@ export function draftFromWaybill(waybill: WaybillRecord, settings: Pick<MappingS
         name: text(line.name),
         quantity: plainDecimal(line.quantity),
         unit: text(line.unit).toUpperCase(),
-        unitPrice: plainDecimal(line.unit_price),
+        unitPrice: moneyText(line.unit_price),
         taxRate: rate,
         exemptionCode: rate === "0" ? (settings.exemptionCode ?? "") : "",
         exemptionReason: rate === "0" ? (settings.exemptionReason ?? "") : "",

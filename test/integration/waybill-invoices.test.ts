@@ -78,7 +78,7 @@ describe("invoice from a waybill", () => {
     expect(result.form.customer).toMatchObject({ type: "company", taxNumber: "1234567890", title: "Anadolu Yapı Market Ltd. Şti.", taxOffice: "Çankaya", city: "Ankara", district: "Çankaya" });
     expect(result.form.lines.map((l: { id: string; quantity: string; unit: string; unitPrice: string }) => [l.id, l.quantity, l.unit, l.unitPrice])).toEqual([
       ["VIDA-M8", "100", "C62", "1.25"],
-      ["KABLO-3X25", "12.5", "MTR", "18.4"],
+      ["KABLO-3X25", "12.5", "MTR", "18.40"],
     ]);
     expect(result.form.waybillNumber).toBe(result.waybill.documentNumber);
     expect(pipeline.requests.filter((line) => !line.startsWith("GET /api/waybills/"))).toEqual([]);

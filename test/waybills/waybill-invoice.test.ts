@@ -57,8 +57,8 @@ describe("the form prefilled from a waybill", () => {
     // seller_product_code, else the line id; decimals as plain strings; the shop's exemption on 0 % lines.
     expect(form.lines.map((l) => [l.id, l.quantity, l.unit, l.unitPrice, l.taxRate, l.exemptionCode])).toEqual([
       ["VIDA-M8", "100", "C62", "1.25", "20", ""],
-      ["8", "12.5", "MTR", "18.4", "20", ""],
-      ["IHR-1", "1", "C62", "10", "0", "301"],
+      ["8", "12.5", "MTR", "18.40", "20", ""],
+      ["IHR-1", "1", "C62", "10.00", "0", "301"],
     ]);
     expect(form).toMatchObject({ waybillNumber: "2026000000001", waybillDate: "2026-11-20", cashSale: true, paymentDate: "2026-11-22", dueDate: "" });
   });

@@ -1,0 +1,126 @@
+// The "Invoice from a waybill" page in a real browser (Debian's Chromium through playwright-core), against the
+// production build and the sandbox's seeded waybills (31 completed, 32 draft, 33 incoming, 34 invoiced):
+// refusals in words, the prefilled invoice, field errors, the issued invoice and its PDF through the app.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { createDb, type Db } from "../../app/db/client";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SHOTS = path.resolve("test-results/screenshots");
+const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+let stack: LocalStack;
+let browser: Browser;
+let db: Db;
+const pageErrors = new WeakMap<Page, string[]>();
+
+async function open(pathInApp: string, locale: "tr" | "en"): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US", acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  await page.route("https://cdn.shopify.com/**", (route) =>
+    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
+  );
+  await page.goto(`${stack.appUrl}/local-admin?${new URLSearchParams({ shop: stack.shop, locale, path: pathInApp })}`);
+  await page.waitForFunction(() => Boolean((window as unknown as { shopify?: unknown }).shopify));
+  return page;
+}
+
+async function shot(page: Page, name: string) {
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function closePage(page: Page) {
+  const errors = pageErrors.get(page) ?? [];
+  await page.context().close();
+  expect(errors).toEqual([]);
+}
+
+async function readWaybill(page: Page, id: number) {
+  await page.locator("#waybillId").fill(String(id));
+  await page.locator("#read-waybill").click();
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("invoice from a waybill in the browser", () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startLocalStack({ name: `waybills-${process.pid}`, formalizeDelayMs: 150, testMode: true });
+    db = createDb(stack.databaseUrl);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await stack?.stop();
+  });
+
+  it("reads a waybill into a prefilled invoice and explains a refused one (English)", async () => {
+    const ids = stack.sandbox.account.waybillIds;
+    const page = await open("/app/waybills", "en");
+    await expect.poll(() => page.getByRole("heading", { name: "Invoice from a waybill" }).first().isVisible()).toBe(true);
+    await readWaybill(page, ids.draft);
+    await expect.poll(() => page.locator("#waybill-refusal").textContent()).toMatch(/is not completed yet \(status: draft\)/);
+    await readWaybill(page, ids.incoming);
+    await expect.poll(() => page.locator("#waybill-refusal").textContent()).toMatch(/is an incoming waybill/);
+    await shot(page, "waybill-refused-en");
+    await readWaybill(page, ids.completed);
+    await expect.poll(() => page.locator("#customer-title").inputValue()).toBe("Anadolu Yapı Market Ltd. Şti.");
+    expect(await page.locator("#customer-taxNumber").inputValue()).toBe("1234567890");
+    expect(await page.locator("#waybill-refusal").count()).toBe(0);
+    // 100 × 1.25 + 12.5 × 18.40 = 355.00 net, 71.00 VAT
+    await expect.poll(() => page.locator("#waybill-grand-total").textContent()).toMatch(/^TRY\s426\.00$/);
+    await shot(page, "waybill-en");
+    await closePage(page);
+  }, 60_000);
+
+  it("refuses a wrong field in Turkish, then issues the corrected invoice and downloads its PDF through the app", async () => {
+    const ids = stack.sandbox.account.waybillIds;
+    const page = await open("/app/waybills", "tr");
+    await readWaybill(page, ids.invoiced);
+    await expect.poll(() => page.locator("#waybill-refusal").textContent()).toMatch(/zaten faturalanmış/);
+    await readWaybill(page, ids.completed);
+    await expect.poll(() => page.locator("#customer-taxOffice").inputValue()).toBe("Çankaya");
+    await page.locator("#customer-taxNumber").fill("1234567891");
+    await page.locator("#create-waybill-invoice").click();
+    await expect.poll(() => page.getByText("Hiçbir şey gönderilmedi. İşaretli alanları düzeltin.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/geçerli bir vergi numarası değil/).isVisible()).toBe(true);
+    expect(await db.invoice.count({ where: { shopDomain: stack.shop } })).toBe(0);
+    // The merchant's corrections stay on the form after a refused submit.
+    expect(await page.locator("#customer-taxNumber").inputValue()).toBe("1234567891");
+    await shot(page, "waybill-error-tr");
+
+    await page.locator("#customer-taxNumber").fill("1234567890");
+    await page.locator("#customer-email").fill("muhasebe@anadoluyapi.example");
+    await page.locator("#create-waybill-invoice").click();
+    // The invoice's page follows it until the service has formalised it.
+    await expect.poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 }).toMatch(/^ARS\d{13}$/);
+    const row = await db.invoice.findFirstOrThrow({ where: { shopDomain: stack.shop, waybillId: ids.completed } });
+    expect(row).toMatchObject({ state: "completed", orderId: `waybill-${ids.completed}`, isTest: false });
+    await expect.poll(() => page.getByRole("heading", { name: /numaralı irsaliyenin faturası/ }).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Servisteki irsaliye kimliği").isVisible()).toBe(true);
+    await shot(page, "waybill-invoice-tr");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "PDF'i indir" }).click()]);
+    expect(download.suggestedFilename()).toBe(`${row.serialNumber}.pdf`);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(bytes.toString("latin1")).toContain(row.serialNumber!);
+
+    // The invoices list marks it as from a waybill.
+    await page.getByRole("link", { name: "Faturalar" }).first().click();
+    const listed = page.locator("tbody tr", { hasText: row.orderName });
+    await expect.poll(() => listed.textContent()).toContain("İrsaliye");
+    await closePage(page);
+  }, 90_000);
+});
