@@ -23,6 +23,20 @@ function liveTotals(lines: WaybillFormLine[]) {
   return computeTotals(lines.map((l) => ({ quantity: l.quantity, unit_price: l.unitPrice, tax_rate: l.taxRate })));
 }
 
+function TotalRow({ label, amount, strong, id }: { label: string; amount: string; strong?: boolean; id?: string }) {
+  const weight = strong ? "semibold" : undefined;
+  return (
+    <InlineStack align="space-between">
+      <Text as="span" fontWeight={weight}>
+        {label}
+      </Text>
+      <Text as="span" numeric fontWeight={weight} id={id}>
+        {amount}
+      </Text>
+    </InlineStack>
+  );
+}
+
 export function WaybillInvoiceSections({ form, setForm, errors, currency }: Props) {
   const t = useT();
   const error = (field: string) => {
@@ -177,26 +191,9 @@ export function WaybillInvoiceSections({ form, setForm, errors, currency }: Prop
               </Text>
               {totals ? (
                 <BlockStack gap="100">
-                  <InlineStack align="space-between">
-                    <Text as="span">{t("detail.linesTotal")}</Text>
-                    <Text as="span" numeric>
-                      {money(totals.lines_total)}
-                    </Text>
-                  </InlineStack>
-                  <InlineStack align="space-between">
-                    <Text as="span">{t("detail.taxTotal")}</Text>
-                    <Text as="span" numeric>
-                      {money(totals.tax_total)}
-                    </Text>
-                  </InlineStack>
-                  <InlineStack align="space-between">
-                    <Text as="span" fontWeight="semibold">
-                      {t("detail.grandTotal")}
-                    </Text>
-                    <Text as="span" numeric fontWeight="semibold" id="waybill-grand-total">
-                      {money(totals.grand_total)}
-                    </Text>
-                  </InlineStack>
+                  <TotalRow label={t("detail.linesTotal")} amount={money(totals.lines_total)} />
+                  <TotalRow label={t("detail.taxTotal")} amount={money(totals.tax_total)} />
+                  <TotalRow label={t("detail.grandTotal")} amount={money(totals.grand_total)} strong id="waybill-grand-total" />
                 </BlockStack>
               ) : (
                 <Text as="p" tone="subdued">

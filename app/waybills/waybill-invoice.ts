@@ -109,8 +109,11 @@ export function draftFromWaybill(waybill: WaybillRecord, settings: Pick<MappingS
   const delivery = (waybill.parties ?? []).find((party) => text(party.role).toLowerCase() === "delivery");
   const number = digits(text(delivery?.identifier_number));
   const company = number.length === 10;
-  const name = text(delivery?.name);
-  const surname = text(delivery?.surname);
+  // A person named only in the title: its last word is the surname, as on an order.
+  const titleWords = text(delivery?.title).split(" ").filter(Boolean);
+  const split = !company && !text(delivery?.name) && !text(delivery?.surname) && titleWords.length > 1;
+  const name = split ? titleWords.slice(0, -1).join(" ") : text(delivery?.name);
+  const surname = split ? titleWords[titleWords.length - 1] : text(delivery?.surname);
   return {
     customer: {
       type: company ? "company" : "person",
@@ -191,6 +194,7 @@ export function readForm(input: unknown): WaybillInvoiceForm {
 /** More lines than any waybill the form is meant for; a longer list is refused, not cut. */
 export const MAX_LINES = 500;
 const MAX_TEXT = 255;
+const MAX_ADDRESS = 500;
 
 /** The customer id sent with a waybill invoice: never equal to a Shopify customer id (a number) or a guest's. */
 export const waybillCustomerId = (waybillId: number) => `waybill-${waybillId}`;
@@ -219,8 +223,9 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
     if (!c.surname) fail("customer.surname", "required");
   }
   for (const part of ["country", "city", "district", "address"] as const) if (!c[part]) fail(`customer.${part}`, "required");
-  for (const part of ["title", "name", "surname", "taxOffice", "country", "city", "district"] as const) {
-    if (c[part].length > MAX_TEXT) fail(`customer.${part}`, "too_long", { max: String(MAX_TEXT) });
+  for (const part of ["title", "name", "surname", "taxOffice", "country", "city", "district", "address", "email"] as const) {
+    const max = part === "address" ? MAX_ADDRESS : MAX_TEXT;
+    if (c[part].length > max) fail(`customer.${part}`, "too_long", { max: String(max) });
   }
   if (c.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(c.email)) fail("customer.email", "email");
 
@@ -230,6 +235,7 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
   form.lines.slice(0, MAX_LINES).forEach((line, i) => {
     const at = (field: string) => `lines.${i}.${field}`;
     if (!line.id) fail(at("id"), "required");
+    else if (line.id.length > 100) fail(at("id"), "too_long", { max: "100" });
     if (!line.name) fail(at("name"), "required");
     else if (line.name.length > MAX_TEXT) fail(at("name"), "too_long", { max: String(MAX_TEXT) });
     if (!DECIMAL.test(line.quantity) || new Decimal(line.quantity).lte(0)) fail(at("quantity"), "positive");
@@ -239,6 +245,7 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
     if (line.taxRate === "0") {
       if (!/^\d{3}$/.test(line.exemptionCode)) fail(at("exemptionCode"), "exemption_code");
       if (!line.exemptionReason) fail(at("exemptionReason"), "exemption_pair");
+      else if (line.exemptionReason.length > MAX_TEXT) fail(at("exemptionReason"), "too_long", { max: String(MAX_TEXT) });
     }
   });
 

@@ -1,18 +1,14 @@
 // The embedded admin in a real browser (Debian's Chromium through playwright-core), against the production
 // build served by remix-serve with LOCAL_ADMIN=1 and the invoicing sandbox (scripts/lib/local-stack.ts).
 // Shopify's CDN is answered locally; the local App Bridge stand-in signs the session tokens.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { existsSync, readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing/client";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = path.resolve("test-results/screenshots");
-// Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
-const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
 const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
@@ -32,42 +28,12 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
   return value;
 }
 
-/** Opens a page of the app as the Shopify admin would (local admin), in a fresh browser context. */
-async function open(pathInApp: string, locale: "tr" | "en", shop = stack.shop): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US" });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  // Shopify's CDN (Inter font styles, the App Bridge preload) is not reachable offline: answer it here.
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
-  );
-  const search = new URLSearchParams({ shop, locale, path: pathInApp });
-  await page.goto(`${stack.appUrl}/local-admin?${search}`);
-  await page.waitForFunction(() => Boolean((window as unknown as { shopify?: unknown }).shopify));
-  return page;
-}
-
-async function shot(page: Page, name: string) {
-  await page.waitForLoadState("networkidle");
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
-}
-
-const pageErrors = new WeakMap<Page, string[]>();
-
-/** Closes the page's context; the page must not have thrown (hydration errors included). */
-async function closePage(page: Page) {
-  const errors = pageErrors.get(page) ?? [];
-  await page.context().close();
-  expect(errors).toEqual([]);
-}
+const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) => openAdminPage(browser, stack, pathInApp, locale, { shop });
 
 const rowOf = (page: Page, orderName: string) => page.locator("tbody tr", { hasText: orderName });
 
 describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     stack = await startLocalStack({ name: `browser-${process.pid}`, formalizeDelayMs: 150, testMode: true });
     db = createDb(stack.databaseUrl);
     for (const name of ["01-single-item-citizen", "09-company-buyer", "12-anonymous-consumer", "08-zero-rate-without-exemption"]) {
@@ -80,10 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
     // A second shop that has just installed the app: an offline session, no settings yet.
     await db.shop.create({ data: { domain: NEW_SHOP, name: "Yeni Mağaza" } });
     await db.session.create({ data: { id: `offline_${NEW_SHOP}`, shop: NEW_SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

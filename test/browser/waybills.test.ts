@@ -1,46 +1,23 @@
 // The "Invoice from a waybill" page in a real browser (Debian's Chromium through playwright-core), against the
 // production build and the sandbox's seeded waybills (31 completed, 32 draft, 33 incoming, 34 invoiced):
 // refusals in words, the prefilled invoice, field errors, the issued invoice and its PDF through the app.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { existsSync, readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = path.resolve("test-results/screenshots");
-const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
 
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
-const pageErrors = new WeakMap<Page, string[]>();
 
-async function open(pathInApp: string, locale: "tr" | "en"): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US", acceptDownloads: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  await page.route("https://cdn.shopify.com/**", (route) =>
-    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
-  );
-  await page.goto(`${stack.appUrl}/local-admin?${new URLSearchParams({ shop: stack.shop, locale, path: pathInApp })}`);
-  await page.waitForFunction(() => Boolean((window as unknown as { shopify?: unknown }).shopify));
-  return page;
-}
+const open = (pathInApp: string, locale: "tr" | "en") => openAdminPage(browser, stack, pathInApp, locale, { height: 1400 });
 
+/** The whole page, from its top. */
 async function shot(page: Page, name: string) {
-  await page.waitForLoadState("networkidle");
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function closePage(page: Page) {
-  const errors = pageErrors.get(page) ?? [];
-  await page.context().close();
-  expect(errors).toEqual([]);
+  await screenshot(page, name, { fullPage: true });
 }
 
 async function readWaybill(page: Page, id: number) {
@@ -50,13 +27,9 @@ async function readWaybill(page: Page, id: number) {
 
 describe.skipIf(!existsSync(CHROMIUM))("invoice from a waybill in the browser", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     stack = await startLocalStack({ name: `waybills-${process.pid}`, formalizeDelayMs: 150, testMode: true });
     db = createDb(stack.databaseUrl);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

@@ -63,6 +63,11 @@ describe("the form prefilled from a waybill", () => {
     expect(form).toMatchObject({ waybillNumber: "2026000000001", waybillDate: "2026-11-20", cashSale: true, paymentDate: "2026-11-22", dueDate: "" });
   });
 
+  it("a person recipient named only in the title gets the title's last word as surname", () => {
+    const person = WaybillRecordSchema.parse({ ...waybill, parties: [{ role: "delivery", identifier_number: "12345678950", title: "Ayşe Nur Yılmaz" }] });
+    expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({ type: "person", name: "Ayşe Nur", surname: "Yılmaz" });
+  });
+
   it("a person recipient (11 digits) gets name and surname", () => {
     const person = WaybillRecordSchema.parse({ ...waybill, parties: [{ role: "DELIVERY", identifier_number: "12345678950", name: "Ayşe", surname: "Yılmaz" }] });
     expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({ type: "person", taxNumber: "12345678950", name: "Ayşe", surname: "Yılmaz", title: "Ayşe Yılmaz" });
@@ -121,6 +126,7 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     expect(errorsOf((f) => (f.paymentDate = "2026-11-23"))).toEqual({ paymentDate: "date_future" });
     expect(errorsOf((f) => (f.waybillDate = "2026-02-30"))).toEqual({ waybillDate: "date" });
     expect(errorsOf((f) => (f.dueDate = "soon"))).toEqual({ dueDate: "date" });
+    expect(errorsOf((f) => ((f.customer.address = "a".repeat(501)), (f.lines[0].name = "n".repeat(256))))).toEqual({ "customer.address": "too_long", "lines.0.name": "too_long" });
   });
 
   it("accepts the anonymous consumer and the buyer-abroad number for a person, and a sale on credit without a payment date", () => {

@@ -1,0 +1,51 @@
+// The app's pages in a real browser: Debian's Chromium through playwright-core, the local admin of a local
+// stack (scripts/lib/local-stack.ts), Shopify's CDN answered locally, page errors collected.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const SHOTS = path.resolve("test-results/screenshots");
+// Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
+const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Opens a page of the app as the Shopify admin would (local admin), in a fresh browser context. */
+export async function openAdminPage(browser: Browser, stack: LocalStack, pathInApp: string, locale: "tr" | "en", options: { shop?: string; height?: number } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 1100 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US", acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  // Shopify's CDN (Inter font styles, the App Bridge preload) is not reachable offline: answer it here.
+  await page.route("https://cdn.shopify.com/**", (route) =>
+    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
+  );
+  const search = new URLSearchParams({ shop: options.shop ?? stack.shop, locale, path: pathInApp });
+  await page.goto(`${stack.appUrl}/local-admin?${search}`);
+  await page.waitForFunction(() => Boolean((window as unknown as { shopify?: unknown }).shopify));
+  return page;
+}
+
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: options.fullPage ?? false });
+}
+
+/** Closes the page's context; the page must not have thrown (hydration errors included). */
+export async function closePage(page: Page) {
+  const errors = pageErrors.get(page) ?? [];
+  await page.context().close();
+  expect(errors).toEqual([]);
+}
