@@ -94,6 +94,7 @@ describe.skipIf(!existsSync(CHROMIUM))("invoice from a waybill in the browser", 
     await page.getByRole("link", { name: "Faturalar" }).first().click();
     const listed = page.locator("tbody tr", { hasText: row.orderName });
     await expect.poll(() => listed.textContent()).toContain("İrsaliye");
+    await shot(page, "invoices-waybill-tr");
     await closePage(page);
   }, 90_000);
 });
