@@ -281,6 +281,7 @@ export const en = {
   "waybill.foundHelp": "Completed and not invoiced yet. The invoice below is filled from the waybill: check and complete it, then click Create invoice.",
   "waybill.foundRetry": "An earlier invoice of this waybill needed attention and never reached the service. Correct it below and create it again.",
   "waybill.late": "The waybill is dated {date}: an invoice issued today comes later than 7 days after delivery (VUK art. 231/5). Check with your accountant.",
+  "waybill.testMode": "Test mode is on: this invoice is issued through the test account and is not a legal invoice. The invoicing service may still count the waybill as invoiced; invoice real waybills after turning test mode off.",
   "waybill.create": "Create invoice",
   "waybill.queued": "Invoice queued: it is issued in a moment",
   "waybill.refused": "This waybill cannot be invoiced",

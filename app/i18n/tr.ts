@@ -277,6 +277,7 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.foundHelp": "Tamamlanmış ve henüz faturalanmamış. Aşağıdaki fatura irsaliyeden dolduruldu: kontrol edip tamamlayın, sonra Faturayı oluştur'a tıklayın.",
   "waybill.foundRetry": "Bu irsaliyenin önceki faturası düzeltme bekliyordu ve servise ulaşmadı. Aşağıda düzeltip yeniden oluşturun.",
   "waybill.late": "İrsaliye {date} tarihli: bugün kesilecek fatura teslimden itibaren 7 günü geçiyor (VUK md. 231/5). Mali müşavirinize danışın.",
+  "waybill.testMode": "Test modu açık: bu fatura test hesabından kesilir, yasal fatura değildir. Fatura servisi irsaliyeyi yine de faturalanmış sayabilir; gerçek irsaliyeleri test modunu kapattıktan sonra faturalayın.",
   "waybill.create": "Faturayı oluştur",
   "waybill.queued": "Fatura sıraya alındı: birazdan kesilecek",
   "waybill.refused": "Bu irsaliye faturalanamaz",

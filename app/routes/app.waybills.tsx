@@ -159,6 +159,7 @@ export default function WaybillInvoicePage() {
                 <Banner tone="info" title={t("waybill.found", { number: read.waybill.documentNumber, date: read.waybill.issueDate })}>
                   <p>{read.waybill.retryOf ? t("waybill.foundRetry") : t("waybill.foundHelp")}</p>
                 </Banner>
+                {read.waybill.testMode && <Banner tone="warning">{t("waybill.testMode")}</Banner>}
                 {read.waybill.late && <Banner tone="warning">{t("waybill.late", { date: read.waybill.issueDate })}</Banner>}
                 {failed && (
                   <Banner tone="critical" title={t("waybill.notSent")}>

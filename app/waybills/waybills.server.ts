@@ -38,6 +38,8 @@ export interface WaybillView {
   retryOf: string | null;
   /** Invoiced today, the invoice comes later than 7 days after the waybill's date (VUK 231/5). */
   late: boolean;
+  /** The shop is in test mode: the invoice goes to the test account, and the service may count the waybill as invoiced. */
+  testMode: boolean;
 }
 
 export type WaybillRead = { ok: true; waybill: WaybillView; form: WaybillInvoiceForm } | { ok: false; refusal: WaybillRefusal };
@@ -111,6 +113,7 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
       currencyRate: str(waybill.currency_rate) || "1",
       retryOf: existing?.id ?? null,
       late: isLate(issueDate, today),
+      testMode: connection.connection.testMode,
     },
     form: draftFromWaybill(waybill, connection.connection.mapping, today),
   };

@@ -48,7 +48,7 @@ async function connect(shop: string, to: SandboxAccount, testMode = false) {
   });
 }
 
-type Read = { ok: true; waybill: { id: number; documentNumber: string; retryOf: string | null }; form: any } | { ok: false; refusal: { reason: string } & Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Read = { ok: true; waybill: { id: number; documentNumber: string; retryOf: string | null; testMode: boolean }; form: any } | { ok: false; refusal: { reason: string } & Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function read(id: string | number, shop = SHOP): Promise<Read> {
   const response = await callRoute(loader, await adminFetchRequest(`/app/waybills?id=${id}`, shop));
@@ -74,7 +74,7 @@ async function readable(id: number) {
 describe("invoice from a waybill", () => {
   it("reads a completed waybill into a prefilled invoice: recipient from the delivery party, lines with product codes", async () => {
     const result = await readable(account.waybillIds.completed);
-    expect(result.waybill).toMatchObject({ id: account.waybillIds.completed, documentNumber: expect.stringMatching(/^\d{13}$/), retryOf: null });
+    expect(result.waybill).toMatchObject({ id: account.waybillIds.completed, documentNumber: expect.stringMatching(/^\d{13}$/), retryOf: null, testMode: false });
     expect(result.form.customer).toMatchObject({ type: "company", taxNumber: "1234567890", title: "Anadolu Yapı Market Ltd. Şti.", taxOffice: "Çankaya", city: "Ankara", district: "Çankaya" });
     expect(result.form.lines.map((l: { id: string; quantity: string; unit: string; unitPrice: string }) => [l.id, l.quantity, l.unit, l.unitPrice])).toEqual([
       ["VIDA-M8", "100", "C62", "1.25"],
@@ -166,6 +166,7 @@ describe("invoice from a waybill", () => {
   it("in test mode the waybill invoice goes through the dummy integration (no quota)", async () => {
     await connect(SHOP, account, true);
     const { form, waybill } = await readable(account.waybillIds.completed);
+    expect(waybill).toMatchObject({ testMode: true }); // the page warns that the waybill may count as invoiced
     const quota = pipeline.sandbox.quotaUsed(account.apiKey);
     expect((await submit(waybill.id, form)).status).toBe(200);
     const worker = await pipeline.startWorker();
