@@ -12,6 +12,8 @@ export const BODY_LIMITS = {
   webhook: 5 * 1024 * 1024,
   /** The invoicing service's callback is four short fields (about 250 bytes). */
   callback: 8 * 1024,
+  /** The invoicing service's account-level webhook: an undocumented payload, only ever a hint (decision 0014). */
+  accountWebhook: 16 * 1024,
   /** Forms and JSON posted by the embedded admin (the settings form is the largest, a few KB). */
   adminAction: 256 * 1024,
 } as const;

@@ -295,6 +295,7 @@ export const en = {
   "waybill.refusal.already_invoiced": "Waybill {number} was already invoiced (invoice {invoiceId} at the service). A waybill can be invoiced only once.",
   "waybill.refusal.in_app": "This app is already invoicing this waybill.",
   "waybill.refusal.api_key_rejected": "The invoicing service rejected the API key. Enter a valid key in Settings.",
+  "waybill.refusal.address_not_allowed": "The service address in Settings is not one the app may send your API key to. Use the invoicing service's own https address.",
   "waybill.refusal.service": "The waybill could not be read from the invoicing service ({detail}). Try again in a moment.",
   "waybill.recipient": "Recipient",
   "waybill.customerType": "Recipient type",

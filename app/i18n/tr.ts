@@ -291,6 +291,7 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.refusal.already_invoiced": "{number} numaralı irsaliye zaten faturalanmış (serviste {invoiceId} numaralı fatura). Bir irsaliye yalnızca bir kez faturalanabilir.",
   "waybill.refusal.in_app": "Bu uygulama bu irsaliyeyi zaten faturalıyor.",
   "waybill.refusal.api_key_rejected": "Fatura servisi API anahtarını kabul etmedi. Ayarlar'a geçerli bir anahtar girin.",
+  "waybill.refusal.address_not_allowed": "Ayarlar'daki servis adresi, uygulamanın API anahtarınızı gönderebileceği bir adres değil. Fatura servisinin kendi https adresini kullanın.",
   "waybill.refusal.service": "İrsaliye fatura servisinden okunamadı ({detail}). Biraz sonra yeniden deneyin.",
   "waybill.recipient": "Alıcı",
   "waybill.customerType": "Alıcı türü",

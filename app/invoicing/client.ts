@@ -328,16 +328,18 @@ export async function settleUnknownCreate(
 /**
  * After an unknown outcome or a refusal of POST /waybills/{id}/invoice: the waybill's `invoice_id` says
  * whether an invoice was made from it (spec: set when the waybill is invoiced). It is this caller's only if
- * it carries the caller's `callbackUrl` (records echo it "as sent"); otherwise `takenBy` is its id.
+ * it carries the caller's `callbackUrl` (records echo it "as sent") and, when both are known, the integration
+ * it was posted to (a test invoice is not the live one); otherwise `takenBy` is its id.
  */
 export async function settleWaybillCreate(
   client: Pick<InvoicingClient, "getWaybill" | "getInvoice">,
-  { waybillId, callbackUrl }: { waybillId: number; callbackUrl: string },
+  { waybillId, callbackUrl, invoiceIntegrationId }: { waybillId: number; callbackUrl: string; invoiceIntegrationId?: number | null },
 ): Promise<{ record: InvoiceRecord | null; takenBy?: number }> {
   const waybill = await client.getWaybill(waybillId);
   if (waybill.invoice_id == null) return { record: null };
   const record = await client.getInvoice(waybill.invoice_id);
-  return record.callback_url?.trim() === callbackUrl ? { record } : { record: null, takenBy: record.id };
+  const sameIntegration = invoiceIntegrationId == null || record.invoice_integration_id == null || record.invoice_integration_id === invoiceIntegrationId;
+  return record.callback_url?.trim() === callbackUrl && sameIntegration ? { record } : { record: null, takenBy: record.id };
 }
 
 // ---------------------------------------------------------------------------------------------------

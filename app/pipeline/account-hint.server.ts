@@ -3,17 +3,16 @@
 // service to be read again now (at most once per HINT_INTERVAL_MS per shop, over all processes), and the
 // shape of what arrived is logged, without a single value, so that the payload can be learned.
 import prisma from "../db.server";
-import { readBodyLimited } from "../http/body.server";
+import { BODY_LIMITS, readBodyLimited } from "../http/body-limit.server";
 import { logger } from "../logger.server";
 import { verifyAccountWebhook } from "../settings/account-webhook.server";
 import { signalWork } from "./signal.server";
 
-export const MAX_BODY_BYTES = 16 * 1024;
 export const HINT_INTERVAL_MS = 30_000;
 /** Invoices made due by one call; the next call (after the interval) takes the next ones. */
 export const HINT_BATCH = 200;
 
-export type HintOutcome = { status: 200 | 401 | 413; body: { ok: boolean; error?: string; reread?: number; throttled?: boolean } };
+export type HintOutcome = { status: 200 | 401; body: { ok: boolean; error?: string; reread?: number; throttled?: boolean } };
 
 export async function receiveAccountWebhook(shop: string, secret: string, request: Request, now = new Date()): Promise<HintOutcome> {
   if (!(await verifyAccountWebhook(shop, secret))) {
@@ -21,8 +20,8 @@ export async function receiveAccountWebhook(shop: string, secret: string, reques
     logger.warn({ shop: shop.slice(0, 100) }, "account webhook with an unknown address rejected");
     return { status: 401, body: { ok: false, error: "unknown address" } };
   }
-  const raw = await readBodyLimited(request, MAX_BODY_BYTES);
-  if (raw === null) return { status: 413, body: { ok: false, error: `body larger than ${MAX_BODY_BYTES} bytes` } };
+  // A body over the limit throws the shared 413 answer (app/http/body-limit.server.ts).
+  const raw = await readBodyLimited(request, BODY_LIMITS.accountWebhook);
 
   // The rate limit is a conditional write on the shop's settings row, so it holds across processes.
   const admitted = await prisma.shopSettings.updateMany({

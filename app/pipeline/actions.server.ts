@@ -76,6 +76,8 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
 export const ISSUABLE_TEST_INVOICES = {
   postedInTestMode: true,
   isTest: false,
+  // A waybill is invoiced once: its test invoice holds it at the service (docs/decisions/0013-invoices-from-waybills.md).
+  waybillId: null,
   cancelledInShop: false,
   state: { in: ["completed", "failed"] },
 } satisfies Prisma.InvoiceWhereInput;

@@ -164,13 +164,14 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
  */
 function waybillSource(row: Row, waybillId: number, client: Client, connection: Connection, deps: ProcessDeps): PostSource {
   const callbackUrl = callbackUrlFor(deps.appUrl, row.id);
-  const settle = async (): Promise<Settled> => {
-    const found = await settleWaybillCreate(client, { waybillId, callbackUrl });
+  const settle = (invoiceIntegrationId: number | null) => async (): Promise<Settled> => {
+    const found = await settleWaybillCreate(client, { waybillId, callbackUrl, invoiceIntegrationId });
     if (found.record) return { record: found.record };
     return found.takenBy ? { record: null, problem: problem("waybill.already_invoiced", { waybillId, invoiceId: found.takenBy }) } : { record: null };
   };
   return {
-    settleEarlier: settle,
+    // An earlier attempt: what it was posted to; a refusal of this one: what it is posted to now.
+    settleEarlier: settle(row.invoiceIntegrationId),
     build(now) {
       const snapshot = waybillSnapshotOf(row.orderSnapshot);
       if (!snapshot) return { ok: false, problems: [problem("waybill.form_invalid", { details: "snapshot" })] };
@@ -198,7 +199,7 @@ function waybillSource(row: Row, waybillId: number, client: Client, connection: 
       !(error instanceof AuthenticationError) &&
       !(error instanceof NotFoundError) &&
       !(error instanceof BlockedError)
-        ? { settle, unresolved: null }
+        ? { settle: settle(connection.invoiceIntegrationId), unresolved: null }
         : null,
     notFound: problem("waybill.not_found", { waybillId }),
   };

@@ -12,6 +12,7 @@ import { readWaybill, submitWaybillInvoice, type WaybillRefusal } from "../waybi
 import type { FormErrors, WaybillInvoiceForm } from "../waybills/waybill-invoice";
 import { useT, type T } from "../i18n/react";
 import { WaybillInvoiceSections } from "../components/WaybillInvoiceForm";
+import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -28,7 +29,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   let input: { waybillId?: unknown; form?: unknown };
   try {
-    input = (await request.json()) as typeof input;
+    input = JSON.parse(await readTextLimited(request, BODY_LIMITS.adminAction)) as typeof input;
   } catch {
     return json({ ok: false as const, errors: { form: { code: "invalid" } } as FormErrors }, { status: 400 });
   }
@@ -55,6 +56,8 @@ function refusalText(t: T, refusal: WaybillRefusal): string {
       return t("waybill.refusal.in_app");
     case "api_key_rejected":
       return t("waybill.refusal.api_key_rejected");
+    case "address_not_allowed":
+      return t("waybill.refusal.address_not_allowed");
     case "service":
       return t("waybill.refusal.service", { detail: refusal.detail });
   }

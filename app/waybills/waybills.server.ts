@@ -5,7 +5,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { InvoicingClient } from "../invoicing/client";
-import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing/errors";
+import { AuthenticationError, BlockedError, InvoicingError, NotFoundError } from "../invoicing/errors";
 import type { WaybillRecord } from "../invoicing/schemas";
 import { logger } from "../logger.server";
 import { localParts, TURKEY_ZONE } from "../orders/dates";
@@ -25,6 +25,7 @@ export type WaybillRefusal =
   | { reason: "already_invoiced"; waybillId: number; number: string; invoiceId: number }
   | { reason: "in_app"; waybillId: number; invoiceRowId: string }
   | { reason: "api_key_rejected" }
+  | { reason: "address_not_allowed" }
   | { reason: "service"; detail: string };
 
 export interface WaybillView {
@@ -91,6 +92,7 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
     // The service answers 404 for an unknown id and for another account's alike.
     if (error instanceof NotFoundError) return { ok: false, refusal: { reason: "not_found", waybillId } };
     if (error instanceof AuthenticationError) return { ok: false, refusal: { reason: "api_key_rejected" } };
+    if (error instanceof BlockedError) return { ok: false, refusal: { reason: "address_not_allowed" } };
     logger.warn({ shop, waybillId, err: error instanceof InvoicingError ? error.message : String(error) }, "waybill read failed");
     return { ok: false, refusal: { reason: "service", detail: error instanceof InvoicingError ? error.kind : "network" } };
   }

@@ -245,8 +245,9 @@ describe("settings page", () => {
       expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
       // With the key typed again, that key is checked at the new address and saved.
       const again = await save({ ...(await formOf()), baseUrl: otherUrl, apiKey: "key-for-the-new-address" });
-      expect(again.body).toEqual({ ok: true, keyChecked: true });
-      expect(captured).toEqual(["Bearer key-for-the-new-address"]);
+      expect(again.body).toEqual({ ok: true, keyChecked: true, webhook: { state: "registered" } });
+      // The key check and the account webhook's registration: only the new key, only at the new address.
+      expect(captured).toEqual(["Bearer key-for-the-new-address", "Bearer key-for-the-new-address"]);
       expect(await apiKeyFor(SHOP)).toBe("key-for-the-new-address");
     } finally {
       await new Promise<void>((resolve) => other.close(() => resolve()));

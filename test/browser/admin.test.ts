@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing/client";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot, USER_AGENT } from "../helpers/browser";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];

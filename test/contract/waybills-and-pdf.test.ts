@@ -39,6 +39,9 @@ describe("settling a waybill invoice (the lookup for an invoice without an order
     const settled = await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine });
     expect(settled.record?.id).toBe(created.id);
     expect(await settleWaybillCreate(client, { waybillId: id, callbackUrl: "https://app.example/callbacks/invoices/row-2" })).toEqual({ record: null, takenBy: created.id });
+    // Same row, but posted to another integration (a test invoice is never taken for the live one).
+    expect(await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine, invoiceIntegrationId: account.dummyIntegrationId })).toEqual({ record: null, takenBy: created.id });
+    expect((await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine, invoiceIntegrationId: account.invoiceIntegrationId })).record?.id).toBe(created.id);
     // The seeded waybill invoiced before (invoice without a callback address) is never taken for ours.
     expect(await settleWaybillCreate(client, { waybillId: account.waybillIds.invoiced, callbackUrl: mine })).toMatchObject({ record: null, takenBy: expect.any(Number) });
     // Another account's waybill is 404 to this key.

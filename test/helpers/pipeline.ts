@@ -133,3 +133,13 @@ export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?
   });
   return new Proxy({} as TestPipeline, { get: (_target, key) => current![key as keyof TestPipeline] });
 }
+
+/** For stub clients of tests about orders: the waybill calls, which such a test never reaches. */
+export const noWaybillCalls = {
+  createInvoiceFromWaybill: async (): Promise<never> => {
+    throw new Error("not called");
+  },
+  getWaybill: async (): Promise<never> => {
+    throw new Error("not called");
+  },
+};

@@ -3,7 +3,8 @@
 // processes, content never trusted, and only the shape of what arrived in the log.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { action, loader } from "../../app/routes/callbacks.account.$shop.$secret";
-import { HINT_INTERVAL_MS, MAX_BODY_BYTES, receiveAccountWebhook, shapeOf } from "../../app/pipeline/account-hint.server";
+import { HINT_INTERVAL_MS, receiveAccountWebhook, shapeOf } from "../../app/pipeline/account-hint.server";
+import { BODY_LIMITS } from "../../app/http/body-limit.server";
 import { saveSettingsForm } from "../../app/admin/settings.server";
 import { formFromSettings } from "../../app/admin/settings-form";
 import { getSettings } from "../../app/settings/settings.server";
@@ -119,7 +120,7 @@ describe("the account webhook route", () => {
   it("refuses a body over the limit, declared or not, with nothing changed", async () => {
     const url = await register();
     const rows = await processingRows(SHOP, 1);
-    const big = "x".repeat(MAX_BODY_BYTES + 1);
+    const big = "x".repeat(BODY_LIMITS.accountWebhook + 1);
     expect((await post(url, big)).status).toBe(413);
     // No Content-Length: a stream that keeps coming is cut at the limit.
     const stream = new ReadableStream<Uint8Array>({

@@ -7,7 +7,7 @@ import { recordShop } from "../../app/shops/shops.server";
 import { RETRY, RETRY_AFTER_CAP_MS } from "../../app/pipeline/backoff";
 import { DuplicateOrderError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
 import type { InvoiceRecord } from "../../app/invoicing/schemas";
-import { makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
+import { makeScheduledRowsDue, noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
@@ -133,6 +133,7 @@ describe("every loop backs off and ends", () => {
       findInvoicesByOrderId: async (): Promise<InvoiceRecord[]> => {
         throw serverDown();
       },
+      ...noWaybillCalls,
     };
     const worker = await pipeline.startWorker({ clientFor: () => stub });
     await pipeline.deliverPaid(paidOrder());
@@ -156,6 +157,7 @@ describe("every loop backs off and ends", () => {
         if (lookups === 1) throw serverDown();
         return [existing];
       },
+      ...noWaybillCalls,
     };
     const worker = await pipeline.startWorker({ clientFor: () => stub });
     await pipeline.deliverPaid(paidOrder());
@@ -201,6 +203,7 @@ describe("every loop backs off and ends", () => {
         throw new RateLimitedError({ method: "GET", path: "/invoices/77", create: false }, retryAfterMs);
       },
       findInvoicesByOrderId: async (): Promise<InvoiceRecord[]> => [],
+      ...noWaybillCalls,
     };
     const worker = await pipeline.startWorker({ clientFor: () => stub });
     await pipeline.deliverPaid(paidOrder());

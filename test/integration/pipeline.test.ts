@@ -9,7 +9,7 @@ import { parseShopifyOrder } from "../../app/orders/order";
 import { getSettings } from "../../app/settings/settings.server";
 import { callbackUrlFor } from "../../app/pipeline/process.server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
-import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
+import { connectShop, makeScheduledRowsDue, noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
@@ -203,12 +203,7 @@ describe("the invoicing pipeline", () => {
         throw new Error("not called");
       },
       findInvoicesByOrderId: async () => [],
-      createInvoiceFromWaybill: async () => {
-        throw new Error("not called");
-      },
-      getWaybill: async () => {
-        throw new Error("not called");
-      },
+      ...noWaybillCalls,
     };
     const worker = await pipeline.startWorker({ clientFor: () => refusing });
     await pipeline.deliverPaid(paidOrder());
@@ -236,6 +231,7 @@ describe("the invoicing pipeline", () => {
       createInvoice: async () => record,
       getInvoice: async () => record,
       findInvoicesByOrderId: async () => [],
+      ...noWaybillCalls,
     };
     const worker = await pipeline.startWorker({ clientFor: () => stub });
     await pipeline.deliverPaid(paidOrder());

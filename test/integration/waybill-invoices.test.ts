@@ -6,7 +6,9 @@ import { loader, action } from "../../app/routes/app.waybills";
 import { callbackUrlFor } from "../../app/pipeline/process.server";
 import { installShopLocally } from "../../app/shops/local-install.server";
 import { InvoicingClient } from "../../app/invoicing/client";
-import { ValidationError } from "../../app/invoicing/errors";
+import { BlockedError, ValidationError } from "../../app/invoicing/errors";
+import { issueTestInvoicesForReal } from "../../app/pipeline/actions.server";
+import { readWaybill } from "../../app/waybills/waybills.server";
 import type { SandboxAccount } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";
 import { makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
@@ -173,6 +175,11 @@ describe("invoice from a waybill", () => {
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed");
     expect(pipeline.sandbox.invoices.get(row.remoteId!)!.invoice_integration_id).toBe(account.dummyIntegrationId);
     expect(pipeline.sandbox.quotaUsed(account.apiKey)).toBe(quota);
+    // After going live it is not offered to be issued for real: its test invoice holds the waybill at the service.
+    expect(row.postedInTestMode).toBe(true);
+    await connect(SHOP, account, false);
+    expect(await issueTestInvoicesForReal(SHOP)).toEqual({ ok: true, count: 0 });
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("completed");
     await worker.stop();
   });
 
@@ -248,6 +255,15 @@ describe("invoice from a waybill", () => {
     expect(waybillPosts()).toBe(1);
     expect(pipeline.sandbox.invoices.all().filter((i) => i.waybill_id === waybill.id && i.team_id === account.teamId)).toHaveLength(1);
     await worker.stop();
+  });
+
+  it("says so when the service address is not one the app may send the key to, and asks nothing else", async () => {
+    const blocked = await readWaybill(SHOP, account.waybillIds.completed, new Date(), () => ({
+      getWaybill: async () => {
+        throw new BlockedError({ method: "GET", path: "/waybills/1", create: false }, "host");
+      },
+    }));
+    expect(blocked).toEqual({ ok: false, refusal: { reason: "address_not_allowed" } });
   });
 
   it("is scoped to the session's shop: another shop connected to another account cannot read or invoice this account's waybill", async () => {
