@@ -356,6 +356,7 @@ export const en = {
   "detail.waybillId": "Waybill id at the service",
   "detail.totalsMatchWaybill": "The service's invoice total matches the invoice as entered.",
   "event.receivedWaybill": "Created from the waybill",
+  "detail.testModeWaybill": "This waybill was invoiced while test mode was on, through the test account: it is not a legal invoice. A waybill is invoiced only once, so check in the invoicing panel whether it can still be invoiced for real.",
   "detail.titleWaybill": "Invoice for waybill {number}",
   "detail.waybillTotal": "Invoice total as entered",
 };

@@ -352,6 +352,7 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.waybillId": "Servisteki irsaliye kimliği",
   "detail.totalsMatchWaybill": "Servisin fatura toplamı girilen faturayla aynı.",
   "event.receivedWaybill": "İrsaliyeden oluşturuldu",
+  "detail.testModeWaybill": "Bu irsaliye test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Bir irsaliye yalnızca bir kez faturalanabilir; gerçek faturasının kesilip kesilemeyeceğini fatura panelinden kontrol edin.",
   "detail.titleWaybill": "{number} numaralı irsaliyenin faturası",
   "detail.waybillTotal": "Girilen fatura toplamı",
 };

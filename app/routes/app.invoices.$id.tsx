@@ -108,7 +108,7 @@ export default function InvoiceDetailPage() {
       <Layout>
         {(invoice.isTest || invoice.postedInTestMode) && (
           <Layout.Section>
-            <Banner tone="info">{invoice.isTest ? t("detail.test") : t("detail.testMode")}</Banner>
+            <Banner tone="info">{invoice.isTest ? t("detail.test") : invoice.waybillId !== null ? t("detail.testModeWaybill") : t("detail.testMode")}</Banner>
           </Layout.Section>
         )}
         {errors.length > 0 && (

@@ -82,6 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM))("invoice from a waybill in the browser", 
     expect(row).toMatchObject({ state: "completed", orderId: `waybill-${ids.completed}`, isTest: false });
     await expect.poll(() => page.getByRole("heading", { name: /numaralı irsaliyenin faturası/ }).first().isVisible()).toBe(true);
     await expect.poll(() => page.getByText("Servisteki irsaliye kimliği").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/Bu irsaliye test modu açıkken/).isVisible()).toBe(true);
     await shot(page, "waybill-invoice-tr");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "PDF'i indir" }).click()]);
