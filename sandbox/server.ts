@@ -6,10 +6,10 @@ import type { AddressInfo, Socket } from "node:net";
 import { Faults, type FaultsRequest } from "./faults";
 import { makePdf } from "./pdf";
 import { isFilled, isUrl } from "./rules";
-import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type CreateOutcome, type EmptyAccount, type InvoiceRecord, type SandboxAccount } from "./state";
+import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type DeletionRecord, type CreateOutcome, type EmptyAccount, type InvoiceRecord, type SandboxAccount } from "./state";
 
-export { DEFAULT_ACCOUNT, E_ARCHIVE_SERIES, E_INVOICE_SERIES } from "./state";
-export type { AddAccountOptions, CallbackDelivery, EmptyAccount, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
+export { DEFAULT_ACCOUNT, DELETABLE_FORMAL_STATUSES, DELETE_REFUSED_MESSAGE, E_ARCHIVE_SERIES, E_INVOICE_SERIES } from "./state";
+export type { AddAccountOptions, CallbackDelivery, DeletionRecord, EmptyAccount, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
 export {
   ANONYMOUS_TAX_NUMBER,
   E_ARCHIVE_VKN_EXAMPLE,
@@ -67,6 +67,8 @@ export interface Sandbox {
   invoices: SandboxInvoices;
   /** Every callback delivery, in order, with the receiver's status or the error. */
   readonly callbacks: readonly CallbackDelivery[];
+  /** Every answered DELETE /api/invoices/{id}: deleted (before formalisation) or refused (after). */
+  readonly deletions: readonly DeletionRecord[];
   quotaUsed(apiKey: string): number;
   /** Account-level webhook URLs saved with POST /api/helpers/settings-webhook. */
   webhooks(apiKey: string): string[];
@@ -253,6 +255,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get callbacks() {
       return state.callbacks;
     },
+    get deletions() {
+      return state.deletions;
+    },
     quotaUsed: (apiKey) => state.quotaUsed(apiKey),
     webhooks: (apiKey) => state.webhooks(apiKey),
     stop() {
@@ -332,7 +337,11 @@ function buildRoutes(state: SandboxState, faults: Faults): Array<{ method: strin
     {
       method: "DELETE",
       pattern: /^\/api\/invoices\/(\d+)$/,
-      handler: ({ team, params }) => (state.deleteInvoice(team, id(params[0])) ? { status: 200, json: { success: true, message: "Invoice deleted." } } : NOT_FOUND),
+      handler: ({ team, params }) => {
+        const outcome = state.deleteInvoice(team, id(params[0]));
+        if (outcome.ok) return { status: 200, json: { success: true, message: "Invoice deleted." } };
+        return outcome.status === 404 ? NOT_FOUND : { status: outcome.status, json: { message: outcome.message, errors: outcome.errors } };
+      },
     },
     { method: "POST", pattern: /^\/api\/invoices\/(\d+)\/formalize$/, handler: ({ team, params }) => created(state.formalize(team, id(params[0])), false) },
     { method: "GET", pattern: /^\/api\/invoices\/(\d+)\/formal-pdf$/, handler: ({ team, params }) => formalPdf(team, id(params[0])) },

@@ -156,6 +156,24 @@ export interface CallbackDelivery {
   at: string;
 }
 
+/** One `DELETE /api/invoices/{id}` the sandbox answered (not for unknown or another team's ids: those are 404). */
+export interface DeletionRecord {
+  invoiceId: number;
+  teamId: number;
+  orderId: string | null;
+  /** The invoice's formal_status when the request came. */
+  formalStatus: string;
+  outcome: "deleted" | "refused";
+  at: string;
+}
+
+/** What a delete answers: done, unknown (404), or refused because the invoice is (being) formalised (422). */
+export type DeleteOutcome = { ok: true } | { ok: false; status: 404 | 422; message: string; errors?: FieldErrors };
+
+/** A delete is honoured only while nothing went to the tax authority: still pending (or a draft), or failed. */
+export const DELETABLE_FORMAL_STATUSES: readonly string[] = ["pending", "failed"];
+export const DELETE_REFUSED_MESSAGE = "The invoice has been sent for formalisation and cannot be deleted; cancel it in the panel.";
+
 /** What a create answers: the stored record, or Laravel-style rejection. */
 export type CreateOutcome = { ok: true; record: InvoiceRecord } | { ok: false; status: number; message: string; errors?: FieldErrors };
 
@@ -227,6 +245,7 @@ export class SandboxState {
   private readonly inflight = new Set<AbortController>();
   private readonly serials = new Map<string, number>();
   readonly callbacks: CallbackDelivery[] = [];
+  readonly deletions: DeletionRecord[] = [];
   private next = { team: 1, saleChannel: 11, integration: 21, waybill: 31, invoice: 1001, customer: 501, line: 1 };
   private stopped = false;
 
@@ -551,9 +570,24 @@ export class SandboxState {
       .map(clone);
   }
 
-  deleteInvoice(team: Team, id: number): boolean {
+  /**
+   * DELETE /api/invoices/{id}. The spec names delete and cancel without their rules; the sandbox takes the
+   * documented e-Arşiv practice: an invoice may be withdrawn only before formalisation (pending, a draft, or
+   * failed). Once running or completed it is the tax authority's document: 422, nothing changes.
+   */
+  deleteInvoice(team: Team, id: number): DeleteOutcome {
     const record = this.ownInvoice(team, id);
-    if (!record) return false;
+    if (!record) return { ok: false, status: 404, message: "Not found." };
+    const deletable = DELETABLE_FORMAL_STATUSES.includes(record.formal_status);
+    this.deletions.push({
+      invoiceId: id,
+      teamId: team.account.teamId,
+      orderId: record.order_id,
+      formalStatus: record.formal_status,
+      outcome: deletable ? "deleted" : "refused",
+      at: iso(this.opts.now()),
+    });
+    if (!deletable) return { ok: false, status: 422, message: DELETE_REFUSED_MESSAGE, errors: { invoice: [DELETE_REFUSED_MESSAGE] } };
     this.invoices.delete(id);
     for (const timer of this.timersByInvoice.get(id) ?? []) {
       clearTimeout(timer);
@@ -561,7 +595,8 @@ export class SandboxState {
     }
     this.timersByInvoice.delete(id);
     for (const waybill of this.waybills.values()) if (waybill.invoice_id === id) waybill.invoice_id = null;
-    return true;
+    this.opts.log(`invoice ${id}: deleted`);
+    return { ok: true };
   }
 
   invoiceByEttn(ettn: string): InvoiceRecord | undefined {

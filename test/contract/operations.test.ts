@@ -13,6 +13,7 @@ import {
   INVALID_TCKN_EXAMPLE,
   INVALID_VKN_EXAMPLE,
   VALID_TCKN_EXAMPLE,
+  DELETE_REFUSED_MESSAGE,
   startSandbox,
   type Sandbox,
   type SandboxAccount,
@@ -179,14 +180,42 @@ describe("invoices", () => {
     expect((await settleUnknownCreate(client, { saleChannelId: sandbox.account.saleChannelId, orderId: body.order_id! }))?.id).toBe(first.id);
   });
 
-  it("deletes an invoice: gone afterwards, and its order may be invoiced again", async () => {
+  it("deletes an invoice before formalisation: gone afterwards, recorded, and its order may be invoiced again", async () => {
     const body = invoiceBody(sandbox.account);
     const record = await client.createInvoice(body);
+    expect(record.formal_status).toBe("pending");
     await client.deleteInvoice(record.id);
     await expect(client.getInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(sandbox.deletions.filter((d) => d.invoiceId === record.id)).toEqual([
+      expect.objectContaining({ outcome: "deleted", formalStatus: "pending", orderId: body.order_id, teamId: sandbox.account.teamId }),
+    ]);
     await expect(client.deleteInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
     const again = await client.createInvoice(body);
     expect(again.id).not.toBe(record.id);
+  });
+
+  it("refuses to delete a formalised invoice (422, recorded as refused): it stays, with its serial number", async () => {
+    const body = invoiceBody(sandbox.account);
+    const record = await client.createInvoice(body);
+    const done = await completed(record.id);
+    expect(done.formal_status).toBe("completed");
+    const error = await client.deleteInvoice(record.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ status: 422, retry: "never", fieldErrors: { invoice: [DELETE_REFUSED_MESSAGE] } });
+    const still = await client.getInvoice(record.id);
+    expect(still).toMatchObject({ formal_status: "completed", serial_number: done.serial_number });
+    expect(sandbox.deletions.filter((d) => d.invoiceId === record.id)).toEqual([expect.objectContaining({ outcome: "refused", formalStatus: "completed" })]);
+    // Its order stays invoiced: a second invoice for it is still a duplicate.
+    await expect(client.createInvoice(body)).rejects.toBeInstanceOf(DuplicateOrderError);
+  });
+
+  it("deletes an invoice whose formalisation failed (nothing reached the authority)", async () => {
+    const body = invoiceBody(sandbox.account, { customer: companyCustomer(INVALID_VKN_EXAMPLE) });
+    const record = await client.createInvoice(body);
+    expect((await completed(record.id)).formal_status).toBe("failed");
+    await client.deleteInvoice(record.id);
+    await expect(client.getInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(sandbox.deletions.filter((d) => d.invoiceId === record.id)).toEqual([expect.objectContaining({ outcome: "deleted", formalStatus: "failed" })]);
   });
 
   it("consumes no quota with the dummy integration, yet formalises and calls back", async () => {
