@@ -4,6 +4,9 @@
 // - Exclusivity: on PostgreSQL the chosen rows are locked with FOR UPDATE SKIP LOCKED and leased in the
 //   same transaction; on SQLite, where writes are serialised, each row is leased with an atomic
 //   conditional update that only succeeds while the row is still due.
+// - Priority: live rows (priority 0: webhooks, reconciliation, the bulk action) are picked first, over all
+//   shops; past-orders rows (priority 1) only fill the slots left, so a backfill of thousands of orders
+//   never holds up an order paid a minute ago. The per-shop share counts both.
 import { randomUUID } from "node:crypto";
 import prisma, { dbProvider, type Db } from "../db.server";
 
@@ -27,14 +30,19 @@ function dueWhere(now: Date) {
   return { nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
 }
 
-/** Up to `limit` due row ids, oldest first, at most each shop's free share. */
-async function candidates(db: Db, options: ClaimOptions): Promise<Array<{ id: string; shopDomain: string }>> {
-  const { now, limit, perShopLimit } = options;
+type Pick = { id: string; shopDomain: string };
+
+/**
+ * Up to `limit` due row ids of one priority, oldest first, at most each shop's free share (its live leases
+ * and the rows `taken` already count against it).
+ */
+async function candidates(db: Db, options: ClaimOptions, priority: number, limit: number, taken: Pick[]): Promise<Pick[]> {
+  const { now, perShopLimit } = options;
   if (limit <= 0) return [];
   const [dueShops, busy] = await Promise.all([
     db.invoice.groupBy({
       by: ["shopDomain"],
-      where: dueWhere(now),
+      where: { priority, ...dueWhere(now) },
       _min: { nextAttemptAt: true },
       orderBy: { _min: { nextAttemptAt: "asc" } },
       take: 200,
@@ -42,12 +50,13 @@ async function candidates(db: Db, options: ClaimOptions): Promise<Array<{ id: st
     db.invoice.groupBy({ by: ["shopDomain"], where: { leaseUntil: { gte: now } }, _count: { _all: true } }),
   ]);
   const inFlight = new Map(busy.map((row) => [row.shopDomain, row._count._all]));
+  for (const pick of taken) inFlight.set(pick.shopDomain, (inFlight.get(pick.shopDomain) ?? 0) + 1);
   const perShop = await Promise.all(
     dueShops.map(async ({ shopDomain }) => {
       const free = perShopLimit - (inFlight.get(shopDomain) ?? 0);
       if (free <= 0) return [];
       return db.invoice.findMany({
-        where: { shopDomain, ...dueWhere(now) },
+        where: { shopDomain, priority, ...dueWhere(now) },
         orderBy: { nextAttemptAt: "asc" },
         take: Math.min(free, limit),
         select: { id: true, shopDomain: true },
@@ -55,7 +64,7 @@ async function candidates(db: Db, options: ClaimOptions): Promise<Array<{ id: st
     }),
   );
   // Round-robin over shops: every shop's first row before any shop's second.
-  const picked: Array<{ id: string; shopDomain: string }> = [];
+  const picked: Pick[] = [];
   for (let round = 0; picked.length < limit; round++) {
     let any = false;
     for (const rows of perShop) {
@@ -70,8 +79,15 @@ async function candidates(db: Db, options: ClaimOptions): Promise<Array<{ id: st
   return picked;
 }
 
+/** Live rows first, then past-orders rows into the slots left. */
+async function prioritisedCandidates(db: Db, options: ClaimOptions): Promise<Pick[]> {
+  const live = await candidates(db, options, 0, options.limit, []);
+  const past = await candidates(db, options, 1, options.limit - live.length, live);
+  return [...live, ...past];
+}
+
 export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Promise<ClaimedRow[]> {
-  const picks = await candidates(db, options);
+  const picks = await prioritisedCandidates(db, options);
   if (picks.length === 0) return [];
   const ids = picks.map((pick) => pick.id);
   const shopOf = new Map(picks.map((pick) => [pick.id, pick.shopDomain]));
@@ -94,7 +110,9 @@ export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Prom
       const toRead = due.filter((row) => row.remoteId !== null).map((row) => row.id);
       if (toPost.length) await tx.invoice.updateMany({ where: { id: { in: toPost } }, data: { ...lease, state: "sending" } });
       if (toRead.length) await tx.invoice.updateMany({ where: { id: { in: toRead } }, data: lease });
-      return due.map((row) => ({ id: row.id, shopDomain: row.shopDomain, leaseOwner: options.workerId }));
+      // In the order picked (live rows first): the caller starts them in this order.
+      const won = new Set(due.map((row) => row.id));
+      return picks.filter((pick) => won.has(pick.id)).map((pick) => ({ ...pick, leaseOwner: options.workerId }));
     });
   }
 

@@ -6,11 +6,11 @@ import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 const now = new Date("2026-11-22T10:00:00Z");
 const claim = (workerId: string, limit = 8, perShopLimit = 2, at = now) => claimDueRows({ workerId, now: at, limit, perShopLimit, leaseMs: 60_000 });
 
-async function queue(shop: string, count: number, at = new Date(now.getTime() - 1000)) {
+async function queue(shop: string, count: number, at = new Date(now.getTime() - 1000), priority = 0) {
   const rows = [];
   for (let i = 0; i < count; i++) {
     const row = await createInvoiceRow(shop);
-    rows.push(await prisma.invoice.update({ where: { id: row.id }, data: { state: "queued", nextAttemptAt: new Date(at.getTime() + i) } }));
+    rows.push(await prisma.invoice.update({ where: { id: row.id }, data: { state: "queued", nextAttemptAt: new Date(at.getTime() + i), priority } }));
   }
   return rows;
 }
@@ -60,5 +60,47 @@ describe("claiming due rows", () => {
     const later = await claim("w2", 8, 2, new Date(now.getTime() + 61_000));
     expect(later.map((c) => c.id)).toEqual([row.id]);
     expect((await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).leaseOwner).toBe("w2");
+  });
+
+  describe("live orders before past orders", () => {
+    const PAST = 1;
+    const earlier = new Date(now.getTime() - 3_600_000);
+
+    it("claims a shop's live orders before its past orders, even when the past ones have waited longer", async () => {
+      const past = await queue(SHOP, 5, earlier, PAST);
+      const live = await queue(SHOP, 2);
+      const first = await claim("w1", 8, 2);
+      expect(first.map((c) => c.id)).toEqual(live.map((row) => row.id));
+      // The live rows hold the shop's share: no past row goes with them.
+      expect(await claim("w2", 8, 2)).toEqual([]);
+      // Once they are done, the past rows follow, oldest first.
+      await prisma.invoice.updateMany({ where: { id: { in: live.map((row) => row.id) } }, data: { state: "completed", nextAttemptAt: null, leaseUntil: null, leaseOwner: null } });
+      const next = await claim("w3", 8, 2);
+      expect(next.map((c) => c.id)).toEqual(past.slice(0, 2).map((row) => row.id));
+    });
+
+    it("fills the slots live rows leave with past rows, one live row ahead", async () => {
+      const past = await queue(SHOP, 5, earlier, PAST);
+      const [live] = await queue(SHOP, 1);
+      const claimed = await claim("w1", 8, 3);
+      expect(claimed.map((c) => c.id)).toEqual([live.id, past[0].id, past[1].id]);
+    });
+
+    it("claims another shop's live order before a shop's older past orders", async () => {
+      await queue(SHOP, 4, earlier, PAST);
+      const [live] = await queue(OTHER_SHOP, 1);
+      const [first] = await claim("w1", 1, 2);
+      expect(first).toMatchObject({ id: live.id, shopDomain: OTHER_SHOP });
+    });
+
+    it("two workers racing over past and live rows never share a row and take every live row first", async () => {
+      await queue(SHOP, 6, earlier, PAST);
+      const live = await queue(OTHER_SHOP, 2);
+      const [a, b] = await Promise.all([claim("w1", 3, 4), claim("w2", 3, 4)]);
+      const ids = [...a, ...b].map((c) => c.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const leasedLive = await prisma.invoice.count({ where: { id: { in: live.map((row) => row.id) }, leaseOwner: { not: null } } });
+      expect(leasedLive).toBe(2);
+    });
   });
 });
