@@ -36,4 +36,9 @@ export type EventType =
   | "error"
   | "needs_attention"
   | "cancelled"
-  | "merchant_retry";
+  | "merchant_retry"
+  | "refund"
+  | "edited"
+  | "withdrawn"
+  | "reissue"
+  | "after_sale";
