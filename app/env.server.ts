@@ -40,6 +40,9 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   WORKER_PER_SHOP: z.coerce.number().int().min(1).max(64).default(2),
   WORKER_POLL_MS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(50).max(3_600_000).optional()),
+  // How often the worker reconciles each installed shop (reads the paid orders no webhook brought); 0 turns the
+  // schedule off (the admin's button and `npm run reconcile` still work).
+  RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
   // Demo and test only: serves a local stand-in for App Bridge so the embedded page opens outside Shopify.
   LOCAL_ADMIN: flag,
   // Hosts the app may send a shop's invoicing API key to (https only); the operator's choice, never a merchant's.
@@ -118,8 +121,9 @@ function hintFor(name: string): string {
 }
 
 /** The worker's limits, from the validated configuration. */
-export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number } {
+export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number; reconcileIntervalMs: number } {
   return {
+    reconcileIntervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
     concurrency: config.WORKER_CONCURRENCY,
     perShopLimit: config.WORKER_PER_SHOP,
     pollMs: config.WORKER_POLL_MS ?? (config.DATABASE_URL.startsWith("file:") ? 1000 : 5000),

@@ -22,6 +22,15 @@ export interface DeliveryMeta {
   webhookId?: string | null;
 }
 
+/** Where an order read through the Admin API (not brought by a webhook) came from. */
+export type ReadOrderSource = "reconciliation" | "past_orders" | "bulk_action";
+
+export interface ReadOrderMeta {
+  source: ReadOrderSource;
+  /** The past-orders run recording it: its rows are claimed after live ones (priority 1). */
+  backfillId?: string;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === "P2002";
 }
@@ -36,7 +45,7 @@ async function triggerOf(shop: string): Promise<string | null> {
   return row ? (row.settings?.trigger ?? "paid") : null;
 }
 
-function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date) {
+function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date, read?: ReadOrderMeta) {
   return {
     shopDomain: shop,
     orderId: String(order.id),
@@ -49,10 +58,13 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
     state,
     nextAttemptAt: state === "queued" ? now : null,
+    ...(read?.backfillId ? { backfillId: read.backfillId, priority: 1 } : {}),
     events: {
       createMany: {
         data: [
-          { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
+          read
+            ? { type: "received", at: now, message: READ_MESSAGES[read.source], data: { source: read.source, backfillId: read.backfillId ?? null } }
+            : { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
           { type: state, at: now },
         ],
       },
@@ -76,6 +88,54 @@ async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput
     if (isForeignKeyViolation(error)) return "unknown_shop";
     throw error;
   }
+}
+
+const READ_MESSAGES: Record<ReadOrderSource, string> = {
+  reconciliation: "found by reconciliation: no webhook brought this order",
+  past_orders: "recorded by an \"invoice past orders\" run",
+  bulk_action: "invoiced from Shopify's order list (bulk action)",
+};
+
+/** Fully fulfilled, as orders/fulfilled would have said. */
+function isFulfilled(payload: unknown): boolean {
+  const order = payload as { fulfillment_status?: string | null; fulfillments?: Array<{ status?: string | null }> | null };
+  if (order.fulfillment_status != null) return order.fulfillment_status === "fulfilled";
+  return (order.fulfillments ?? []).some((fulfillment) => (fulfillment.status ?? "success") === "success");
+}
+
+function isCancelled(payload: unknown): boolean {
+  return Boolean((payload as { cancelled_at?: string | null }).cancelled_at);
+}
+
+export type ReadOrderOutcome = WebhookOutcome | { status: 200; result: "not_paid" };
+
+/**
+ * An order read through the Admin API, recorded exactly as its webhooks would have recorded it: one row per shop
+ * and order (a row that exists, from a webhook or an earlier pass, makes this a "duplicate" and changes nothing;
+ * a webhook arriving later finds this row and is a duplicate too). What state it gets:
+ * - reconciliation follows the shop's trigger like orders/paid and orders/fulfilled together would: "paid" queues,
+ *   "fulfilled" queues a fulfilled order and keeps another waiting, "manual" waits; a cancelled order is recorded
+ *   cancelled, as orders/cancelled does for an order it has not seen;
+ * - a past-orders run and the bulk action are the merchant's own "invoice these", like "Invoice now": queued.
+ * Unpaid orders get no row ("not_paid").
+ */
+export async function recordReadOrder(shop: string, payload: unknown, read: ReadOrderMeta, now = new Date()): Promise<ReadOrderOutcome> {
+  const parsed = parseEnvelope(payload);
+  if (!parsed.ok) return { status: 400, error: parsed.error };
+  const trigger = await triggerOf(shop);
+  if (trigger === null) return UNKNOWN_SHOP;
+  if (!isPaid(parsed.envelope)) return { status: 200, result: "not_paid" };
+  const merchantAsked = read.source !== "reconciliation";
+  const state: InvoiceState = isCancelled(payload)
+    ? "cancelled"
+    : merchantAsked || trigger === "paid" || (trigger === "fulfilled" && isFulfilled(payload))
+      ? "queued"
+      : "waiting";
+  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read), parsed.envelope);
+  if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
+  if (state === "queued") await signalWork();
+  logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source }, "order recorded from the Admin API");
+  return { status: 200, result: state };
 }
 
 /** orders/paid: queue the invoice (trigger "paid"), or record it to wait for its trigger. */

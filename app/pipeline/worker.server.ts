@@ -6,9 +6,14 @@ import { claimDueRows, newWorkerId, nextDueAt } from "./claim.server";
 import { processClaimedRow, type ProcessDeps } from "./process.server";
 import { onWork } from "./signal.server";
 import { pruneWebhookDeliveries } from "../webhooks/deliveries.server";
+import { advanceRuns } from "../past-orders/runs.server";
+import type { OrderReader } from "./order-reader";
+import { reconcileShop, shopsDueForReconciliation } from "./reconcile.server";
 
 /** Housekeeping (old webhook deliveries) runs at most this often per worker. */
 const HOUSEKEEPING_MS = 60 * 60_000;
+/** How often the scheduler looks for reconciliations due and past-orders runs to advance. */
+const SCHEDULER_MS = 1000;
 
 export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   now?: () => Date;
@@ -17,6 +22,12 @@ export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   leaseMs?: number;
   /** Longest sleep without a signal: the safety net for rows made due by another process on SQLite. */
   pollMs?: number;
+  /**
+   * Shopify's Admin API. With it the worker also reconciles every installed shop each `reconcileIntervalMs`
+   * (0: never on a schedule) and advances past-orders runs; without it (most tests) it only works on rows.
+   */
+  orders?: OrderReader;
+  reconcileIntervalMs?: number;
 }
 
 export interface Worker {
@@ -115,7 +126,39 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
   })();
 
-  logger.info({ worker: id, concurrency, perShopLimit }, "invoice worker started");
+  // Reconciliation and past-orders runs: their own loop, so reading Shopify never delays claiming rows. It looks
+  // for work every second (a new run starts within a second) and goes on at once while a run has pages left.
+  let wakeScheduler: (() => void) | null = null;
+  const scheduler = options.orders
+    ? (async (reader: OrderReader) => {
+        const reconcileEvery = options.reconcileIntervalMs ?? 60 * 60_000;
+        while (!stopped) {
+          let more = false;
+          try {
+            if (reconcileEvery > 0) {
+              for (const shop of await shopsDueForReconciliation(now(), reconcileEvery)) {
+                if (stopped) break;
+                await reconcileShop(shop, { reader, owner: id, now });
+              }
+            }
+            more = await advanceRuns({ reader, owner: id, now });
+          } catch (error) {
+            logger.error({ err: error }, "reconciliation or a past-orders run failed");
+          }
+          if (stopped) break;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, more ? 0 : SCHEDULER_MS);
+            wakeScheduler = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wakeScheduler = null;
+        }
+      })(options.orders)
+    : Promise.resolve();
+
+  logger.info({ worker: id, concurrency, perShopLimit, reconcile: Boolean(options.orders) }, "invoice worker started");
 
   return {
     id,
@@ -128,7 +171,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     async stop() {
       stopped = true;
       wakeUp?.();
+      wakeScheduler?.();
       await loop;
+      await scheduler;
       await Promise.allSettled([...inFlight]);
       await stopListening();
       idleWaiters.forEach((resolve) => resolve());

@@ -52,9 +52,10 @@ describe("configuration", () => {
   });
 
   it("reads the worker's limits through the validated configuration", () => {
-    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000 });
+    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000, reconcileIntervalMs: 3_600_000 });
     expect(workerSettings(parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x" }))).toMatchObject({ pollMs: 5000 });
-    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250 });
+    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250", RECONCILE_INTERVAL_MINUTES: "0" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250, reconcileIntervalMs: 0 });
+    expect(() => parseEnv({ ...valid, RECONCILE_INTERVAL_MINUTES: "-1" })).toThrow(/RECONCILE_INTERVAL_MINUTES is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_CONCURRENCY: "many" })).toThrow(/WORKER_CONCURRENCY is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_PER_SHOP: "0" })).toThrow(/WORKER_PER_SHOP is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_POLL_MS: "5" })).toThrow(/WORKER_POLL_MS is invalid/);

@@ -1,0 +1,102 @@
+// The dry run of an "invoice past orders" run, order by order, with no I/O: how many paid orders the range
+// holds, how many the app has already, how many would need the merchant's attention and why (the same
+// mapping the worker runs), the quota they would use, and which are past the 7-day invoice deadline.
+import { mapOrderToInvoice } from "../orders/map-order";
+import { parseShopifyOrder } from "../orders/order";
+import type { MappingSettings } from "../orders/settings";
+
+/** VUK art. 231/5: an invoice is due within 7 days of the delivery (../shared/spec/after-sale-facts.md). */
+export const INVOICE_DEADLINE_MS = 7 * 24 * 3_600_000;
+/** Late orders named on the page; the count covers all. */
+const LATE_NAMES = 20;
+
+export interface Plan {
+  /** Paid orders in the range. */
+  orders: number;
+  /** Of those, orders the app has a row for already (invoiced, in progress or waiting). */
+  alreadyRecorded: number;
+  /** Orders the run would invoice. */
+  toInvoice: number;
+  /** Of those, orders whose invoice could not be made as things stand, and the reasons (problem code → count). */
+  needsAttention: number;
+  reasons: Record<string, number>;
+  /** Invoices of the service's quota the run would use (none in test mode). */
+  quota: number;
+  testMode: boolean;
+  /** Orders to invoice that are past the 7-day deadline, and the first few names. */
+  late: number;
+  lateOrders: string[];
+}
+
+export const emptyPlan = (testMode: boolean): Plan => ({
+  orders: 0,
+  alreadyRecorded: 0,
+  toInvoice: 0,
+  needsAttention: 0,
+  reasons: {},
+  quota: 0,
+  testMode,
+  late: 0,
+  lateOrders: [],
+});
+
+export interface PlanContext {
+  settings: MappingSettings;
+  shop: { domain: string; timezone: string; currency: string; storefrontUrl?: string | null };
+  /** Settings the shop still lacks to post at all (every order would need attention for them). */
+  missingSettings: string[];
+  now: Date;
+}
+
+/** When the 7 days start: the first fulfilment (delivery to the carrier), else when the order was placed. */
+export function deadlineStart(order: { created_at?: string | null; processed_at?: string | null; fulfillments?: Array<{ created_at?: string | null }> | null }): Date | null {
+  const shipped = (order.fulfillments ?? [])
+    .map((fulfillment) => Date.parse(fulfillment.created_at ?? ""))
+    .filter((time) => !Number.isNaN(time))
+    .sort((a, b) => a - b)[0];
+  const placed = Date.parse(order.processed_at ?? order.created_at ?? "");
+  const start = shipped ?? placed;
+  return Number.isNaN(start) ? null : new Date(start);
+}
+
+export function isPastDeadline(order: Parameters<typeof deadlineStart>[0], now: Date): boolean {
+  const start = deadlineStart(order);
+  return start !== null && now.getTime() - start.getTime() > INVOICE_DEADLINE_MS;
+}
+
+/** The problem codes that would stop this order's invoice (none: it would go through). */
+export function blockingProblems(order: unknown, context: PlanContext): string[] {
+  if (context.missingSettings.length) return context.missingSettings.map((missing) => `settings.missing_${missing}`);
+  const parsed = parseShopifyOrder(order);
+  if (!parsed.ok) return parsed.problems.map((problem) => problem.code);
+  const mapped = mapOrderToInvoice(parsed.order, {
+    settings: context.settings,
+    shop: context.shop,
+    now: context.now,
+    // Placeholders: the ids change nothing the mapping checks.
+    saleChannelId: 1,
+    invoiceIntegrationId: 1,
+  });
+  return mapped.ok ? [] : [...new Set(mapped.problems.map((problem) => problem.code))];
+}
+
+/** Adds one paid order of the range to the plan. `recorded`: the app has a row for it already. */
+export function addToPlan(plan: Plan, order: { name?: string } & Parameters<typeof deadlineStart>[0], recorded: boolean, context: PlanContext): Plan {
+  const next: Plan = { ...plan, reasons: { ...plan.reasons }, lateOrders: [...plan.lateOrders], orders: plan.orders + 1 };
+  if (recorded) {
+    next.alreadyRecorded += 1;
+    return next;
+  }
+  next.toInvoice += 1;
+  if (!plan.testMode) next.quota += 1;
+  const problems = blockingProblems(order, context);
+  if (problems.length) {
+    next.needsAttention += 1;
+    for (const code of problems) next.reasons[code] = (next.reasons[code] ?? 0) + 1;
+  }
+  if (isPastDeadline(order, context.now)) {
+    next.late += 1;
+    if (next.lateOrders.length < LATE_NAMES && order.name) next.lateOrders.push(order.name);
+  }
+  return next;
+}

@@ -1,0 +1,29 @@
+// What reconciliation, past-orders runs and the bulk action need from Shopify's Admin API: orders in the
+// webhook's shape (app/orders/order.ts), found by Shopify's search syntax, page by page. The app's
+// implementation is app/shopify-admin (GraphQL with the shop's offline session); tests may pass their own.
+export interface OrderPage {
+  orders: unknown[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export interface OrderReader {
+  listOrders(shop: string, args: { query: string; first?: number; after?: string | null }): Promise<OrderPage>;
+  readOrder(shop: string, orderId: string): Promise<unknown | null>;
+}
+
+/** Shopify search-syntax date-time. */
+const at = (date: Date) => `'${date.toISOString()}'`;
+
+/**
+ * Paid orders (fully, or partially refunded) matching `terms`: written out as an OR of ANDs, which
+ * Shopify's search and the local stand-in read the same way.
+ */
+export function paidOrdersQuery(terms: string[]): string {
+  return ["paid", "partially_refunded"].map((status) => [...terms, `financial_status:${status}`].join(" ")).join(" OR ");
+}
+
+/** Orders updated at or after `since` (reconciliation). */
+export const updatedSinceQuery = (since: Date) => paidOrdersQuery([`updated_at:>=${at(since)}`]);
+
+/** Orders created in [from, to) (a past-orders run). */
+export const createdBetweenQuery = (from: Date, to: Date) => paidOrdersQuery([`created_at:>=${at(from)}`, `created_at:<${at(to)}`]);

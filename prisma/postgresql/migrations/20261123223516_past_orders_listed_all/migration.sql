@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "BackfillRun" ADD COLUMN     "listedAllAt" TIMESTAMP(3);
+
