@@ -16,5 +16,5 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
   },
-  { files: ["scripts/**", "bench/**", "sandbox/cli.ts", "sandbox/storefront/cli.ts", "test/**"], rules: { "no-console": "off" } },
+  { files: ["scripts/**", "bench/**", "sandbox/cli.ts", "sandbox/storefront/cli.ts", "shopify-standin/cli.ts", "test/**"], rules: { "no-console": "off" } },
 );

@@ -57,6 +57,9 @@ const schema = z.object({
   // Development only: lets the app call stand-ins on this machine (the invoicing sandbox) over http on loopback
   // addresses. Refused unless the app itself runs on localhost.
   LOCAL_SERVICES: flag,
+  // Development only: the origin of a local stand-in of Shopify's Admin GraphQL API (`npm run shopify:standin`),
+  // used instead of https://SHOP for every shop. Refused unless the app itself runs on localhost.
+  SHOPIFY_ADMIN_API_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, message: "an http(s) origin, e.g. http://127.0.0.1:4020" }).optional()),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 
@@ -91,6 +94,8 @@ function localOnlyProblems(config: Env): string[] {
   if (config.LOCAL_ADMIN) problems.push(`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
   // Local services would let a shop's API key go to this machine's own network.
   if (config.LOCAL_SERVICES) problems.push(`LOCAL_SERVICES is invalid: it is for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  // The stand-in would receive every shop's access token and feed the app orders that Shopify never had.
+  if (config.SHOPIFY_ADMIN_API_URL) problems.push(`SHOPIFY_ADMIN_API_URL is invalid: it points the app at a stand-in of Shopify for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
   return problems;
 }
 

@@ -39,3 +39,4 @@ export default shopify;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const sessionStorage = shopify.sessionStorage;
+export const unauthenticated = shopify.unauthenticated;

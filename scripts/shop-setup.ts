@@ -1,6 +1,9 @@
 // npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N
 //                       --integration-id N [--dummy-integration-id N] [--test-mode] [--timezone Europe/Istanbul]
+//                       [--access-token TOKEN] [--scopes read_orders,write_orders]
 // Installs a shop without Shopify (offline session and settings) in the database DATABASE_URL selects.
+// --access-token stores the token of the Admin API stand-in (`npm run shopify:standin` prints it) in the shop's
+// offline session, so the app's Admin API reads work against the stand-in (with SHOPIFY_ADMIN_API_URL).
 import { parseArgs } from "node:util";
 import { migrate } from "../app/db/migrate";
 
@@ -15,13 +18,15 @@ const { values } = parseArgs({
     "test-mode": { type: "boolean", default: false },
     timezone: { type: "string", default: "Europe/Istanbul" },
     trigger: { type: "string", default: "paid" },
+    "access-token": { type: "string" },
+    scopes: { type: "string", default: "read_orders" },
   },
 });
 
 const required = ["shop", "api-key", "base-url", "sale-channel-id", "integration-id"] as const;
 const missing = required.filter((name) => !values[name]);
 if (missing.length) {
-  console.error(`Missing ${missing.map((m) => `--${m}`).join(", ")}.\nUsage: npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N --integration-id N [--dummy-integration-id N --test-mode] [--timezone Europe/Istanbul]`);
+  console.error(`Missing ${missing.map((m) => `--${m}`).join(", ")}.\nUsage: npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N --integration-id N [--dummy-integration-id N --test-mode] [--timezone Europe/Istanbul] [--access-token TOKEN] [--scopes read_orders,write_orders]`);
   process.exit(2);
 }
 
@@ -44,6 +49,8 @@ try {
     testMode: values["test-mode"],
     timezone: values.timezone,
     trigger: values.trigger as "paid" | "fulfilled" | "manual",
+    accessToken: values["access-token"],
+    scopes: values.scopes,
   });
   console.log(`Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`);
   process.exit(0);

@@ -14,6 +14,10 @@ export interface LocalShopInput extends ConnectionInput {
   storefrontUrl?: string;
   /** Mapping settings; by default Yurtiçi Kargo (the one carrier tax number all sources agree on) ships. */
   mapping?: MappingSettingsInput;
+  /** The offline session's access token: the Admin API stand-in's (`npm run shopify:standin`); none by default. */
+  accessToken?: string;
+  /** The scopes the session records (default read_orders). */
+  scopes?: string;
 }
 
 export const LOCAL_DEFAULT_MAPPING: MappingSettingsInput = {
@@ -26,7 +30,7 @@ export async function installShopLocally(input: LocalShopInput) {
   if (!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(input.shop)) {
     throw new Error(`--shop must be a NAME.myshopify.com domain (got "${input.shop}")`);
   }
-  const { shop, timezone, currency, name, storefrontUrl, mapping, ...connection } = input;
+  const { shop, timezone, currency, name, storefrontUrl, mapping, accessToken, scopes, ...connection } = input;
   await recordShop(shop, {
     name: name ?? shop.split(".")[0],
     timezone: timezone ?? "Europe/Istanbul",
@@ -34,7 +38,7 @@ export async function installShopLocally(input: LocalShopInput) {
     storefrontUrl: storefrontUrl ?? `https://${shop}`,
   });
   await sessionStorage.storeSession(
-    new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: "read_orders", accessToken: "local-install-no-shopify-access" }),
+    new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: scopes ?? "read_orders", accessToken: accessToken ?? "local-install-no-shopify-access" }),
   );
   await saveSettings(shop, connection, mapping ?? LOCAL_DEFAULT_MAPPING);
 }

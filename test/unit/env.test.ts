@@ -37,6 +37,13 @@ describe("configuration", () => {
     expect(parseEnv({ ...valid, LOCAL_ADMIN: "0", NODE_ENV: "production" }).LOCAL_ADMIN).toBe(false);
   });
 
+  it("refuses the Admin API stand-in (it would receive every shop's access token) unless the app runs on localhost", () => {
+    expect(() => parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020", NODE_ENV: "production" })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020", NODE_ENV: "production", SHOPIFY_APP_URL: "http://localhost:3000" }).SHOPIFY_ADMIN_API_URL).toBe("http://127.0.0.1:4020");
+    expect(() => parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "ftp://127.0.0.1", SHOPIFY_APP_URL: "http://localhost:3000" })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "", NODE_ENV: "production" }).SHOPIFY_ADMIN_API_URL).toBeUndefined();
+  });
+
   it("accepts a base64 encryption key of 32 bytes", () => {
     expect(parseEnv({ ...valid, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") }).ENCRYPTION_KEY).toBeTruthy();
   });

@@ -1,0 +1,596 @@
+// A local stand-in of Shopify's Admin GraphQL API for tests, the demo and support work: one shop, its orders
+// (given in the webhook's REST shape, served in the GraphQL shape), a real graphql-js schema (./schema.ts),
+// query cost in `extensions.cost` with a leaky bucket and THROTTLED answers when it is empty, the access token
+// checked on every call, the mutations the app sends (tagsAdd, tagsRemove, metafieldsSet,
+// metafieldDefinitionCreate, flowTriggerReceive) answered as Shopify answers them and recorded.
+// Test controls under /__standin/ (never part of Shopify's API): faults, orders, recorded mutations.
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import { operationCost } from "./cost";
+import { restToGraphqlOrder, gid, utc, type StoredOrder } from "./rest-to-graphql";
+import { SCHEMA_SDL } from "./schema";
+import { matches, parseSearch, type SearchWarning } from "./search";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- resolvers receive graphql-js's untyped sources and arguments */
+
+export interface StandinOptions {
+  port?: number;
+  host?: string;
+  shop?: string;
+  accessToken?: string;
+  /** Webhook-shaped (REST) orders to serve. */
+  orders?: unknown[];
+  /** Granted access scopes (default read_orders,write_orders). Without read_all_orders only 60 days are visible. */
+  scopes?: string[];
+  /** Added to every GraphQL request. */
+  latencyMs?: number;
+  /** The leaky bucket: size and points restored per second (Shopify's standard plan: 2000 and 100). */
+  bucketSize?: number;
+  restoreRate?: number;
+  /** The largest cost of one query (Shopify: 1000). */
+  maxQueryCost?: number;
+  timezone?: string;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+export interface RecordedMutation {
+  at: string;
+  field: string;
+  arguments: Record<string, unknown>;
+  userErrors: unknown[];
+}
+
+export interface Faults {
+  /** The next n GraphQL requests answer THROTTLED, whatever the bucket holds. */
+  throttled?: number;
+  /** The next n GraphQL requests answer with an HTTP 5xx (status, default 503). */
+  serverErrors?: number;
+  status?: number;
+  latencyMs?: number;
+}
+
+export interface Standin {
+  url: string;
+  shop: string;
+  accessToken: string;
+  /** POST target of GraphQL requests for an API version. */
+  graphqlUrl(version?: string): string;
+  /** One GraphQL request in-process (no HTTP, no token check), as the HTTP endpoint answers it. */
+  request(body: { query: string; variables?: Record<string, unknown>; operationName?: string }): Promise<{ status: number; json: any }>;
+  setFaults(faults: Faults): void;
+  upsertOrders(orders: unknown[]): void;
+  mutations(): RecordedMutation[];
+  stats(): { requests: number; throttled: number; serverErrors: number };
+  stop(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const MAX_PAGE = 250;
+const READ_WINDOW_DAYS = 60;
+const APP_NAMESPACE = "app--1";
+
+class Bucket {
+  private available: number;
+  private at: number;
+  constructor(
+    readonly size: number,
+    readonly restoreRate: number,
+    private readonly clock: () => number,
+  ) {
+    this.available = size;
+    this.at = clock();
+  }
+  private refill() {
+    const now = this.clock();
+    this.available = Math.min(this.size, this.available + ((now - this.at) / 1000) * this.restoreRate);
+    this.at = now;
+  }
+  take(cost: number): boolean {
+    this.refill();
+    if (cost > this.available) return false;
+    this.available -= cost;
+    return true;
+  }
+  giveBack(points: number) {
+    this.refill();
+    this.available = Math.min(this.size, this.available + points);
+  }
+  status() {
+    this.refill();
+    return { maximumAvailable: this.size, currentlyAvailable: Math.floor(this.available), restoreRate: this.restoreRate };
+  }
+}
+
+const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
+function decodeCursor(cursor: string): any {
+  try {
+    return JSON.parse(Buffer.from(cursor, "base64").toString("utf8"));
+  } catch {
+    throw new GraphQLError("Invalid cursor for current pagination sort.", { extensions: { code: "BAD_REQUEST" } });
+  }
+}
+
+function pageSize(args: { first?: number | null; last?: number | null }): number {
+  const size = args.first ?? args.last;
+  if (size === null || size === undefined) throw new GraphQLError("you must provide one of first or last", { extensions: { code: "BAD_REQUEST" } });
+  if (size < 0 || size > MAX_PAGE) throw new GraphQLError(`The ${args.first !== undefined && args.first !== null ? "first" : "last"} argument must be between 0 and ${MAX_PAGE}.`, { extensions: { code: "BAD_REQUEST" } });
+  return size;
+}
+
+/** A connection over a list in its natural order; cursors are positions. */
+function listConnection<T>(items: T[], args: any) {
+  const size = pageSize(args);
+  let list = args.reverse ? [...items].reverse() : items;
+  let offset = 0;
+  if (args.after) offset = Number(decodeCursor(args.after).i) + 1;
+  let end = list.length;
+  if (args.before) end = Number(decodeCursor(args.before).i);
+  list = list.slice(0, end);
+  const forward = args.first !== undefined && args.first !== null;
+  const start = forward ? offset : Math.max(offset, list.length - size);
+  const page = forward ? list.slice(offset, offset + size) : list.slice(start);
+  const edges = page.map((node, k) => ({ cursor: encodeCursor({ i: start + k }), node }));
+  return {
+    edges,
+    nodes: page,
+    pageInfo: {
+      hasNextPage: forward ? offset + size < list.length : end < items.length,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+const SORT_FIELDS: Record<string, (o: StoredOrder) => string | number> = {
+  ID: (o) => o.legacyResourceId.padStart(20, "0"),
+  CREATED_AT: (o) => o.createdAt,
+  UPDATED_AT: (o) => o.updatedAt,
+  PROCESSED_AT: (o) => o.processedAt,
+  ORDER_NUMBER: (o) => o.number,
+  TOTAL_PRICE: (o) => Number(o.totalPriceSet.shopMoney.amount),
+  FINANCIAL_STATUS: (o) => o.displayFinancialStatus ?? "",
+};
+
+function sortKeyOf(order: StoredOrder, sortKey: string): [string | number, string] {
+  const value = (SORT_FIELDS[sortKey] ?? SORT_FIELDS.ID)(order);
+  return [value, order.legacyResourceId.padStart(20, "0")];
+}
+
+function compareKeys(a: [string | number, string], b: [string | number, string]): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+/** Orders sorted by (sort value, id); the cursor holds the last (value, id), so inserts between pages lose nothing. */
+function orderConnection(orders: StoredOrder[], args: any) {
+  const size = pageSize(args);
+  const sortKey: string = args.sortKey ?? "ID";
+  const forward = args.first !== undefined && args.first !== null;
+  const keyed = orders.map((order) => ({ order, key: sortKeyOf(order, sortKey) }));
+  keyed.sort((a, b) => compareKeys(a.key, b.key));
+  if (args.reverse) keyed.reverse();
+  const dir = args.reverse ? -1 : 1;
+  let list = keyed;
+  if (args.after) {
+    const c = decodeCursor(args.after);
+    list = list.filter((k) => dir * compareKeys(k.key, [c.last_value, c.last_id]) > 0);
+  }
+  let cutBefore = false;
+  if (args.before) {
+    const c = decodeCursor(args.before);
+    const kept = list.filter((k) => dir * compareKeys(k.key, [c.last_value, c.last_id]) < 0);
+    cutBefore = kept.length < list.length;
+    list = kept;
+  }
+  const page = forward ? list.slice(0, size) : list.slice(Math.max(0, list.length - size));
+  const edges = page.map(({ order, key }) => ({ cursor: encodeCursor({ last_id: key[1], last_value: key[0] }), node: order }));
+  return {
+    edges,
+    nodes: page.map((p) => p.order),
+    pageInfo: {
+      hasNextPage: forward ? list.length > size : cutBefore,
+      hasPreviousPage: forward ? Boolean(args.after) : list.length > size,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}
+
+function accessDenied(field: string, scope: string) {
+  return new GraphQLError(`Access denied for ${field} field. Required access: \`${scope}\` access scope.`, {
+    extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess: `\`${scope}\` access scope.` },
+  });
+}
+
+const METAFIELD_TYPES = new Set([
+  "boolean", "color", "date", "date_time", "json", "money", "multi_line_text_field", "number_decimal", "number_integer",
+  "rating", "rich_text_field", "single_line_text_field", "url", "file_reference", "product_reference", "list.single_line_text_field", "id",
+]);
+
+function metafieldValueError(type: string, value: string): string | null {
+  if (type === "json") {
+    try {
+      JSON.parse(value);
+      return null;
+    } catch {
+      return "Value is invalid JSON.";
+    }
+  }
+  if (type === "single_line_text_field" && /[\r\n]/.test(value)) return "Value must be a single line text string.";
+  if (type === "number_integer" && !/^-?\d+$/.test(value)) return "Value must be an integer.";
+  if (type === "boolean" && !/^(true|false)$/.test(value)) return "Value must be true or false.";
+  if (type === "url" && !/^(https?|mailto|sms|tel):/.test(value)) return "Value must be a valid URL.";
+  return null;
+}
+
+export async function startStandin(options: StandinOptions = {}): Promise<Standin> {
+  const shop = options.shop ?? "standin-shop.myshopify.com";
+  const accessToken = options.accessToken ?? `shpat_${randomBytes(16).toString("hex")}`;
+  const scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
+  const now = options.now ?? (() => new Date());
+  const timezone = options.timezone ?? "Europe/Istanbul";
+  const log = options.log ?? (() => undefined);
+  const maxQueryCost = options.maxQueryCost ?? 1000;
+  const bucket = new Bucket(options.bucketSize ?? 2000, options.restoreRate ?? 100, () => now().getTime());
+  const orders = new Map<string, StoredOrder>();
+  const recorded: RecordedMutation[] = [];
+  const definitions = new Map<string, any>();
+  const faults: Required<Omit<Faults, "status">> & { status: number } = { throttled: 0, serverErrors: 0, status: 503, latencyMs: options.latencyMs ?? 0 };
+  const counters = { requests: 0, throttled: 0, serverErrors: 0 };
+  let ids = 1;
+
+  const upsertOrders = (list: unknown[]) => {
+    for (const raw of list) {
+      const order = restToGraphqlOrder(raw as Record<string, any>);
+      const old = orders.get(order.id);
+      if (old) order.metafields = old.metafields;
+      orders.set(order.id, order);
+    }
+  };
+  upsertOrders(options.orders ?? []);
+
+  const visible = (order: StoredOrder) =>
+    scopes.has("read_all_orders") || Date.parse(order.createdAt) >= now().getTime() - READ_WINDOW_DAYS * 86_400_000;
+  const requireScope = (field: string, ...wanted: string[]) => {
+    if (!wanted.some((scope) => scopes.has(scope))) throw accessDenied(field, wanted[0]);
+  };
+  const touch = (order: StoredOrder) => {
+    order.updatedAt = utc(now().toISOString());
+  };
+  const record = (field: string, args: Record<string, unknown>, userErrors: unknown[]) => {
+    recorded.push({ at: now().toISOString(), field, arguments: args, userErrors });
+  };
+
+  const schema: GraphQLSchema = buildSchema(SCHEMA_SDL);
+  const resolvers: Record<string, Record<string, GraphQLFieldResolver<any, any, any>>> = {
+    QueryRoot: {
+      order: (_src, args) => {
+        requireScope("order", "read_orders");
+        const order = orders.get(args.id);
+        return order && visible(order) ? order : null;
+      },
+      orders: (_src, args) => {
+        requireScope("orders", "read_orders");
+        const search = parseSearch(args.query);
+        searchWarnings.push(...search.warnings.map((w) => ({ ...w, query: args.query })));
+        return orderConnection([...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)), args);
+      },
+      node: (_src, args) => {
+        const order = orders.get(args.id);
+        if (order) {
+          requireScope("node", "read_orders");
+          return visible(order) ? order : null;
+        }
+        return null;
+      },
+      shop: () => ({ name: shop.split(".")[0], myshopifyDomain: shop, ianaTimezone: timezone, currencyCode: "TRY" }),
+    },
+    Order: {
+      lineItems: (o, args) => listConnection(o.lineItems, args),
+      shippingLines: (o, args) => listConnection(args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved), args),
+      fulfillments: (o, args) => (args.first ? o.fulfillments.slice(0, args.first) : o.fulfillments),
+      refunds: (o, args) => (args.first ? o.refunds.slice(0, args.first) : o.refunds),
+      metafield: (o, args) => o.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
+      metafields: (o, args) => listConnection(o.metafields.filter((m: any) => (!args.namespace || m.namespace === resolveNamespace(args.namespace)) && (!args.keys || args.keys.includes(`${m.namespace}.${m.key}`))), args),
+    },
+    Refund: {
+      refundLineItems: (r, args) => listConnection(r.refundLineItems, args),
+      orderAdjustments: (r, args) => listConnection(r.orderAdjustments, args),
+    },
+    LineItem: { taxLines: (l, args) => (args.first ? l.taxLines.slice(0, args.first) : l.taxLines) },
+    Fulfillment: { trackingInfo: (f, args) => (args.first ? f.trackingInfo.slice(0, args.first) : f.trackingInfo) },
+    Mutation: {
+      tagsAdd: (_src, args) => changeTags("tagsAdd", args, (tags, given) => [...tags, ...given.filter((t) => !tags.includes(t))]),
+      tagsRemove: (_src, args) => changeTags("tagsRemove", args, (tags, given) => tags.filter((t) => !given.includes(t))),
+      metafieldsSet: (_src, args) => metafieldsSet(args),
+      metafieldDefinitionCreate: (_src, args) => metafieldDefinitionCreate(args),
+      flowTriggerReceive: (_src, args) => {
+        const userErrors: any[] = [];
+        const size = Buffer.byteLength(JSON.stringify(args.payload ?? null));
+        if (!args.handle && !args.body) userErrors.push({ field: ["handle"], message: "Handle can't be blank" });
+        if (size > 50_000) userErrors.push({ field: ["payload"], message: "Errors validating schema:\n  Properties size exceeds the limit of 50000 bytes.\n" });
+        record("flowTriggerReceive", args, userErrors);
+        return { userErrors };
+      },
+    },
+  };
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName) as any;
+    for (const [name, resolve] of Object.entries(fields)) type.getFields()[name].resolve = resolve;
+  }
+  (schema.getType("Node") as any).resolveType = (value: any) => (String(value.id).startsWith("gid://shopify/Order/") ? "Order" : undefined);
+  (schema.getType("DiscountApplication") as any).resolveType = (value: any) => value.__typename;
+
+  let searchWarnings: Array<SearchWarning & { query: string }> = [];
+
+  function resolveNamespace(namespace: string | null | undefined): string {
+    if (!namespace || namespace === "$app") return APP_NAMESPACE;
+    return namespace.startsWith("$app:") ? `${APP_NAMESPACE}--${namespace.slice(5)}` : namespace;
+  }
+
+  function changeTags(field: string, args: any, change: (tags: string[], given: string[]) => string[]) {
+    requireScope(field, "write_orders");
+    const order = orders.get(args.id);
+    const given = (args.tags as string[]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+    const userErrors: any[] = [];
+    if (!order) userErrors.push({ field: ["id"], message: "Order does not exist" });
+    else if (given.some((t) => t.length > 40)) userErrors.push({ field: ["tags"], message: "Tags is invalid: a tag must be 40 characters or fewer" });
+    else {
+      order.tags = change(order.tags, given);
+      touch(order);
+    }
+    record(field, args, userErrors);
+    return { node: userErrors.length ? null : order, userErrors };
+  }
+
+  function metafieldsSet(args: any) {
+    requireScope("metafieldsSet", "write_orders");
+    const inputs: any[] = args.metafields;
+    const userErrors: any[] = [];
+    if (inputs.length > 25) userErrors.push({ field: ["metafields"], message: "Exceeded the maximum metafields input limit of 25.", code: "LESS_THAN_OR_EQUAL_TO", elementIndex: null });
+    inputs.forEach((input, index) => {
+      const at = (name: string) => ["metafields", String(index), name];
+      const order = orders.get(input.ownerId);
+      const namespace = resolveNamespace(input.namespace);
+      const definition = definitions.get(`ORDER/${namespace}/${input.key}`);
+      const type = input.type ?? definition?.type?.name;
+      if (!order) userErrors.push({ field: at("ownerId"), message: "Owner does not exist.", code: "INVALID", elementIndex: index });
+      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) userErrors.push({ field: at("key"), message: "Key is invalid.", code: "INVALID", elementIndex: index });
+      if (!type) userErrors.push({ field: at("type"), message: "Type can't be blank.", code: "BLANK", elementIndex: index });
+      else if (!METAFIELD_TYPES.has(type)) userErrors.push({ field: at("type"), message: "Type must be one of the following: …", code: "INCLUSION", elementIndex: index });
+      else {
+        const problem = metafieldValueError(type, input.value);
+        if (problem) userErrors.push({ field: at("value"), message: problem, code: "INVALID_VALUE", elementIndex: index });
+      }
+    });
+    let metafields: any[] | null = null;
+    if (userErrors.length === 0) {
+      // All or nothing, as on Shopify.
+      metafields = inputs.map((input) => {
+        const order = orders.get(input.ownerId)!;
+        const namespace = resolveNamespace(input.namespace);
+        const stamp = utc(now().toISOString());
+        const existing = order.metafields.find((m: any) => m.namespace === namespace && m.key === input.key);
+        const type = input.type ?? definitions.get(`ORDER/${namespace}/${input.key}`)?.type?.name;
+        const digest = createHash("sha256").update(input.value).digest("hex");
+        if (existing) Object.assign(existing, { value: input.value, type, compareDigest: digest, updatedAt: stamp });
+        else order.metafields.push({ id: gid("Metafield", ids++), namespace, key: input.key, value: input.value, type, compareDigest: digest, createdAt: stamp, updatedAt: stamp });
+        touch(order);
+        return order.metafields.find((m: any) => m.namespace === namespace && m.key === input.key);
+      });
+    }
+    record("metafieldsSet", args, userErrors);
+    return { metafields, userErrors };
+  }
+
+  function metafieldDefinitionCreate(args: any) {
+    const input = args.definition;
+    if (input.ownerType === "ORDER") requireScope("metafieldDefinitionCreate", "write_orders");
+    const namespace = resolveNamespace(input.namespace);
+    const key = `${input.ownerType}/${namespace}/${input.key}`;
+    const userErrors: any[] = [];
+    if (definitions.has(key)) userErrors.push({ field: ["definition", "key"], message: `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`, code: "TAKEN" });
+    if (!METAFIELD_TYPES.has(input.type)) userErrors.push({ field: ["definition", "type"], message: "Type is invalid.", code: "INCLUSION" });
+    if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) userErrors.push({ field: ["definition", "key"], message: "Key is invalid.", code: "INVALID_CHARACTER" });
+    let createdDefinition = null;
+    if (userErrors.length === 0) {
+      createdDefinition = { id: gid("MetafieldDefinition", ids++), name: input.name, namespace, key: input.key, description: input.description ?? null, type: { name: input.type }, ownerType: input.ownerType, access: input.access ?? null };
+      definitions.set(key, createdDefinition);
+    }
+    record("metafieldDefinitionCreate", args, userErrors);
+    return { createdDefinition, userErrors };
+  }
+
+  /** One GraphQL request: validated, cost checked against the bucket, executed. */
+  async function runGraphql(body: any): Promise<{ status: number; json: unknown }> {
+    if (typeof body?.query !== "string") return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
+    let document: DocumentNode;
+    try {
+      document = parse(body.query);
+    } catch (error) {
+      return { status: 200, json: { errors: [{ message: (error as GraphQLError).message, locations: (error as GraphQLError).locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] } };
+    }
+    const errors = validate(schema, document, specifiedRules);
+    if (errors.length) return { status: 200, json: { errors: errors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) } };
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations[0];
+    if (!operation) return { status: 200, json: { errors: [{ message: "No operation named " + body.operationName }] } };
+    const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+    const variables = (body.variables ?? {}) as Record<string, unknown>;
+    const { requested } = operationCost(schema, operation, fragments, variables);
+    if (requested > maxQueryCost) {
+      return {
+        status: 200,
+        json: { errors: [{ message: `Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`, extensions: { code: "MAX_COST_EXCEEDED", cost: requested, maxCost: maxQueryCost } }] },
+      };
+    }
+    const throttledAnswer = () => {
+      counters.throttled++;
+      return {
+        status: 200,
+        json: {
+          errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+          extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: bucket.status() } },
+        },
+      };
+    };
+    if (faults.throttled > 0) {
+      faults.throttled--;
+      return throttledAnswer();
+    }
+    if (!bucket.take(requested)) return throttledAnswer();
+    searchWarnings = [];
+    const result = await execute({ schema, document, operationName: body.operationName, variableValues: variables });
+    const { actual } = operationCost(schema, operation, fragments, variables, result.data ?? null);
+    bucket.giveBack(Math.max(0, requested - (actual ?? requested)));
+    const json: any = {};
+    if (result.errors?.length) {
+      json.errors = result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path, ...(e.extensions && Object.keys(e.extensions).length ? { extensions: e.extensions } : {}) }));
+    }
+    json.data = result.data ?? null;
+    json.extensions = {
+      cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: bucket.status() },
+      ...(searchWarnings.length ? { search: searchWarnings.map((w) => ({ path: ["orders"], query: w.query, warnings: [{ field: w.field, message: w.message }] })) } : {}),
+    };
+    return { status: 200, json };
+  }
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? "/", "http://standin");
+    const send = (status: number, json: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(json));
+    };
+    const raw = await readBody(req);
+    if (raw === null) return send(413, { errors: "Request body too large" });
+    let body: any = null;
+    if (raw.length) {
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        return send(400, { errors: "Bad Request: the body is not JSON" });
+      }
+    }
+
+    if (url.pathname.startsWith("/__standin/")) {
+      const route = `${req.method} ${url.pathname}`;
+      if (route === "GET /__standin/mutations") return send(200, { mutations: recorded });
+      if (route === "DELETE /__standin/mutations") {
+        recorded.length = 0;
+        return send(200, { mutations: [] });
+      }
+      if (route === "POST /__standin/faults") {
+        setFaults(body ?? {});
+        return send(200, { faults });
+      }
+      if (route === "POST /__standin/orders") {
+        if (!Array.isArray(body)) return send(400, { error: "an array of webhook-shaped (REST) orders" });
+        try {
+          upsertOrders(body);
+        } catch (error) {
+          return send(400, { error: (error as Error).message });
+        }
+        return send(200, { orders: orders.size });
+      }
+      if (route === "GET /__standin/stats") return send(200, { ...counters, bucket: bucket.status(), orders: orders.size });
+      return send(404, { error: "not found" });
+    }
+
+    const match = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(url.pathname);
+    if (!match) return send(404, { errors: "Not Found" });
+    if (req.method !== "POST") return send(405, { errors: "Method Not Allowed" });
+    counters.requests++;
+    if (req.headers["x-shopify-access-token"] !== accessToken) {
+      return send(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
+    }
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (faults.serverErrors > 0) {
+      faults.serverErrors--;
+      counters.serverErrors++;
+      return send(faults.status, { errors: "Internal Server Error" });
+    }
+    const answer = await runGraphql(body);
+    log(`${match[1]} ${body?.operationName ?? ""} → ${answer.status}`);
+    return send(answer.status, answer.json);
+  }
+
+  function setFaults(next: Faults) {
+    if (next.throttled !== undefined) faults.throttled = Math.max(0, Math.floor(next.throttled));
+    if (next.serverErrors !== undefined) faults.serverErrors = Math.max(0, Math.floor(next.serverErrors));
+    if (next.status !== undefined && next.status >= 500 && next.status <= 599) faults.status = next.status;
+    if (next.latencyMs !== undefined) faults.latencyMs = Math.max(0, Math.floor(next.latencyMs));
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`internal error: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ errors: "Internal Server Error" }));
+      }
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  return {
+    url,
+    shop,
+    accessToken,
+    graphqlUrl: (version = "2026-07") => `${url}/admin/api/${version}/graphql.json`,
+    request: runGraphql,
+    setFaults,
+    upsertOrders,
+    mutations: () => recorded,
+    stats: () => ({ ...counters }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooLarge ? null : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,122 @@
+// One order model for both shapes: every fixture order, served by the Admin API stand-in in its GraphQL shape and
+// read back through the app's client (the query the app really sends, line items page by page), maps to the
+// byte-identical result (invoice body, totals, problems) as the webhook's REST form.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mapOrderToInvoice } from "../../app/orders/map-order";
+import { GraphqlOrderSchema, legacyId, toWebhookJson, toWebhookOrder, webhookAmount } from "../../app/orders/graphql-order";
+import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
+import { createAdminClient, type AdminGraphql } from "../../app/shopify-admin/client.server";
+import { readOrderWith } from "../../app/shopify-admin/orders.server";
+import { startStandin, type Standin } from "../../shopify-standin/server";
+import { fixtureContext, fixtureNames, fixtureOrder } from "./fixture-loader";
+
+const names = fixtureNames();
+let standin: Standin;
+let client: AdminGraphql;
+
+function webhookOrder(name: string): ShopifyOrder {
+  const parsed = parseShopifyOrder(fixtureOrder(name));
+  if (!parsed.ok) throw new Error(`${name}: ${JSON.stringify(parsed.problems)}`);
+  return parsed.order;
+}
+
+beforeAll(async () => {
+  // All orders visible (read_all_orders) and a bucket that never throttles: this test is about shapes.
+  standin = await startStandin({ orders: names.map(fixtureOrder), scopes: ["read_orders", "read_all_orders"], bucketSize: 1_000_000, restoreRate: 1_000_000 });
+  client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken });
+});
+afterAll(() => standin?.stop());
+
+describe("GraphQL order → webhook order", () => {
+  it("covers every fixture", () => expect(names.length).toBeGreaterThanOrEqual(39));
+
+  it.each(names)("%s: read through the Admin API, it maps byte for byte like its webhook", async (name) => {
+    const webhook = webhookOrder(name);
+    const read = await readOrderWith(client, webhook.id);
+    expect(read).not.toBeNull();
+    const context = fixtureContext(name);
+    const fromWebhook = JSON.stringify(mapOrderToInvoice(webhook, context));
+    const fromGraphql = JSON.stringify(mapOrderToInvoice(read!, context));
+    expect(fromGraphql).toBe(fromWebhook);
+    // Same lines, same order, and the same id the pipeline keys on.
+    expect(read!.id).toBe(webhook.id);
+    expect(read!.line_items.map((l) => l.id)).toEqual(webhook.line_items.map((l) => l.id));
+  });
+
+  it.each(names.slice(0, 5))("%s: the order as the pipeline stores it (its snapshot) maps the same when read back", async (name) => {
+    const read = await readOrderWith(client, webhookOrder(name).id);
+    const again = parseShopifyOrder(JSON.parse(JSON.stringify(orderSnapshot(read))));
+    if (!again.ok) throw new Error(JSON.stringify(again.problems));
+    const context = fixtureContext(name);
+    expect(JSON.stringify(mapOrderToInvoice(again.order, context))).toBe(JSON.stringify(mapOrderToInvoice(read!, context)));
+  });
+
+  it("a 120-line order is read whole, page by page", async () => {
+    const name = names.find((n) => n.startsWith("37-"))!;
+    const before = client.stats.requests;
+    const read = await readOrderWith(client, webhookOrder(name).id);
+    expect(read!.line_items).toHaveLength(webhookOrder(name).line_items.length);
+    expect(webhookOrder(name).line_items.length).toBeGreaterThan(100);
+    expect(client.stats.requests - before).toBeGreaterThan(2);
+  });
+
+  it("an unknown order is null", async () => {
+    expect(await readOrderWith(client, 999_999_999)).toBeNull();
+  });
+});
+
+describe("conversion details", () => {
+  it("Shopify's shortest decimals become webhook amounts without rounding", () => {
+    expect(webhookAmount("249.9")).toBe("249.90");
+    expect(webhookAmount("10.0")).toBe("10.00");
+    expect(webhookAmount("0.125")).toBe("0.125");
+    expect(webhookAmount("-3.5")).toBe("-3.50");
+  });
+
+  it("GIDs become numeric ids, a malformed one is refused", () => {
+    expect(legacyId("gid://shopify/Order/5810000001")).toBe(5810000001);
+    expect(legacyId("gid://shopify/MailingAddress/12?model_name=Address")).toBe(12);
+    expect(() => legacyId("5810000001")).toThrow();
+  });
+
+  it("the schema refuses an answer whose money is not a decimal", async () => {
+    const { json } = await standin.request({ query: `{ order(id: "gid://shopify/Order/${webhookOrder(names[0]).id}") { id } }` });
+    expect(json.data.order.id).toMatch(/^gid:\/\/shopify\/Order\/\d+$/);
+    const bad = { ...minimalOrder(), totalPriceSet: { shopMoney: { amount: 12.5, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } };
+    expect(GraphqlOrderSchema.safeParse(bad).success).toBe(false);
+    expect(GraphqlOrderSchema.safeParse(minimalOrder()).success).toBe(true);
+    expect(toWebhookOrder(GraphqlOrderSchema.parse(minimalOrder())).total_price).toBe("12.50");
+  });
+
+  it("note attributes, gateways, fulfillments and refunds keep their webhook names", () => {
+    const json = toWebhookJson(GraphqlOrderSchema.parse({
+      ...minimalOrder(),
+      customAttributes: [{ key: "Vergi No", value: "1234567890" }],
+      paymentGatewayNames: ["iyzico"],
+      displayFinancialStatus: "PARTIALLY_REFUNDED",
+      fulfillments: [{ id: "gid://shopify/Fulfillment/7", status: "SUCCESS", createdAt: "2026-11-21T07:00:00Z", trackingInfo: [{ company: "Aras Kargo", number: "A1" }] }],
+      refunds: [{ id: "gid://shopify/Refund/9", createdAt: null, refundLineItems: { nodes: [{ quantity: 1, lineItem: { id: "gid://shopify/LineItem/5" } }], pageInfo: { hasNextPage: false, endCursor: null } }, orderAdjustments: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } }],
+    }));
+    expect(json).toMatchObject({
+      note_attributes: [{ name: "Vergi No", value: "1234567890" }],
+      payment_gateway_names: ["iyzico"],
+      financial_status: "partially_refunded",
+      fulfillments: [{ id: 7, status: "success", tracking_company: "Aras Kargo", tracking_number: "A1" }],
+      refunds: [{ id: 9, refund_line_items: [{ line_item_id: 5, quantity: 1 }], order_adjustments: [] }],
+    });
+  });
+});
+
+function minimalOrder() {
+  const bag = (amount: string) => ({ shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } });
+  const page = { hasNextPage: false, endCursor: null };
+  return {
+    id: "gid://shopify/Order/1", legacyResourceId: "1", name: "#1", number: 1,
+    createdAt: "2026-11-20T11:05:11Z", updatedAt: "2026-11-20T11:05:11Z", processedAt: "2026-11-20T11:05:11Z",
+    test: false, sourceName: "web", currencyCode: "TRY", presentmentCurrencyCode: "TRY", taxesIncluded: true,
+    totalPriceSet: bag("12.5"), currentTotalPriceSet: bag("12.5"), subtotalPriceSet: null, totalTaxSet: null, totalDiscountsSet: null,
+    totalTipReceivedSet: bag("0.0"), email: null, phone: null, displayFinancialStatus: "PAID", paymentGatewayNames: [],
+    customAttributes: [], customer: null, billingAddress: null, shippingAddress: null,
+    lineItems: { nodes: [], pageInfo: page }, shippingLines: { nodes: [], pageInfo: page }, fulfillments: [], refunds: [],
+  };
+}
