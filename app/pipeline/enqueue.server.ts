@@ -227,15 +227,27 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
     return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
   }
   if (existing.cancelledInShop) return { status: 200, result: "duplicate" };
-  // Being posted right now, or already at the service: keep it, and ask the merchant.
+  // Formalised: the invoice stays; the merchant is told what applies (the invoice page's after-sale view).
+  // At the service but not formalised: the worker reads it now and deletes it while the service allows it
+  // (app/pipeline/after-sale.server.ts). Being posted right now: marked; the worker decides after the post.
   const atService = existing.remoteId !== null;
+  const formalised = atService && (existing.state === "completed" || existing.formalStatus === "completed");
   await prisma.invoice.update({
     where: { id: existing.id },
     data: {
       cancelledInShop: true,
-      ...(atService ? { state: "needs_attention", problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
-      events: { create: { type: atService ? "needs_attention" : "cancelled", at: now, data: { topic: meta.topic } } },
+      ...(formalised ? { state: "needs_attention", problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
+      ...(atService && !formalised ? { nextAttemptAt: now } : {}),
+      events: {
+        create: {
+          type: formalised ? "needs_attention" : "cancelled",
+          at: now,
+          message: atService && !formalised ? "order cancelled in Shopify; its invoice is deleted at the service if not yet formalised" : null,
+          data: { topic: meta.topic },
+        },
+      },
     },
   });
+  if (atService && !formalised) await signalWork();
   return { status: 200, result: "marked" };
 }

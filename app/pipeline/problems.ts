@@ -70,8 +70,16 @@ const messages = {
     tr: "Fatura serviste artık bulunamıyor (silinmiş olabilir). Fatura panelini kontrol edin.",
   },
   "invoice.cancelled_after_invoicing": {
-    en: "The order was cancelled in Shopify after its invoice was issued. Decide in the invoicing panel whether to cancel the invoice or issue a return invoice.",
-    tr: "Sipariş, faturası kesildikten sonra Shopify'da iptal edildi. Faturayı iptal etmeye veya iade faturası düzenlemeye fatura panelinden karar verin.",
+    en: "The order was cancelled in Shopify after its invoice was formalised, so the app could no longer delete it. 'After the sale' on this page says what applies to this invoice.",
+    tr: "Sipariş, faturası resmileştikten sonra Shopify'da iptal edildi; uygulama faturayı artık silemez. Bu sayfadaki 'Satış sonrası' bölümü bu fatura için ne yapılacağını söyler.",
+  },
+  "order.edited_unread": {
+    en: "The order was edited in Shopify and could not be read again ({details}). The invoice waits for the order as it stands and is retried on its own.",
+    tr: "Sipariş Shopify'da düzenlendi ve yeniden okunamadı ({details}). Fatura siparişin son hâlini bekliyor; kendiliğinden yeniden denenecek.",
+  },
+  "invoice.withdraw_refused": {
+    en: "The invoice had to be withdrawn after a refund or cancellation, but the service refused to delete it ({details}). 'After the sale' on this page says what applies.",
+    tr: "İade veya iptal sonrası faturanın geri çekilmesi gerekiyordu ama servis silmeyi reddetti ({details}). Bu sayfadaki 'Satış sonrası' bölümü ne yapılacağını söyler.",
   },
   "invoice.total_mismatch": {
     en: "The service's grand total {remote} differs from the amount paid {paid}. Check the invoice before sending it to the customer.",

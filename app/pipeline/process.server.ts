@@ -1,7 +1,7 @@
 // One claimed row's work: post it (map, create, settle unknown outcomes) or read its status again.
 // Every write at the end is conditional on still holding the lease, so a worker that stalled past its
 // lease cannot overwrite the work of the worker that took the row over.
-import type { Prisma } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
@@ -28,6 +28,8 @@ import { problem, type PipelineProblem } from "./problems";
 import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "./signal.server";
 import type { EventType, InvoiceState } from "./states";
+import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "./after-sale.server";
+import { orderAsItStands } from "../orders/refunds";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -35,8 +37,10 @@ export interface ProcessDeps {
   appUrl: string;
   clientFor?: (
     connection: Connection,
-  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill">;
+  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"> & Partial<Pick<InvoicingClient, "deleteInvoice">>;
   random?: () => number;
+  /** Reads an edited order again before it is invoiced (the Admin API); without it an edited order waits. */
+  readOrder?: ReadOrder;
 }
 
 /** Problems and payloads are stored as JSON columns. */
@@ -50,6 +54,8 @@ interface Outcome {
   events: Array<{ type: EventType; message?: string; data?: Prisma.InputJsonValue }>;
   /** The service's team (account) of the shop's key, as its invoice records say: callbacks must carry it. */
   teamId?: number;
+  /** Refunds this work dealt with, and how (the Refund rows' `handling`). */
+  refunds?: Array<{ ids: string[]; handling: string }>;
 }
 
 export function callbackUrlFor(appUrl: string, invoiceId: string): string {
@@ -125,7 +131,7 @@ interface PostSource {
   notFound?: PipelineProblem;
 }
 
-function orderSource(row: Row, client: Client, connection: Connection, deps: ProcessDeps): PostSource {
+function orderSource(row: Row, client: Client, connection: Connection, deps: ProcessDeps, refunds: RefundRow[]): PostSource {
   const target: PostedWith = {
     saleChannelId: connection.saleChannelId,
     invoiceIntegrationId: connection.invoiceIntegrationId,
@@ -136,7 +142,8 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
     build(now) {
       const parsed = parseShopifyOrder(row.orderSnapshot);
       if (!parsed.ok) return { ok: false, problems: parsed.problems };
-      const mapped = mapOrderToInvoice(parsed.order, {
+      // The order as it stands: units and shipping refunded since the snapshot are not invoiced.
+      const mapped = mapOrderToInvoice(orderAsItStands(parsed.order, storedRefunds(refunds)), {
         settings: connection.mapping,
         shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
         now,
@@ -214,9 +221,16 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   if (row.cancelledInShop && row.attempts === 0) {
     return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
   }
-  const source = row.waybillId !== null ? waybillSource(row, row.waybillId, client, connection, deps) : orderSource(row, client, connection, deps);
   const now = deps.now();
   const lease = { id: row.id, leaseOwner: row.leaseOwner };
+  // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
+  if (row.waybillId === null) {
+    const refreshed = await refreshEditedOrder(row, deps.readOrder, now);
+    if (!refreshed.ok) return editedOrderWaits(row, deps, refreshed.reason);
+    if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
+  }
+  const refunds = row.waybillId === null ? await refundsOf(row.shopDomain, row.orderId) : [];
+  const source = row.waybillId !== null ? waybillSource(row, row.waybillId, client, connection, deps) : orderSource(row, client, connection, deps, refunds);
   let attempted = row;
   // An earlier attempt may have reached the service (timeout, crash mid-post): ask before posting again, for
   // exactly what it was posted with. This pass counts as an attempt before its first request, so a lookup that
@@ -235,6 +249,16 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
     if (row.cancelledInShop) {
       return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it" }] };
     }
+  }
+
+  // Fully refunded before it was invoiced (and, after an earlier attempt, nothing found at the service): no invoice.
+  const asItStands = row.waybillId === null ? standing(row.orderSnapshot, refunds) : null;
+  if (asItStands?.nothingLeft) {
+    return {
+      data: { state: "cancelled", nextAttemptAt: null },
+      events: [{ type: "cancelled", message: "order fully refunded in Shopify before it was invoiced; no invoice" }],
+      refunds: [{ ids: refunds.filter((r) => r.handling === null).map((r) => r.refundId), handling: "no_invoice" }],
+    };
   }
 
   const mapped = source.build(now);
@@ -258,7 +282,15 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   if (row.attempts === 0) attempted = { ...row, attempts: 1 };
   try {
     const record = await source.create(mapped.body);
-    return created(attempted, record, deps, "posted", mapped.paid);
+    // The refunds known now are in this invoice (their units and shipping were left off).
+    const known = refunds.filter((r) => r.handling === null);
+    return {
+      ...created(attempted, record, deps, "posted", mapped.paid),
+      refunds: [
+        { ids: known.filter(changesInvoice).map((r) => r.refundId), handling: "before_invoice" },
+        ...known.filter((r) => !changesInvoice(r)).map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) })),
+      ],
+    };
   } catch (error) {
     const look = source.afterRefusal(error);
     if (look) {
@@ -298,6 +330,8 @@ function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "poste
 async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcome> {
   try {
     const record = await client.getInvoice(row.remoteId!);
+    const undone = await afterSaleAtService(row, record, client, deps);
+    if (undone) return undone;
     const applied = applyRecord(row, record, deps);
     if (applied.data.state === "processing") {
       const syncAttempts = row.syncAttempts + 1;
@@ -322,6 +356,88 @@ async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcom
       events: [{ type: "retry", message: `status read failed: ${describe(error)}`, data: { syncAttempts, delayMs: delay } }],
     };
   }
+}
+
+/** Formal statuses in which the service still lets the invoice be deleted (sandbox/README.md, decision 0016). */
+const WITHDRAWABLE = new Set(["pending", "failed"]);
+
+/**
+ * Posted, and Shopify says the sale changed since (a cancellation, or refunds not in the invoice): while the
+ * service allows it, the invoice is deleted, then either the row ends cancelled (nothing left to invoice) or it
+ * is posted again for the kept lines. Formalised already: the refunds go to the invoice page's after-sale view.
+ * Null when there is nothing to do here (the ordinary status read goes on).
+ */
+async function afterSaleAtService(row: Row, record: InvoiceRecord, client: Client, deps: ProcessDeps): Promise<Outcome | null> {
+  if (row.waybillId !== null || row.state === "cancelled") return null;
+  const refunds = await refundsOf(row.shopDomain, row.orderId);
+  const pending = refunds.filter((r) => r.handling === null);
+  const changing = pending.filter(changesInvoice);
+  const minor = pending.filter((r) => !changesInvoice(r));
+  const withMinor = (outcome: Outcome): Outcome => ({
+    ...outcome,
+    refunds: [...(outcome.refunds ?? []), ...minor.map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) }))],
+  });
+  const formal = record.formal_status ?? "";
+  if (stateOf(record) === "completed") {
+    // Formalised: the invoice stays as the tax authority has it; the invoice page shows each refund's path.
+    if (pending.length === 0) return null;
+    const outcome = applyRecord(row, record, deps);
+    return { ...outcome, refunds: [{ ids: pending.map((r) => r.refundId), handling: "after_formalisation" }] };
+  }
+  if (!row.cancelledInShop && changing.length === 0) return minor.length ? withMinor(applyRecord(row, record, deps)) : null;
+  if (!WITHDRAWABLE.has(formal)) return null; // being formalised right now: read again soon, decide then
+  if (!client.deleteInvoice) return null;
+  const nothingLeft = row.cancelledInShop || (standing(row.orderSnapshot, refunds)?.nothingLeft ?? false);
+  try {
+    await client.deleteInvoice(record.id);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) {
+      if (error instanceof InvoicingError && error.retry === "never") {
+        // Refused: most likely formalised meanwhile. The next read shows it; the merchant sees why.
+        return {
+          data: { nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(0, deps.random)), lastError: describe(error) },
+          events: [{ type: "after_sale", message: `deleting invoice ${record.id} was refused: ${describe(error)}` }],
+        };
+      }
+      throw error; // transient: the status read's backoff applies (processClaimedRow counts it)
+    }
+  }
+  const cleared: Prisma.InvoiceUpdateManyMutationInput = {
+    remoteId: null,
+    workflowStatus: null,
+    formalStatus: null,
+    ettn: null,
+    serialNumber: null,
+    pdfUrl: null,
+    remoteTotals: Prisma.DbNull,
+    syncAttempts: 0,
+    problems: json([]),
+  };
+  const withdrawn = { type: "withdrawn" as const, message: `invoice ${record.id} deleted at the service before formalisation`, data: json({ remoteId: record.id, formalStatus: formal }) };
+  if (nothingLeft) {
+    return withMinor({
+      data: { ...cleared, state: "cancelled", nextAttemptAt: null },
+      events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation" }],
+      refunds: [{ ids: changing.map((r) => r.refundId), handling: "withdrawn" }],
+    });
+  }
+  // Partially refunded: the same row is posted again, for the order as it stands (a fresh first attempt).
+  return withMinor({
+    data: { ...cleared, state: "queued", attempts: 0, nextAttemptAt: deps.now() },
+    events: [withdrawn, { type: "reissue", message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}` }],
+    refunds: [{ ids: changing.map((r) => r.refundId), handling: "reissued" }],
+  });
+}
+
+/** An edited order that could not be read again waits, on the ordinary backoff, and says why. */
+function editedOrderWaits(row: Row, deps: ProcessDeps, reason: string): Outcome {
+  const attempts = row.attempts + 1;
+  if (attempts >= RETRY.maxAttempts) return needsAttention([problem("order.edited_unread", { details: reason })]);
+  const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));
+  return {
+    data: { state: "queued", attempts, nextAttemptAt, lastError: `order edited; read again failed: ${reason}`, problems: json([problem("order.edited_unread", { details: reason }, "warning")]) },
+    events: [{ type: "retry", message: `order edited in Shopify; reading it again failed (${reason}); next try ${nextAttemptAt.toISOString()}` }],
+  };
 }
 
 /** The invoice's state as the service reports it. */
@@ -351,7 +467,9 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
   if (state === "failed") {
     data.problems = json([problem("service.formalisation_failed", { details: remoteErrorText(record.errors) })]);
   }
-  if (row.cancelledInShop && state !== "cancelled") {
+  // Cancelled in Shopify: while the invoice is still being formalised the next read may yet delete it
+  // (afterSaleAtService); once formalised, only the merchant can act (the invoice page says how).
+  if (row.cancelledInShop && state !== "cancelled" && state !== "processing") {
     state = "needs_attention";
     data.problems = json([problem("invoice.cancelled_after_invoicing")]);
   }
@@ -456,6 +574,13 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
       data: { ...outcome.data, leaseOwner: null, leaseUntil: null },
     });
     if (result.count !== 1) return false;
+    for (const update of outcome.refunds ?? []) {
+      if (update.ids.length === 0) continue;
+      await tx.refund.updateMany({
+        where: { shopDomain: row.shopDomain, refundId: { in: update.ids }, handling: null },
+        data: { handling: update.handling, handledAt: new Date() },
+      });
+    }
     if (outcome.events.length) {
       await tx.invoiceEvent.createMany({
         data: outcome.events.map((event) => ({

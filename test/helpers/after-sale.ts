@@ -36,3 +36,17 @@ export async function deliver(topic: AfterSaleTopic, body: unknown, options: { s
   }
   return { status: response.status, json };
 }
+
+let scenarioSeq = 0;
+
+/**
+ * An order fixture and its after-sale fixtures under a fresh order id, so that tests sharing one sandbox never
+ * meet the service's duplicate protection. Ids are replaced as whole numbers only (line ids, which start with
+ * the order id's digits, stay as they are).
+ */
+export function scenario(orderFixtureName: string) {
+  const original = String(orderFixture(orderFixtureName).id);
+  const id = String(7_000_000_000 + process.pid * 1000 + ++scenarioSeq);
+  const rekey = (value: unknown): Json => JSON.parse(JSON.stringify(value).replace(new RegExp(`\\b${original}\\b`, "g"), id)) as Json;
+  return { id, order: rekey(orderFixture(orderFixtureName)), fixture: (name: string) => rekey(afterSaleFixture(name)) };
+}
