@@ -21,16 +21,15 @@ export async function refundsOf(shop: string, orderId: string): Promise<RefundRo
 
 /**
  * An order edited since its snapshot is read again before posting: the fresh order replaces the snapshot and the
- * edits are marked read. Without a reader, or when the read fails, the invoice must wait (never post the old order).
+ * edits are marked read. When the read fails, the invoice must wait (never post the old order).
  */
 export async function refreshEditedOrder(
   row: { id: string; shopDomain: string; orderId: string; leaseOwner: string | null },
-  readOrder: ReadOrder | undefined,
+  readOrder: ReadOrder,
   now: Date,
 ): Promise<{ ok: true; snapshot?: unknown } | { ok: false; reason: string }> {
   const edits = await prisma.orderEdit.findMany({ where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null }, select: { id: true } });
   if (edits.length === 0) return { ok: true };
-  if (!readOrder) return { ok: false, reason: "no Admin API reader configured" };
   let fresh: unknown;
   try {
     fresh = await readOrder(row.shopDomain, row.orderId);

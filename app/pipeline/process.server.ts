@@ -39,7 +39,7 @@ export interface ProcessDeps {
     connection: Connection,
   ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"> & Partial<Pick<InvoicingClient, "deleteInvoice">>;
   random?: () => number;
-  /** Reads an edited order again before it is invoiced (the Admin API); without it an edited order waits. */
+  /** Reads an edited order again before it is invoiced; default: the Admin API (app/shopify-admin readOrder). */
   readOrder?: ReadOrder;
 }
 
@@ -225,7 +225,7 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   const lease = { id: row.id, leaseOwner: row.leaseOwner };
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
   if (row.waybillId === null) {
-    const refreshed = await refreshEditedOrder(row, deps.readOrder, now);
+    const refreshed = await refreshEditedOrder(row, deps.readOrder ?? readOrderFromShopify, now);
     if (!refreshed.ok) return editedOrderWaits(row, deps, refreshed.reason);
     if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
   }
@@ -428,6 +428,14 @@ async function afterSaleAtService(row: Row, record: InvoiceRecord, client: Clien
     refunds: [{ ids: changing.map((r) => r.refundId), handling: "reissued" }],
   });
 }
+
+/** The Admin API (app/shopify-admin, the shop's offline session), loaded when an edited order first needs it. */
+const readOrderFromShopify: ReadOrder = async (shop, orderId) => {
+  const { readOrder } = await import("../shopify-admin/orders.server");
+  const order = await readOrder(shop, orderId);
+  if (!order) throw new Error(`Shopify has no order ${orderId} for this shop`);
+  return order;
+};
 
 /** An edited order that could not be read again waits, on the ordinary backoff, and says why. */
 function editedOrderWaits(row: Row, deps: ProcessDeps, reason: string): Outcome {

@@ -6,6 +6,9 @@ import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
 import { deliver, scenario } from "../helpers/after-sale";
+import { createAdminClient } from "../../app/shopify-admin/client.server";
+import { readOrderWith } from "../../app/shopify-admin/orders.server";
+import { startStandin } from "../../shopify-standin/server";
 
 const pipeline = pipelineForEachTest();
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
@@ -117,6 +120,23 @@ describe("before the invoice is posted", () => {
     expect(atService(o.id)[0].grand_total).toBe("1825.75");
     expect((row.orderSnapshot as { line_items: Array<{ current_quantity?: number }> }).line_items[1].current_quantity).toBe(1);
     expect((await prisma.orderEdit.findFirstOrThrow({ where: { shopDomain: SHOP } })).readAt).toBeInstanceOf(Date);
+  });
+
+  it("edit before posting, read through the Admin API (GraphQL, the local stand-in): invoiced as it stands", async () => {
+    const o = scenario("02-mixed-rates-free-shipping");
+    const standin = await startStandin({ shop: SHOP, orders: [o.fixture("edited-1002-order")], scopes: ["read_orders", "read_all_orders"] });
+    try {
+      const admin = createAdminClient({ shop: SHOP, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken });
+      await deliver("orders/paid", o.order);
+      await deliver("orders/edited", o.fixture("edited-1002"));
+      await pipeline.startWorker({ readOrder: (_shop, orderId) => readOrderWith(admin, orderId) });
+      await settled("completed");
+      expect(linesAt(o.id)[0]).toContainEqual(["Kitap: Kürk Mantolu Madonna", 1]);
+      expect(atService(o.id)[0].grand_total).toBe("1825.75");
+      expect(standin.stats().requests).toBeGreaterThan(0);
+    } finally {
+      await standin.stop();
+    }
   });
 
   it("edit before posting, the order cannot be read again: nothing is posted, the row waits and says why", async () => {
