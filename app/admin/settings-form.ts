@@ -37,6 +37,10 @@ export interface SettingsForm {
   defaultCarrierTitle: string;
   defaultCarrierTaxNumber: string;
   invoiceCurrency: string;
+  /** Tags on the Shopify order of a completed invoice (written only with the write_orders scope). */
+  orderTag: string;
+  eArchiveTag: string;
+  eInvoiceTag: string;
 }
 
 /** Field path → error code (translated on the page as `settings.error.<code>`). */
@@ -59,6 +63,7 @@ export function formFromSettings(view: {
   dummyIntegrationId: number | null;
   trigger: string;
   mapping: MappingSettings;
+  orderTags?: { orderTag: string; eArchiveTag: string; eInvoiceTag: string };
 }): SettingsForm {
   const m = view.mapping;
   return {
@@ -87,5 +92,8 @@ export function formFromSettings(view: {
     defaultCarrierTitle: m.defaultCarrier?.title ?? "",
     defaultCarrierTaxNumber: m.defaultCarrier?.taxNumber ?? "",
     invoiceCurrency: m.invoiceCurrency,
+    orderTag: view.orderTags?.orderTag ?? "e-fatura",
+    eArchiveTag: view.orderTags?.eArchiveTag ?? "",
+    eInvoiceTag: view.orderTags?.eInvoiceTag ?? "",
   };
 }

@@ -4,7 +4,7 @@
 import { InvoicingClient } from "../invoicing/client";
 import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing/errors";
 import { MappingSettingsSchema, PAYMENT_METHODS, TAX_RATES, type MappingSettings } from "../orders/settings";
-import { ConnectionInputSchema, apiKeyFor, getSettings, saveSettings, TRIGGERS, type SettingsView } from "../settings/settings.server";
+import { ConnectionInputSchema, apiKeyFor, getSettings, OrderTagSchema, saveSettings, TRIGGERS, type OrderTags, type SettingsView } from "../settings/settings.server";
 import { channelForShop, shopHosts } from "./sale-channel.server";
 import { registerAccountWebhook } from "../settings/account-webhook.server";
 import { splitNames, type FieldErrors, type SettingsForm } from "./settings-form";
@@ -63,7 +63,7 @@ const text = (value: unknown) => (typeof value === "string" ? value.trim() : "")
 export function validateSettingsForm(
   input: Partial<SettingsForm>,
   currentMapping: MappingSettings,
-): { errors: FieldErrors; connection?: ReturnType<typeof ConnectionInputSchema.parse>; mapping?: MappingSettings } {
+): { errors: FieldErrors; connection?: ReturnType<typeof ConnectionInputSchema.parse>; mapping?: MappingSettings; orderTags?: OrderTags } {
   const errors: FieldErrors = {};
 
   const baseUrl = text(input.baseUrl).replace(/\/+$/, "");
@@ -173,8 +173,14 @@ export function validateSettingsForm(
     for (const issue of mappingResult.error.issues) errors[String(issue.path[0] ?? "mapping")] ??= "invalid";
   }
 
+  // Order tags: older forms do not send them (undefined keeps the default shown on the page).
+  const orderTags: OrderTags = { orderTag: text(input.orderTag ?? "e-fatura"), eArchiveTag: text(input.eArchiveTag), eInvoiceTag: text(input.eInvoiceTag) };
+  for (const [field, value] of Object.entries(orderTags)) {
+    if (!OrderTagSchema.safeParse(value).success) errors[field] = "tag";
+  }
+
   if (Object.keys(errors).length > 0 || !connectionResult.success || !mappingResult.success) return { errors };
-  return { errors, connection: connectionResult.data, mapping: mappingResult.data };
+  return { errors, connection: connectionResult.data, mapping: mappingResult.data, orderTags };
 }
 
 /** Asks the service whether `apiKey` works at `baseUrl`. */
@@ -198,7 +204,7 @@ export async function checkApiKey(baseUrl: string, apiKey: string): Promise<{ ok
  */
 export async function saveSettingsForm(shop: string, input: Partial<SettingsForm>): Promise<SaveResult> {
   const current = await getSettings(shop);
-  const { errors, connection, mapping } = validateSettingsForm(input, current.mapping);
+  const { errors, connection, mapping, orderTags } = validateSettingsForm(input, current.mapping);
   if (!connection || !mapping) return { ok: false, errors };
 
   const newKey = connection.apiKey;
@@ -215,7 +221,7 @@ export async function saveSettingsForm(shop: string, input: Partial<SettingsForm
     }
   }
 
-  await saveSettings(shop, { ...connection, baseUrl }, mapping);
+  await saveSettings(shop, { ...connection, baseUrl }, mapping, orderTags);
   // The settings are saved either way; a failed registration only means no account-level hints.
   const apiKey = newKey ?? (await apiKeyFor(shop));
   const registered = apiKey ? await registerAccountWebhook(shop, { baseUrl, apiKey }) : null;

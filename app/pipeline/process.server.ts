@@ -30,6 +30,7 @@ import { signalWork } from "./signal.server";
 import type { EventType, InvoiceState } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "./after-sale.server";
 import { orderAsItStands } from "../orders/refunds";
+import { scheduleWriteBack, writesBack } from "../writeback/run.server";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -600,6 +601,11 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
         })),
       });
     }
+    // The order carries the invoice's state (tags, metafields, Flow): a step of its own, due now, which can
+    // fail and retry without ever touching this row (app/writeback/run.server.ts).
+    const nextState = outcome.data.state as string | undefined;
+    const changed = nextState !== row.state || (outcome.data.serialNumber !== undefined && outcome.data.serialNumber !== row.serialNumber);
+    if (writesBack(row, nextState, changed)) await scheduleWriteBack(tx, row.id, row.shopDomain, new Date());
     // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
     if (outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null) {
       await tx.shopSettings.updateMany({ where: { shopDomain: row.shopDomain, teamId: null }, data: { teamId: outcome.teamId } });

@@ -9,6 +9,8 @@ import { pruneWebhookDeliveries } from "../webhooks/deliveries.server";
 import { advanceRuns } from "../past-orders/runs.server";
 import type { OrderReader } from "./order-reader";
 import { reconcileShop, shopsDueForReconciliation } from "./reconcile.server";
+import { claimDueWriteBacks, nextWriteBackDueAt, processWriteBack, type WriteBackDeps } from "../writeback/run.server";
+import { defaultWriteBackDeps } from "../writeback/admin.server";
 
 /** Housekeeping (old webhook deliveries) runs at most this often per worker. */
 const HOUSEKEEPING_MS = 60 * 60_000;
@@ -17,6 +19,8 @@ const SCHEDULER_MS = 1000;
 
 export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   now?: () => Date;
+  /** The write-back step's Admin API access and error handling (app/writeback); Shopify's by default. */
+  writeBack?: Partial<Omit<WriteBackDeps, "now">>;
   concurrency?: number;
   perShopLimit?: number;
   leaseMs?: number;
@@ -47,6 +51,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 5_000;
   const deps: ProcessDeps = { ...options, now };
+  const writeBackDeps: WriteBackDeps = { ...defaultWriteBackDeps(), random: options.random, ...options.writeBack, now };
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let wakeUp: (() => void) | null = null;
@@ -68,15 +73,29 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     if (free <= 0 || (inFlight.size > 0 && free < batch)) return 0;
     const claimed = await claimDueRows({ workerId: id, now: now(), limit: free, perShopLimit, leaseMs });
     for (const claim of claimed) {
-      const job: Promise<void> = processClaimedRow(claim, deps)
-        .catch((error: unknown) => logger.error({ err: error, invoice: claim.id }, "worker job crashed"))
-        .finally(() => {
-          inFlight.delete(job);
-          wake();
-        });
-      inFlight.add(job);
+      track(processClaimedRow(claim, deps).catch((error: unknown) => logger.error({ err: error, invoice: claim.id }, "worker job crashed")));
     }
-    return claimed.length;
+    // Writing orders back to Shopify shares the slots, after the invoices (which the merchant waits for).
+    const writeBacks = await claimDueWriteBacks({ workerId: id, now: now(), limit: concurrency - inFlight.size, leaseMs });
+    for (const claim of writeBacks) {
+      track(processWriteBack(claim, writeBackDeps).catch((error: unknown) => logger.error({ err: error, invoice: claim.invoiceId }, "write-back job crashed")));
+    }
+    return claimed.length + writeBacks.length;
+  }
+
+  function track(work: Promise<void>) {
+    const job: Promise<void> = work.finally(() => {
+      inFlight.delete(job);
+      wake();
+    });
+    inFlight.add(job);
+  }
+
+  /** The earliest due row, invoice or write-back. */
+  async function nextDue(): Promise<Date | null> {
+    const [invoice, writeBack] = await Promise.all([nextDueAt(), nextWriteBackDueAt()]);
+    if (!invoice || !writeBack) return invoice ?? writeBack;
+    return invoice < writeBack ? invoice : writeBack;
   }
 
   async function sleepUntilNeeded() {
@@ -85,7 +104,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     // due; rows due already but not claimable are held by other workers' leases or per-shop limits.
     let ms = pollMs;
     if (inFlight.size === 0) {
-      const due = await nextDueAt().catch(() => null);
+      const due = await nextDue().catch(() => null);
       const untilDue = due ? due.getTime() - now().getTime() : pollMs;
       ms = untilDue > 0 ? Math.max(5, Math.min(pollMs, untilDue)) : Math.min(250, pollMs);
     }
@@ -114,7 +133,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         logger.error({ err: error }, "claiming due invoices failed");
       }
       if (claimed === 0 && inFlight.size === 0) {
-        const due = await nextDueAt().catch(() => null);
+        const due = await nextDue().catch(() => null);
         if (!due || due > now()) {
           idleWaiters.forEach((resolve) => resolve());
           idleWaiters = [];

@@ -18,13 +18,24 @@ import { problemText } from "../components/problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import { usePdfDownload } from "../components/usePdfDownload";
+import { WriteBackCard } from "../components/WriteBackCard";
+import { retryWriteBack, writeBackOf } from "../writeback/run.server";
+import { refreshWriteScope } from "../writeback/scope.server";
 
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, scopes } = await authenticate.admin(request);
   const invoice = await getInvoiceDetail(session.shop, params.id ?? "");
   if (!invoice) throw new Response("Not Found", { status: 404 });
-  return json({ invoice, timezone: await shopTimezone(session.shop) });
+  // Only invoices of Shopify orders are written back (not test invoices of the settings page, not waybills).
+  const ownsOrder = !invoice.isTest && invoice.waybillId === null;
+  const [timezone, writeBack, canWrite] = await Promise.all([
+    shopTimezone(session.shop),
+    ownsOrder ? writeBackOf(session.shop, invoice.id) : null,
+    ownsOrder ? refreshWriteScope(session.shop, scopes) : false,
+  ]);
+  const writeBackStatus = !ownsOrder ? null : !canWrite ? { status: "no_scope" as const, lastError: null } : writeBack ? { status: writeBack.status, lastError: writeBack.lastError } : { status: "none" as const, lastError: null };
+  return json({ invoice, timezone, writeBack: writeBackStatus });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -32,6 +43,10 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   const intent = form.get("intent");
   const id = params.id ?? "";
+  if (intent === "retry_write_back") {
+    const retried = await retryWriteBack(session.shop, id);
+    return json(retried ? { ok: true as const, intent: "retry_write_back" } : { ok: false as const, reason: "not_allowed" as const, intent: "retry_write_back" }, { status: retried ? 200 : 409 });
+  }
   const result =
     intent === "retry" ? await retryInvoice(session.shop, id) : intent === "invoice_now" ? await invoiceNow(session.shop, id) : null;
   if (!result) return json({ ok: false as const, reason: "unknown_intent" as const, intent: String(intent) }, { status: 400 });
@@ -51,7 +66,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, timezone } = useLoaderData<typeof loader>();
+  const { invoice, timezone, writeBack } = useLoaderData<typeof loader>();
   const t = useT();
   const fetcher = useFetcher<typeof action>();
   const shopify = useAppBridge();
@@ -59,12 +74,12 @@ export default function InvoiceDetailPage() {
   const locale = t.locale;
 
   const inFlight = (IN_FLIGHT_STATES as string[]).includes(invoice.state);
-  useRevalidateWhile(inFlight);
+  useRevalidateWhile(inFlight || writeBack?.status === "pending");
 
   useEffect(() => {
     const result = fetcher.data;
     if (!result || fetcher.state !== "idle") return;
-    if (result.ok) shopify.toast.show(result.intent === "retry" ? t("detail.retried") : t("detail.invoicedNow"));
+    if (result.ok) shopify.toast.show(result.intent === "retry" ? t("detail.retried") : result.intent === "retry_write_back" ? t("writeBack.retried") : t("detail.invoicedNow"));
     else shopify.toast.show(result.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), { isError: true });
   }, [fetcher.data, fetcher.state, shopify, t]);
 
@@ -199,6 +214,7 @@ export default function InvoiceDetailPage() {
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
+            {writeBack && <WriteBackCard writeBack={writeBack} onRetry={() => act("retry_write_back")} busy={busy} />}
             <Card>
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">

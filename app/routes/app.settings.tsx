@@ -20,19 +20,22 @@ import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { ConnectionSection, MappingSections } from "../components/SettingsSections";
 import { CartBlockSection } from "../components/CartBlockSection";
 import { SaleChannelOffer } from "../components/SaleChannelOffer";
+import { OrderWriteBackSection } from "../components/OrderWriteBackSection";
+import { refreshWriteScope } from "../writeback/scope.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, scopes } = await authenticate.admin(request);
   const settings = await getSettings(session.shop);
-  const [lists, cartBlock, webhookRegisteredAt] = await Promise.all([
+  const [lists, cartBlock, webhookRegisteredAt, canWrite] = await Promise.all([
     loadServiceLists(session.shop, settings),
     loadCartBlock(session.shop, settings.mapping),
     accountWebhookRegisteredAt(session.shop),
+    refreshWriteScope(session.shop, scopes),
   ]);
   const form = formFromSettings(settings);
   // The account already has a channel for this shop's domain: proposed, and saved with the form.
   if (form.saleChannelId === null && lists?.channelForShop) form.saleChannelId = lists.channelForShop;
-  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt });
+  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt, canWrite });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -132,6 +135,7 @@ export default function Settings() {
               }
             />
             <MappingSections form={form} set={set} error={error} />
+            <OrderWriteBackSection form={form} set={set} error={error} canWrite={data.canWrite} />
             <CartBlockSection {...data.cartBlock} />
           </Layout>
           <button type="submit" hidden aria-hidden tabIndex={-1} />

@@ -40,7 +40,18 @@ export interface SettingsView {
   dummyIntegrationId: number | null;
   trigger: Trigger;
   mapping: MappingSettings;
+  orderTags: OrderTags;
 }
+
+/** Tags on the Shopify order of a completed invoice ("" for none); see app/writeback/plan.ts. */
+export interface OrderTags {
+  orderTag: string;
+  eArchiveTag: string;
+  eInvoiceTag: string;
+}
+
+/** A Shopify tag: at most 40 characters, no comma (Shopify splits tags at commas). */
+export const OrderTagSchema = z.string().trim().max(40).regex(/^[^,]*$/);
 
 /** What the worker needs to post for a shop. */
 export interface Connection {
@@ -71,6 +82,7 @@ export async function getSettings(shop: string): Promise<SettingsView> {
     dummyIntegrationId: row?.dummyIntegrationId ?? null,
     trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : "paid",
     mapping: parseMapping(row?.mapping),
+    orderTags: { orderTag: row?.orderTag ?? "e-fatura", eArchiveTag: row?.eArchiveTag ?? "", eInvoiceTag: row?.eInvoiceTag ?? "" },
   };
 }
 
@@ -89,7 +101,7 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
  * half). An omitted API key keeps the stored one (the field is write-only), but only for the address it was
  * entered for: changing the address without a new key throws ApiKeyRequiredError.
  */
-export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown) {
+export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown, orderTags?: OrderTags) {
   const data = ConnectionInputSchema.parse(input);
   const parsedMapping = mapping === undefined ? undefined : MappingSettingsSchema.parse(mapping);
   const baseUrl = withoutTrailingSlash(data.baseUrl);
@@ -107,6 +119,9 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
     // A new key may belong to another account: its team is learned again from the service's answers.
     ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop), teamId: null } : {}),
     ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
+    ...(orderTags
+      ? { orderTag: OrderTagSchema.parse(orderTags.orderTag), eArchiveTag: OrderTagSchema.parse(orderTags.eArchiveTag), eInvoiceTag: OrderTagSchema.parse(orderTags.eInvoiceTag) }
+      : {}),
   };
   await prisma.shopSettings.upsert({
     where: { shopDomain: shop },

@@ -1,0 +1,78 @@
+// Settings: writing invoices back to Shopify orders. Whether the app may (the optional write_orders scope,
+// granted through App Bridge's scopes API), and the tags it puts on orders.
+import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, TextField } from "@shopify/polaris";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useRevalidator } from "@remix-run/react";
+import type { SettingsForm } from "../admin/settings-form";
+import { useT } from "../i18n/react";
+
+interface Props {
+  form: SettingsForm;
+  set: <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
+  error: (field: string) => string | undefined;
+  canWrite: boolean;
+}
+
+export function OrderWriteBackSection({ form, set, error, canWrite }: Props) {
+  const t = useT();
+  const shopify = useAppBridge();
+  const revalidator = useRevalidator();
+  const grant = async () => {
+    // App Bridge shows Shopify's own grant dialog; the page then reads the scopes again.
+    await (shopify as unknown as { scopes?: { request(scopes: string[]): Promise<unknown> } }).scopes?.request(["write_orders"]).catch(() => undefined);
+    revalidator.revalidate();
+  };
+  return (
+    <Layout.AnnotatedSection id="write-back" title={t("writeBack.title")} description={t("writeBack.help")}>
+      <Card>
+        <BlockStack gap="400">
+          {canWrite ? (
+            <InlineStack gap="200" blockAlign="center">
+              <Badge tone="success">{t("writeBack.scope.granted")}</Badge>
+            </InlineStack>
+          ) : (
+            <Banner tone="info" title={t("writeBack.scope.missingTitle")}>
+              <BlockStack gap="200">
+                <p>{t("writeBack.scope.missing")}</p>
+                <InlineStack>
+                  <Button id="grant-write-orders" onClick={grant}>
+                    {t("writeBack.scope.grant")}
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Banner>
+          )}
+          <TextField
+            id="orderTag"
+            label={t("writeBack.orderTag")}
+            helpText={t("writeBack.orderTag.help")}
+            autoComplete="off"
+            value={form.orderTag}
+            onChange={(value) => set("orderTag", value)}
+            error={error("orderTag")}
+          />
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+            <TextField
+              id="eArchiveTag"
+              label={t("writeBack.eArchiveTag")}
+              helpText={t("writeBack.kindTag.help")}
+              autoComplete="off"
+              value={form.eArchiveTag}
+              onChange={(value) => set("eArchiveTag", value)}
+              error={error("eArchiveTag")}
+            />
+            <TextField
+              id="eInvoiceTag"
+              label={t("writeBack.eInvoiceTag")}
+              helpText={t("writeBack.kindTag.help")}
+              autoComplete="off"
+              value={form.eInvoiceTag}
+              onChange={(value) => set("eInvoiceTag", value)}
+              error={error("eInvoiceTag")}
+            />
+          </InlineGrid>
+        </BlockStack>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}

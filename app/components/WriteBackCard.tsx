@@ -1,0 +1,50 @@
+// The invoice page's "Shopify order" card: whether the invoice was written to its order (tags, metafields,
+// Flow), is waiting, failed (with a retry), or cannot be written without the write_orders scope.
+import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
+import { useT } from "../i18n/react";
+
+export interface WriteBackStatus {
+  status: "pending" | "written" | "failed" | "no_scope" | "none";
+  lastError: string | null;
+}
+
+export function WriteBackCard({ writeBack, onRetry, busy }: { writeBack: WriteBackStatus; onRetry: () => void; busy: boolean }) {
+  const t = useT();
+  const tone = writeBack.status === "written" ? "success" : writeBack.status === "failed" ? "critical" : writeBack.status === "no_scope" ? "attention" : undefined;
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <Text as="h2" variant="headingMd">
+          {t("writeBack.status.title")}
+        </Text>
+        {writeBack.status === "none" ? (
+          <Text as="p" tone="subdued">
+            {t("writeBack.status.none")}
+          </Text>
+        ) : writeBack.status === "no_scope" ? (
+          <Text as="p" id="write-back-status">
+            {t("writeBack.status.no_scope")}
+          </Text>
+        ) : (
+          <InlineStack>
+            <span id="write-back-status">
+              <Badge tone={tone}>{t(`writeBack.status.${writeBack.status}`)}</Badge>
+            </span>
+          </InlineStack>
+        )}
+        {writeBack.status === "failed" && writeBack.lastError && (
+          <Text as="p" tone="subdued" breakWord>
+            {t("writeBack.lastError", { error: writeBack.lastError })}
+          </Text>
+        )}
+        {(writeBack.status === "failed" || writeBack.status === "no_scope") && (
+          <InlineStack>
+            <Button id="retry-write-back" onClick={onRetry} loading={busy}>
+              {t("writeBack.retry")}
+            </Button>
+          </InlineStack>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
