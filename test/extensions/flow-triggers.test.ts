@@ -1,0 +1,49 @@
+// The Flow trigger extensions and the payloads the write-back sends: the same handles, and exactly the declared
+// fields (Flow refuses a payload whose keys or types differ from the trigger's fields).
+import { readFileSync } from "node:fs";
+import { parse } from "smol-toml";
+import { describe, expect, it } from "vitest";
+import { desiredFlow, FLOW_TRIGGERS, type WriteBackInvoice } from "../../app/writeback/plan";
+
+type Field = { type: string; key?: string };
+const trigger = (handle: string) =>
+  parse(readFileSync(`extensions/flow-${handle}/shopify.extension.toml`, "utf8")) as {
+    extensions: Array<{ type: string; handle: string; name: string }>;
+    settings: { fields: Field[] };
+  };
+
+const invoice: WriteBackInvoice = {
+  id: "inv1",
+  orderId: "5001",
+  orderName: "#1001",
+  state: "completed",
+  documentKind: "e_archive",
+  serialNumber: "ARS2026000000001",
+  ettn: "11111111-2222-3333-4444-555555555555",
+  pdfUrl: "https://service.example/pdf/1",
+  issueDate: "2026-11-23",
+  postedInTestMode: false,
+  orderTotal: "120.00",
+  currency: "TRY",
+  problemCodes: [],
+};
+
+/** The payload key of a field: a reference's id key, or the custom field's key. */
+const payloadKey = (field: Field) => (field.type.endsWith("_reference") ? `${field.type.replace(/_reference$/, "")}_id` : field.key!);
+const typeOf = (value: unknown) => (typeof value === "boolean" ? "boolean" : typeof value === "number" ? "number" : "string");
+const expectedType: Record<string, string> = { order_reference: "number", boolean: "boolean", single_line_text_field: "string" };
+
+describe("Flow triggers", () => {
+  for (const [state, handle] of [["completed", FLOW_TRIGGERS.issued], ["needs_attention", FLOW_TRIGGERS.attention]] as const) {
+    it(`${handle}: a flow_trigger whose fields are exactly the payload the app sends`, () => {
+      const toml = trigger(handle);
+      expect(toml.extensions[0]).toMatchObject({ type: "flow_trigger", handle });
+      expect(handle.length).toBeLessThanOrEqual(30);
+      const [event] = desiredFlow({ ...invoice, state, problemCodes: state === "completed" ? [] : ["customer.tax_office_missing"] });
+      expect(event.handle).toBe(handle);
+      const fields = toml.settings.fields;
+      expect(Object.keys(event.payload).sort()).toEqual(fields.map(payloadKey).sort());
+      for (const field of fields) expect(typeOf(event.payload[payloadKey(field)]), payloadKey(field)).toBe(expectedType[field.type]);
+    });
+  }
+});
