@@ -1,9 +1,21 @@
-// The write-back's Admin API access: the shop's offline token through the app's Admin API client.
+// The write-back's Admin API access: the shop's offline session through the app's Admin API client
+// (app/shopify-admin, which already waits out THROTTLED and retries 5xx within bounds), and how its errors end
+// the step: a missing scope or session parks it, an outage retries it later, anything else fails it.
+import { adminGraphql } from "../shopify-admin/admin.server";
+import { AdminAccessDeniedError, AdminApiError } from "../shopify-admin/errors";
+import type { WriteFailure } from "./errors";
 import type { WriteBackDeps } from "./run.server";
 
+export function classifyAdminError(error: unknown): WriteFailure {
+  if (error instanceof AdminAccessDeniedError) return "no_scope";
+  if (error instanceof AdminApiError) {
+    if (error.kind === "no_session" || error.kind === "unauthorized") return "no_scope";
+    return error.transient ? "transient" : "refused";
+  }
+  // A network failure or a bug outside the client: try again later (bounded by the step's attempts).
+  return "transient";
+}
+
 export function defaultWriteBackDeps(): Omit<WriteBackDeps, "now"> {
-  return {
-    adminFor: async () => null,
-    classify: () => "transient",
-  };
+  return { adminFor: (shop) => adminGraphql(shop), classify: classifyAdminError };
 }
