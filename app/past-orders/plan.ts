@@ -20,6 +20,8 @@ export interface Plan {
   /** Of those, orders whose invoice could not be made as things stand, and the reasons (problem code → count). */
   needsAttention: number;
   reasons: Record<string, number>;
+  /** One order per reason, with the problem's details, so the page can say it in words. */
+  reasonExamples: Record<string, { order: string; params?: Record<string, string | number> }>;
   /** Invoices of the service's quota the run would use (none in test mode). */
   quota: number;
   testMode: boolean;
@@ -34,6 +36,7 @@ export const emptyPlan = (testMode: boolean): Plan => ({
   toInvoice: 0,
   needsAttention: 0,
   reasons: {},
+  reasonExamples: {},
   quota: 0,
   testMode,
   late: 0,
@@ -64,11 +67,13 @@ export function isPastDeadline(order: Parameters<typeof deadlineStart>[0], now: 
   return start !== null && now.getTime() - start.getTime() > INVOICE_DEADLINE_MS;
 }
 
-/** The problem codes that would stop this order's invoice (none: it would go through). */
-export function blockingProblems(order: unknown, context: PlanContext): string[] {
-  if (context.missingSettings.length) return context.missingSettings.map((missing) => `settings.missing_${missing}`);
+type Blocking = { code: string; params?: Record<string, string | number> };
+
+/** The problems that would stop this order's invoice, one per code (none: it would go through). */
+export function blockingProblems(order: unknown, context: PlanContext): Blocking[] {
+  if (context.missingSettings.length) return context.missingSettings.map((missing) => ({ code: `settings.missing_${missing}` }));
   const parsed = parseShopifyOrder(order);
-  if (!parsed.ok) return parsed.problems.map((problem) => problem.code);
+  if (!parsed.ok) return parsed.problems;
   const mapped = mapOrderToInvoice(parsed.order, {
     settings: context.settings,
     shop: context.shop,
@@ -77,12 +82,14 @@ export function blockingProblems(order: unknown, context: PlanContext): string[]
     saleChannelId: 1,
     invoiceIntegrationId: 1,
   });
-  return mapped.ok ? [] : [...new Set(mapped.problems.map((problem) => problem.code))];
+  if (mapped.ok) return [];
+  const byCode = new Map(mapped.problems.map((problem) => [problem.code, { code: problem.code, params: problem.params }]));
+  return [...byCode.values()];
 }
 
 /** Adds one paid order of the range to the plan. `recorded`: the app has a row for it already. */
 export function addToPlan(plan: Plan, order: { name?: string } & Parameters<typeof deadlineStart>[0], recorded: boolean, context: PlanContext): Plan {
-  const next: Plan = { ...plan, reasons: { ...plan.reasons }, lateOrders: [...plan.lateOrders], orders: plan.orders + 1 };
+  const next: Plan = { ...plan, reasons: { ...plan.reasons }, reasonExamples: { ...plan.reasonExamples }, lateOrders: [...plan.lateOrders], orders: plan.orders + 1 };
   if (recorded) {
     next.alreadyRecorded += 1;
     return next;
@@ -92,7 +99,10 @@ export function addToPlan(plan: Plan, order: { name?: string } & Parameters<type
   const problems = blockingProblems(order, context);
   if (problems.length) {
     next.needsAttention += 1;
-    for (const code of problems) next.reasons[code] = (next.reasons[code] ?? 0) + 1;
+    for (const { code, params } of problems) {
+      next.reasons[code] = (next.reasons[code] ?? 0) + 1;
+      next.reasonExamples[code] ??= { order: order.name ?? "", ...(params ? { params } : {}) };
+    }
   }
   if (isPastDeadline(order, context.now)) {
     next.late += 1;

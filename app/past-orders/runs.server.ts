@@ -20,7 +20,12 @@ import { addToPlan, emptyPlan, type Plan, type PlanContext } from "./plan";
 export const DAYS_WITHOUT_ALL_ORDERS = 60;
 const DAY_MS = 24 * 3_600_000;
 const LEASE_MS = 2 * 60_000;
-export const PAGE_SIZE = 50;
+/**
+ * A running run reads no further page while this many of its invoices wait in the queue: the queue stays short
+ * (a pause holds few rows; a shop's later settings change applies to the rest) and reading Shopify never races
+ * far ahead of what the invoicing service can take.
+ */
+export const BACKLOG_MAX = 200;
 
 export const ACTIVE_STATES = ["counting", "ready", "running", "paused"] as const;
 export type RunState = (typeof ACTIVE_STATES)[number] | "done" | "failed" | "cancelled";
@@ -124,6 +129,8 @@ async function planContext(shop: string, now: Date): Promise<{ context: PlanCont
 export async function advanceRun(id: string, options: AdvanceOptions): Promise<boolean> {
   const now = options.now ?? (() => new Date());
   const start = now();
+  const backlog = await prisma.invoice.count({ where: { backfillId: id, state: "queued" } });
+  if (backlog >= BACKLOG_MAX) return false;
   const leased = await prisma.backfillRun.updateMany({
     where: { id, state: { in: ["counting", "running"] }, listedAllAt: null, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
     data: { leaseOwner: options.owner, leaseUntil: new Date(start.getTime() + LEASE_MS) },
@@ -133,7 +140,7 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   const run = await prisma.backfillRun.findUniqueOrThrow({ where: { id } });
   const log = logger.child({ shop: run.shopDomain, run: id, state: run.state });
   try {
-    const page = await options.reader.listOrders(run.shopDomain, { query: createdBetweenQuery(run.fromDate, run.toDate), first: PAGE_SIZE, after: run.cursor });
+    const page = await options.reader.listOrders(run.shopDomain, { query: createdBetweenQuery(run.fromDate, run.toDate), after: run.cursor, sortKey: "CREATED_AT" });
     const more = page.pageInfo.hasNextPage && Boolean(page.pageInfo.endCursor);
     const cursor = more ? page.pageInfo.endCursor : null;
     if (run.state === "counting") {

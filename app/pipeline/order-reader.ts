@@ -7,7 +7,7 @@ export interface OrderPage {
 }
 
 export interface OrderReader {
-  listOrders(shop: string, args: { query: string; first?: number; after?: string | null }): Promise<OrderPage>;
+  listOrders(shop: string, args: { query: string; first?: number; after?: string | null; sortKey?: "UPDATED_AT" | "CREATED_AT" }): Promise<OrderPage>;
   readOrder(shop: string, orderId: string): Promise<unknown | null>;
 }
 

@@ -18,7 +18,6 @@ export const OVERLAP_MS = 15 * 60_000;
  */
 export const FIRST_LOOKBACK_MS = 7 * 24 * 3_600_000;
 const LEASE_MS = 5 * 60_000;
-const PAGE_SIZE = 50;
 
 export interface ReconcileCounts {
   read: number;
@@ -82,7 +81,7 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
   try {
     let after: string | null = null;
     for (;;) {
-      const page = await options.reader.listOrders(shop, { query: updatedSinceQuery(since), first: PAGE_SIZE, after });
+      const page = await options.reader.listOrders(shop, { query: updatedSinceQuery(since), after, sortKey: "UPDATED_AT" });
       for (const order of page.orders) {
         counts.read += 1;
         const outcome = await recordReadOrder(shop, order, { source: "reconciliation" }, now());

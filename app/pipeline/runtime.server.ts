@@ -2,6 +2,7 @@
 import { env, workerSettings } from "../env.server";
 import { logger } from "../logger.server";
 import { startWorker, type Worker } from "./worker.server";
+import { shopifyOrders } from "./shopify-orders.server";
 
 declare global {
   var __inProcessWorker: Promise<Worker> | undefined;
@@ -10,7 +11,7 @@ declare global {
 export function ensureInProcessWorker(): void {
   const config = env();
   if (config.WORKER_MODE !== "inprocess" || config.NODE_ENV === "test" || global.__inProcessWorker) return;
-  global.__inProcessWorker = startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config) });
+  global.__inProcessWorker = startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config), orders: shopifyOrders });
   global.__inProcessWorker.catch((error: unknown) => {
     logger.error({ err: error }, "the in-process worker could not start");
     global.__inProcessWorker = undefined;

@@ -43,6 +43,7 @@ export default function App() {
           {translate(locale, "nav.invoices")}
         </Link>
         <Link to="/app/waybills">{translate(locale, "nav.waybills")}</Link>
+        <Link to="/app/past-orders">{translate(locale, "nav.pastOrders")}</Link>
         <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
       <Outlet />
