@@ -63,7 +63,7 @@ try {
   // Read the app's database from this process too (SQLite in WAL mode allows it).
   process.env.DATABASE_URL = stack.databaseUrl;
   const { createDb } = await import("../app/db/client");
-  const { problemText } = await import("../app/components/problems");
+  const { problemText } = await import("../app/problems");
   const db = createDb(stack.databaseUrl);
 
   const orders = loadOrders(values.orders);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { mapOrderToInvoice } from "../app/orders/map-order";
 import { parseShopifyOrder } from "../app/orders/order";
-import { problemMessage, type Problem } from "../app/orders/problems";
+import { problemText, type Problem } from "../app/problems";
 import { MappingSettingsSchema } from "../app/orders/settings";
 
 const USAGE =
@@ -35,7 +35,7 @@ function readJson(file: string, what: string): unknown {
 }
 
 function withMessages(problems: Problem[]) {
-  return problems.map((p) => ({ ...p, message: { tr: problemMessage(p, "tr"), en: problemMessage(p, "en") } }));
+  return problems.map((p) => ({ ...p, message: { tr: problemText(p, "tr"), en: problemText(p, "en") } }));
 }
 
 function positiveInt(value: string | undefined, name: string): number {

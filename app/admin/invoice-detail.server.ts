@@ -6,12 +6,7 @@ import { Decimal } from "../invoicing/money";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { getSettings } from "../settings/settings.server";
-
-export interface ProblemView {
-  code: string;
-  params?: Record<string, string | number>;
-  severity: "error" | "warning";
-}
+import { problemsFrom, type Problem } from "../problems";
 
 export interface TotalsView {
   orderTotal: string;
@@ -48,9 +43,9 @@ export interface InvoiceDetail {
   createdAt: string;
   requestBody: unknown;
   totals: TotalsView;
-  problems: ProblemView[];
+  problems: Problem[];
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
-  events: Array<{ id: string; at: string; type: string; message: string | null; problems: ProblemView[] }>;
+  events: Array<{ id: string; at: string; type: string; message: string | null; problems: Problem[] }>;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
   panelUrl: string | null;
 }
@@ -93,16 +88,6 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
   return { orderTotal, currency, remote, difference };
 }
 
-export function problemsOf(value: unknown): ProblemView[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => {
-    if (!item || typeof item !== "object" || typeof (item as { code?: unknown }).code !== "string") return [];
-    const p = item as { code: string; params?: unknown; severity?: unknown };
-    const params = p.params && typeof p.params === "object" ? (p.params as Record<string, string | number>) : undefined;
-    return [{ code: p.code, ...(params ? { params } : {}), severity: p.severity === "warning" ? "warning" : "error" } as ProblemView];
-  });
-}
-
 export async function getInvoiceDetail(shop: string, id: string): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
@@ -133,11 +118,11 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     createdAt: row.createdAt.toISOString(),
     requestBody: row.requestBody ?? null,
     totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),
-    problems: problemsOf(row.problems),
+    problems: problemsFrom(row.problems),
     events: row.events.map(({ data, ...event }) => ({
       ...event,
       at: event.at.toISOString(),
-      problems: problemsOf(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
+      problems: problemsFrom(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
     })),
     panelUrl: settings && row.remoteId !== null ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions()) : null,
   };

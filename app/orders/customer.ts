@@ -1,6 +1,6 @@
 // The invoice's recipient: who (company, citizen, anonymous or foreign buyer) and where.
 import type { ShopifyAddress, ShopifyOrder } from "./order";
-import { error, warning, type Problem } from "./problems";
+import { problem, type Problem } from "../problems";
 import type { MappingSettings } from "./settings";
 import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
@@ -157,10 +157,10 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
     } else if (settings.defaultAddress?.[part]) {
       address[part] = settings.defaultAddress[part];
       fromDefaults.push(part);
-    } else errors.push(error("customer.missing_address", { part }));
+    } else errors.push(problem("customer.missing_address", { part }));
   }
-  if (fromShipping.length) warnings.push(warning("customer.address_from_shipping", { parts: fromShipping.join(", ") }));
-  if (fromDefaults.length) warnings.push(warning("customer.address_from_defaults", { parts: fromDefaults.join(", ") }));
+  if (fromShipping.length) warnings.push(problem("customer.address_from_shipping", { parts: fromShipping.join(", ") }, "warning"));
+  if (fromDefaults.length) warnings.push(problem("customer.address_from_defaults", { parts: fromDefaults.join(", ") }, "warning"));
   const postcode = billing.postcode ?? shipping.postcode ?? settings.defaultAddress?.postcode;
 
   const billed = isForeign(order);
@@ -171,8 +171,8 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
     // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
     errors.push(
       who.attribute === undefined
-        ? error("customer.invalid_tax_number_in_company", { value: who.value })
-        : error("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
+        ? problem("customer.invalid_tax_number_in_company", { value: who.value })
+        : problem("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
     );
   }
   const foreignTaxId = who.kind === "foreign" ? who.taxId : undefined;
@@ -187,7 +187,7 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
 
   let person = personName(order);
   if (!person && !(who.kind === "company")) {
-    warnings.push(warning("customer.missing_name"));
+    warnings.push(problem("customer.missing_name", undefined, "warning"));
     person = { name: "Nihai", surname: "Tüketici" };
   }
 
@@ -207,8 +207,8 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
     const taxOffice = attribute(order, settings.taxOfficeAttributes)?.value;
     // A title the buyer typed for the invoice (the cart block's field) wins over the billing address's company.
     const title = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany;
-    if (!taxOffice) errors.push(error("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
-    if (!title) errors.push(error("customer.company_without_title", { taxNumber: who.taxNumber }));
+    if (!taxOffice) errors.push(problem("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
+    if (!title) errors.push(problem("customer.company_without_title", { taxNumber: who.taxNumber }));
     customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: title ?? "" };
   } else {
     const names = person ?? { name: "Nihai", surname: "Tüketici" };
@@ -216,8 +216,8 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
     if (who.kind === "citizen") taxNumber = who.taxNumber;
     if (who.kind === "foreign") {
       taxNumber = settings.foreignBuyerTaxNumber;
-      warnings.push(warning("customer.foreign_buyer", { country: country ?? "", taxNumber }));
-      if (foreignTaxId) warnings.push(warning("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }));
+      warnings.push(problem("customer.foreign_buyer", { country: country ?? "", taxNumber }, "warning"));
+      if (foreignTaxId) warnings.push(problem("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }, "warning"));
     }
     const fullName = [names.name, names.surname].filter(Boolean).join(" ");
     customer = { ...base, type: "person", tax_number: taxNumber, title: billingCompany && who.kind === "foreign" ? billingCompany : fullName, name: names.name, surname: names.surname };

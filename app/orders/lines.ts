@@ -5,7 +5,7 @@ import type { AmountSide } from "./currency";
 import { pick } from "./currency";
 import { hasTaxLines } from "./abroad";
 import type { ShopifyLineItem, ShopifyOrder, ShopifyShippingLine, ShopifyTaxLine } from "./order";
-import { error, warning, type Problem } from "./problems";
+import { problem, type Problem } from "../problems";
 import { TAX_RATES, type MappingSettings } from "./settings";
 import { clean } from "./text";
 
@@ -61,13 +61,13 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
   const orderHasTaxLines = hasTaxLines(order);
   const zeroRate = options.zeroRate === true;
   const pricesIncludeVat = orderHasTaxLines ? order.taxes_included === true : settings.pricesIncludeVat;
-  if (!orderHasTaxLines && !zeroRate && !settings.pricesIncludeVat) warnings.push(warning("order.vat_added_to_prices", { rate: settings.defaultTaxRate }));
+  if (!orderHasTaxLines && !zeroRate && !settings.pricesIncludeVat) warnings.push(problem("order.vat_added_to_prices", { rate: settings.defaultTaxRate }, "warning"));
 
   const refunded = new Map<number, number>();
   for (const refund of order.refunds ?? []) {
     for (const r of refund.refund_line_items ?? []) refunded.set(r.line_item_id, (refunded.get(r.line_item_id) ?? 0) + r.quantity);
     if ((refund.order_adjustments ?? []).some((a) => !dec(a.amount).isZero())) {
-      if (!warnings.some((w) => w.code === "order.refund_adjustments_ignored")) warnings.push(warning("order.refund_adjustments_ignored"));
+      if (!warnings.some((w) => w.code === "order.refund_adjustments_ignored")) warnings.push(problem("order.refund_adjustments_ignored", undefined, "warning"));
     }
   }
 
@@ -77,7 +77,7 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
     const rate = (taxLines ?? []).reduce((s, t) => s.add(dec(t.rate).mul(100)), ZERO);
     const text = rate.toDecimalPlaces(4).toString();
     if ((TAX_RATES as readonly string[]).includes(text)) return text;
-    errors.push(error("line.unsupported_tax_rate", { line: label, rate: text }));
+    errors.push(problem("line.unsupported_tax_rate", { line: label, rate: text }));
     return null;
   };
 
@@ -134,7 +134,7 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
       rate,
     );
     if (target.isNegative()) {
-      errors.push(error("line.negative_amount", { line: label, amount: target.toFixed(2) }));
+      errors.push(problem("line.negative_amount", { line: label, amount: target.toFixed(2) }));
       continue;
     }
     drafts.push({
@@ -162,13 +162,13 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
     const taxAll = sumAmounts((line.tax_lines ?? []).map((t) => ({ amount: t.price, amount_set: t.price_set })));
     const { target, discount } = price(unit, 1, 1, discountAll, taxAll, (line.tax_lines ?? []).length > 0, rate);
     if (target.isNegative()) {
-      errors.push(error("line.negative_amount", { line: label, amount: target.toFixed(2) }));
+      errors.push(problem("line.negative_amount", { line: label, amount: target.toFixed(2) }));
       continue;
     }
     drafts.push({ kind: "shipping", id: "shipping", name: label, quantity: 1, rate, target, discount, requiresShipping: false });
   }
 
-  if (missingSide) errors.push(error("order.currency_rate_unavailable", { currency: order.presentment_currency ?? order.currency }));
+  if (missingSide) errors.push(problem("order.currency_rate_unavailable", { currency: order.presentment_currency ?? order.currency }));
   return { drafts, errors, warnings, notes, excluded: giftCards };
 }
 

@@ -11,7 +11,7 @@ import { dateIn, issueMoment, minDate, zoneOrTurkey } from "./dates";
 import { draftLines, type LineDraft } from "./lines";
 import type { ShopifyOrder } from "./order";
 import { paymentGateway, paymentMethod } from "./payment";
-import { error, warning, type Problem } from "./problems";
+import { problem, type Problem } from "../problems";
 import { priceLines, type PricedPart } from "./rounding";
 import type { MappingSettings } from "./settings";
 import { mapShipment } from "./shipment";
@@ -57,7 +57,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const warnings: Problem[] = [];
 
   const currency = chooseCurrency(order, settings);
-  if (!currency.ok) return { ok: false, problems: [error("order.currency_rate_unavailable", { currency: currency.currency })], warnings };
+  if (!currency.ok) return { ok: false, problems: [problem("order.currency_rate_unavailable", { currency: currency.currency })], warnings };
 
   // An export untaxed by the shop is 0 % with the export exemption; everything else keeps the shop's own rule.
   const exported = exportSale(order);
@@ -67,17 +67,17 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const drafted = draftLines(order, settings, currency.side, { zeroRate: exported !== null });
   errors.push(...drafted.errors);
   warnings.push(...drafted.warnings);
-  if (drafted.drafts.length === 0 && drafted.errors.length === 0) errors.push(error("order.no_invoiceable_lines"));
+  if (drafted.drafts.length === 0 && drafted.errors.length === 0) errors.push(problem("order.no_invoiceable_lines"));
   if (exported && !hasTaxLines(order)) {
-    warnings.push(warning("order.export_zero_rated", { country: exported.country, code: exemption.code ?? "", rate: settings.defaultTaxRate }));
+    warnings.push(problem("order.export_zero_rated", { country: exported.country, code: exemption.code ?? "", rate: settings.defaultTaxRate }, "warning"));
   }
   const exemptionMissing = !exemption.code || !exemption.reason;
   for (const line of drafted.drafts) {
-    if (line.rate === "0" && exemptionMissing) errors.push(error("line.zero_rate_without_exemption", { line: line.name }));
+    if (line.rate === "0" && exemptionMissing) errors.push(problem("line.zero_rate_without_exemption", { line: line.name }));
   }
 
   const issue = issueMoment(context.now, zone);
-  if (issue.clamped) warnings.push(warning("order.issue_date_clamped", { date: issue.date }));
+  if (issue.clamped) warnings.push(problem("order.issue_date_clamped", { date: issue.date }, "warning"));
   const createdOn = minDate(dateIn(order.created_at, zone) ?? issue.date, issue.date);
 
   const customer = mapCustomer(order, settings, exported);
@@ -87,7 +87,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const gateway = paymentGateway(order);
   const method = paymentMethod(gateway, settings);
   const isInternetSale = order.source_name !== "pos";
-  if (!method.known && gateway && isInternetSale) warnings.push(warning("payment.unknown_method", { gateway }));
+  if (!method.known && gateway && isInternetSale) warnings.push(problem("payment.unknown_method", { gateway }, "warning"));
   // Cash on delivery and bank transfers are paid when the merchant marks them paid: the invoicing moment.
   const paidLater = method.method === "cash_on_delivery" || method.method === "direct_transfer";
   const paymentDate = paidLater ? issue.date : minDate(dateIn(order.processed_at ?? order.created_at, zone) ?? issue.date, issue.date);
@@ -114,11 +114,11 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   if (difference.abs().gt("0.01")) {
     return {
       ok: false,
-      problems: [error("totals.difference_over_limit", { grandTotal: totals.grand_total, paid: money(paid), difference: money(difference) })],
+      problems: [problem("totals.difference_over_limit", { grandTotal: totals.grand_total, paid: money(paid), difference: money(difference) })],
       warnings,
     };
   }
-  if (!difference.isZero()) warnings.push(warning("totals.rounding_difference", { difference: money(difference) }));
+  if (!difference.isZero()) warnings.push(problem("totals.rounding_difference", { difference: money(difference) }, "warning"));
   warnings.push(...totalCheck(order, currency.side, paid, drafted.excluded, warnings));
 
   const webAddress = context.shop.storefrontUrl?.trim() || `https://${context.shop.domain}`;
@@ -184,5 +184,5 @@ function totalCheck(order: ShopifyOrder, side: "shop_money" | "presentment_money
   if (total === null) return [];
   const orderTotal = total.sub(excluded);
   if (orderTotal.sub(paid).abs().lte("0.01")) return [];
-  return [warning("order.total_mismatch", { invoiced: money(paid), orderTotal: money(orderTotal) })];
+  return [problem("order.total_mismatch", { invoiced: money(paid), orderTotal: money(orderTotal) }, "warning")];
 }

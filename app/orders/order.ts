@@ -1,7 +1,7 @@
 // The part of Shopify's REST `orders/paid` payload that invoicing reads. Loose: unknown fields pass,
 // because Shopify adds fields with every API version. Money stays a decimal string, never a number.
 import { z } from "zod";
-import type { Problem } from "./problems";
+import { problem, type Problem } from "../problems";
 
 /** A decimal amount as Shopify sends it ("12.30"); a stray JSON number is taken as its shortest decimal text. */
 const amount = z.union([
@@ -147,11 +147,9 @@ export function parseShopifyOrder(json: unknown): { ok: true; order: ShopifyOrde
   if (result.success) return { ok: true, order: result.data };
   return {
     ok: false,
-    problems: result.error.issues.slice(0, 10).map((issue) => ({
-      code: "order.invalid_payload",
-      severity: "error" as const,
-      params: { path: issue.path.join(".") || "(root)", message: issue.message },
-    })),
+    problems: result.error.issues
+      .slice(0, 10)
+      .map((issue) => problem("order.invalid_payload", { path: issue.path.join(".") || "(root)", message: issue.message })),
   };
 }
 

@@ -1,6 +1,6 @@
 // The carrier and delivery date that an internet sale of shipped goods must carry on an e-archive invoice.
 import type { ShopifyOrder } from "./order";
-import { error, warning, type Problem } from "./problems";
+import { problem, type Problem } from "../problems";
 import type { Carrier, MappingSettings } from "./settings";
 import { clean, foldName } from "./text";
 
@@ -46,9 +46,9 @@ export function mapShipment(
   const warnings: Problem[] = [];
   if (!carrier && settings.defaultCarrier) {
     carrier = settings.defaultCarrier;
-    if (trackingCompany) warnings.push(warning("shipment.unknown_carrier", { trackingCompany, carrier: carrier.title }));
+    if (trackingCompany) warnings.push(problem("shipment.unknown_carrier", { trackingCompany, carrier: carrier.title }, "warning"));
   }
-  if (!carrier) return { errors: [error("shipment.no_carrier", { trackingCompany: trackingCompany ?? "-" })], warnings };
+  if (!carrier) return { errors: [problem("shipment.no_carrier", { trackingCompany: trackingCompany ?? "-" })], warnings };
   return {
     shipment: { company_title: carrier.title.slice(0, 255), company_tax_number: carrier.taxNumber, delivery_date: deliveryDate },
     errors: [],

@@ -5,7 +5,7 @@ import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";
-import { problem } from "./problems";
+import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "./signal.server";
 import type { InvoiceState } from "./states";

@@ -24,7 +24,7 @@ import { parseShopifyOrder } from "../orders/order";
 import { waybillSnapshotOf } from "../waybills/snapshot";
 import { waybillInvoiceBody } from "../waybills/waybill-invoice";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
-import { problem, type PipelineProblem } from "./problems";
+import { problem, type Problem } from "../problems";
 import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "./signal.server";
 import type { EventType, InvoiceState } from "./states";
@@ -48,7 +48,6 @@ export interface ProcessDeps {
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
 type Row = Prisma.InvoiceGetPayload<{ include: { shop: { include: { settings: true } } } }>;
-type Problems = Array<{ code: string; params?: Record<string, string | number>; severity: string }>;
 
 interface Outcome {
   data: Prisma.InvoiceUpdateManyMutationInput;
@@ -90,7 +89,7 @@ async function work(row: Row, deps: ProcessDeps, log: typeof logger): Promise<Ou
   return row.remoteId === null ? post(row, client, connection.connection, deps, log) : sync(row, client, deps);
 }
 
-function missingSettingProblem(missing: ConnectionProblem): PipelineProblem {
+function missingSettingProblem(missing: ConnectionProblem): Problem {
   return problem(`settings.missing_${missing}` as const);
 }
 
@@ -113,8 +112,8 @@ function earlierPost(row: Row, connection: Connection): PostedWith {
   };
 }
 
-type Settled = { record: InvoiceRecord | null; problem?: PipelineProblem };
-type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Problems } | { ok: false; problems: Problems };
+type Settled = { record: InvoiceRecord | null; problem?: Problem };
+type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Problem[] } | { ok: false; problems: Problem[] };
 
 /**
  * Where a row's invoice comes from: a Shopify order (POST /invoices, found again by its order id) or a waybill
@@ -127,9 +126,9 @@ interface PostSource {
   build(now: Date): Built;
   create(body: InvoiceRequest): Promise<InvoiceRecord>;
   /** A refusal after which the invoice may exist all the same: how to look, and what to say if it is not found. */
-  afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: PipelineProblem | null } | null;
+  afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: Problem | null } | null;
   /** What a 404 to the create means. */
-  notFound?: PipelineProblem;
+  notFound?: Problem;
 }
 
 function orderSource(row: Row, client: Client, connection: Connection, deps: ProcessDeps, refunds: RefundRow[]): PostSource {
@@ -317,7 +316,7 @@ function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "poste
     { type: how, message: `invoice ${record.id} at the service`, data: { remoteId: record.id, grandTotal: record.grand_total ?? null } },
     ...applied.events,
   ];
-  const problems: Problems = [];
+  const problems: Problem[] = [];
   if (paid && record.grand_total && dec(record.grand_total).sub(dec(paid)).abs().gt("0.01")) {
     problems.push(problem("invoice.total_mismatch", { remote: record.grand_total, paid }, "warning"));
   }
@@ -507,7 +506,7 @@ function remoteErrorText(errors: unknown): string {
     .slice(0, 1000);
 }
 
-function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger, notFound?: PipelineProblem): Outcome {
+function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger, notFound?: Problem): Outcome {
   if (error instanceof ValidationError) {
     const details = Object.entries(error.fieldErrors ?? {})
       .map(([field, messages]) => `${field}: ${messages.join(" ")}`)
@@ -562,7 +561,7 @@ function reschedule(
   };
 }
 
-function needsAttention(problems: Problems, extra: Prisma.InvoiceUpdateManyMutationInput = {}): Outcome {
+function needsAttention(problems: Problem[], extra: Prisma.InvoiceUpdateManyMutationInput = {}): Outcome {
   return {
     data: { ...extra, state: "needs_attention", nextAttemptAt: null, problems: json(problems) },
     events: [{ type: "needs_attention", message: problems.map((p) => p.code).join(", "), data: json({ problems }) }],

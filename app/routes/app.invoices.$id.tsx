@@ -14,7 +14,7 @@ import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { formatDate, formatDateTime, formatMoney } from "../components/format";
-import { problemText } from "../components/problems";
+import { problemText } from "../problems";
 import { KindBadge, StateBadge } from "../components/StateBadge";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import { usePdfDownload } from "../components/usePdfDownload";

@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
-import { problemMessage } from "../../app/orders/problems";
+import { problemText } from "../../app/problems";
 import { startStorefront, type StandInOrder, type Storefront } from "../../sandbox/storefront/server";
 import { fixtureContext, fixtureOrder } from "../orders/fixture-loader";
 
@@ -171,7 +171,7 @@ describe.skipIf(!existsSync(CHROMIUM))("cart block: invoice details at the cart"
     expect(result.ok).toBe(false);
     const problem = !result.ok ? result.problems[0] : undefined;
     expect(problem).toEqual({ code: "customer.invalid_tax_number", severity: "error", params: { value: "1234567891", source: "Vergi Numarası" } });
-    expect(problemMessage(problem!, "en")).toContain("'1234567891' is not valid (the order's 'Vergi Numarası' field)");
+    expect(problemText(problem!, "en")).toContain("'1234567891' is not valid (the order's 'Vergi Numarası' field)");
   }, 60_000);
 
   it("an individual's number, then a switch to company and back: the other kind's attributes are removed", async () => {

@@ -5,7 +5,7 @@ import { lineTotals } from "../../app/invoicing/totals";
 import { isValidTckn, isValidVkn } from "../../app/orders/customer";
 import { issueMoment } from "../../app/orders/dates";
 import { paymentMethod } from "../../app/orders/payment";
-import { PROBLEM_CODES, problemMessage } from "../../app/orders/problems";
+import { PROBLEM_CODES, problemText } from "../../app/problems";
 import { exactNet, priceLines, unitPriceFor } from "../../app/orders/rounding";
 import { defaultCarriers, defaultMappingSettings, MappingSettingsSchema } from "../../app/orders/settings";
 import { findCarrier } from "../../app/orders/shipment";
@@ -126,12 +126,12 @@ describe("rounding", () => {
   });
 });
 
-describe("problem catalogue", () => {
+describe("problem catalogue (mapping and sending)", () => {
   it("every code has a Turkish and an English message with its placeholders filled", () => {
     for (const code of PROBLEM_CODES) {
-      const params = { line: "L", rate: "5", part: "city", value: "1", source: "s", taxNumber: "1", trackingCompany: "X", carrier: "Y", gateway: "g", currency: "EUR", difference: "0.01", grandTotal: "1", paid: "1", invoiced: "1", orderTotal: "1", date: "2026-11-22", parts: "city", country: "DE", path: "p", message: "m", amount: "-1", taxId: "DE1", code: "301" };
+      const params = { line: "L", rate: "5", part: "city", value: "1", source: "s", taxNumber: "1", trackingCompany: "X", carrier: "Y", gateway: "g", currency: "EUR", difference: "0.01", grandTotal: "1", paid: "1", invoiced: "1", orderTotal: "1", date: "2026-11-22", parts: "city", country: "DE", path: "p", message: "m", amount: "-1", taxId: "DE1", code: "301", details: "d", attempts: 3, remote: "1", waybillId: 7, invoiceId: 8 };
       for (const locale of ["tr", "en"] as const) {
-        const text = problemMessage({ code, params }, locale);
+        const text = problemText({ code, params }, locale);
         expect(text.length, `${code} ${locale}`).toBeGreaterThan(30);
         expect(text, `${code} ${locale}`).not.toMatch(/\{\w+\}/);
       }
