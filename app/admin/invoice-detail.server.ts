@@ -7,6 +7,8 @@ import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
+import { isInFlight } from "../pipeline/states";
+import { mayRetry } from "./invoice-actions.server";
 
 export interface TotalsView {
   orderTotal: string;
@@ -15,6 +17,8 @@ export interface TotalsView {
   remote: { linesTotal: string | null; discountTotal: string | null; taxTotal: string | null; extraTaxTotal: string | null; grandTotal: string | null } | null;
   /** grandTotal - orderTotal, exact, as a decimal string; null while the service has not reported a total. */
   difference: string | null;
+  /** The service's total is the amount paid (difference 0); null while the service has not reported a total. */
+  matches: boolean | null;
 }
 
 export interface InvoiceDetail {
@@ -43,7 +47,14 @@ export interface InvoiceDetail {
   createdAt: string;
   requestBody: unknown;
   totals: TotalsView;
-  problems: Problem[];
+  /** What stops the invoice, and what it had to assume. */
+  errors: Problem[];
+  warnings: Problem[];
+  /** The merchant may retry it (after fixing settings or data), or invoice a waiting order now. */
+  canRetry: boolean;
+  canInvoiceNow: boolean;
+  /** The service is still working on it: the page refreshes until it is done. */
+  inFlight: boolean;
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
   events: Array<{ id: string; at: string; type: string; message: string | null; problems: Problem[] }>;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
@@ -85,7 +96,7 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
       difference = null;
     }
   }
-  return { orderTotal, currency, remote, difference };
+  return { orderTotal, currency, remote, difference, matches: difference === null ? null : new Decimal(difference).isZero() };
 }
 
 export async function getInvoiceDetail(shop: string, id: string): Promise<InvoiceDetail | null> {
@@ -95,6 +106,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
+  const problems = problemsFrom(row.problems);
   return {
     id: row.id,
     orderId: row.orderId,
@@ -118,7 +130,11 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
     createdAt: row.createdAt.toISOString(),
     requestBody: row.requestBody ?? null,
     totals: totalsView(row.orderTotal, row.currency, row.remoteTotals),
-    problems: problemsFrom(row.problems),
+    errors: problems.filter((p) => p.severity === "error"),
+    warnings: problems.filter((p) => p.severity === "warning"),
+    canRetry: mayRetry(row),
+    canInvoiceNow: row.state === "waiting",
+    inFlight: isInFlight(row.state),
     events: row.events.map(({ data, ...event }) => ({
       ...event,
       at: event.at.toISOString(),

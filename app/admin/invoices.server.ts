@@ -11,7 +11,7 @@ import prisma from "../db.server";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
-import { ISSUABLE_TEST_INVOICES } from "../pipeline/actions.server";
+import { ISSUABLE_TEST_INVOICES } from "./invoice-actions.server";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;

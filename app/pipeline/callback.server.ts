@@ -8,7 +8,7 @@
 //     sooner, so a burst of callbacks for one invoice costs one GET.
 import { DateTime } from "luxon";
 import prisma from "../db.server";
-import { parseCallback, verifyCallback } from "../invoicing/callback.server";
+import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
 import { apiKeyFor } from "../settings/settings.server";
 import { signalWork } from "./signal.server";

@@ -27,7 +27,7 @@ import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from
 import { problem, type Problem } from "../problems";
 import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "./signal.server";
-import type { EventType, InvoiceState } from "./states";
+import { stateOf, type EventType } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "./after-sale.server";
 import { orderAsItStands } from "../orders/refunds";
 import { scheduleWriteBack, writesBack } from "../writeback/run.server";
@@ -446,16 +446,6 @@ function editedOrderWaits(row: Row, deps: ProcessDeps, reason: string): Outcome 
     data: { state: "queued", attempts, nextAttemptAt, lastError: `order edited; read again failed: ${reason}`, problems: json([problem("order.edited_unread", { details: reason }, "warning")]) },
     events: [{ type: "retry", message: `order edited in Shopify; reading it again failed (${reason}); next try ${nextAttemptAt.toISOString()}` }],
   };
-}
-
-/** The invoice's state as the service reports it. */
-export function stateOf(record: Pick<InvoiceRecord, "workflow_status" | "formal_status">): InvoiceState {
-  const formal = record.formal_status ?? "";
-  const workflow = record.workflow_status ?? "";
-  if (formal === "failed" || workflow === "failed") return "failed";
-  if (formal === "canceled" || formal === "cancelled") return "cancelled";
-  if (formal === "completed" || (formal === "not_required" && workflow === "completed")) return "completed";
-  return "processing";
 }
 
 function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcome {

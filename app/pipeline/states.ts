@@ -1,3 +1,5 @@
+import type { InvoiceRecord } from "../invoicing/schemas";
+
 // The Invoice row is the job. Its states, as the admin shows them:
 //   waiting          recorded, but the shop's trigger has not fired yet (on fulfilment, or manual)
 //   queued           due to be posted at nextAttemptAt
@@ -23,6 +25,23 @@ export type InvoiceState = (typeof INVOICE_STATES)[number];
 
 /** States in which the service is still working and the invoice may still change by itself. */
 export const IN_FLIGHT_STATES: InvoiceState[] = ["queued", "sending", "processing"];
+
+export function isInFlight(state: string): boolean {
+  return (IN_FLIGHT_STATES as string[]).includes(state);
+}
+
+/** States the merchant may retry from, once they fixed what stopped the invoice. */
+export const RETRYABLE_STATES: InvoiceState[] = ["needs_attention", "failed"];
+
+/** The invoice's state as the service reports it. */
+export function stateOf(record: Pick<InvoiceRecord, "workflow_status" | "formal_status">): InvoiceState {
+  const formal = record.formal_status ?? "";
+  const workflow = record.workflow_status ?? "";
+  if (formal === "failed" || workflow === "failed") return "failed";
+  if (formal === "canceled" || formal === "cancelled") return "cancelled";
+  if (formal === "completed" || (formal === "not_required" && workflow === "completed")) return "completed";
+  return "processing";
+}
 
 export type EventType =
   | "received"

@@ -8,7 +8,7 @@ import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { loadInvoicesPage } from "../admin/invoices.server";
-import { issueTestInvoicesForReal, sendTestInvoice } from "../pipeline/actions.server";
+import { issueTestInvoicesForReal, sendTestInvoice } from "../admin/invoice-actions.server";
 import { IN_FLIGHT_STATES } from "../pipeline/states";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";

@@ -9,8 +9,7 @@ import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
 import { getInvoiceDetail } from "../admin/invoice-detail.server";
 import { shopTimezone } from "../admin/invoices.server";
-import { invoiceNow, retryInvoice } from "../pipeline/actions.server";
-import { IN_FLIGHT_STATES } from "../pipeline/states";
+import { invoiceNow, retryInvoice } from "../admin/invoice-actions.server";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { formatDate, formatDateTime, formatMoney } from "../components/format";
@@ -73,8 +72,7 @@ export default function InvoiceDetailPage() {
   const pdf = usePdfDownload();
   const locale = t.locale;
 
-  const inFlight = (IN_FLIGHT_STATES as string[]).includes(invoice.state);
-  useRevalidateWhile(inFlight || writeBack?.status === "pending");
+  useRevalidateWhile(invoice.inFlight || writeBack?.status === "pending");
 
   useEffect(() => {
     const result = fetcher.data;
@@ -85,12 +83,9 @@ export default function InvoiceDetailPage() {
 
   const act = (intent: string) => fetcher.submit({ intent }, { method: "post" });
   const busy = fetcher.state !== "idle";
-  const canRetry = invoice.state === "needs_attention" || invoice.state === "failed";
-  const errors = invoice.problems.filter((p) => p.severity === "error");
-  const warnings = invoice.problems.filter((p) => p.severity === "warning");
+  const { errors, warnings } = invoice;
   const money = (amount: string | null) => (amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale));
   const remote = invoice.totals.remote;
-  const difference = invoice.totals.difference;
 
   // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
   const secondaryActions = [
@@ -100,9 +95,9 @@ export default function InvoiceDetailPage() {
     ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
     ...(invoice.panelUrl ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }] : []),
   ];
-  const primaryAction = canRetry
+  const primaryAction = invoice.canRetry
     ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
-    : invoice.state === "waiting"
+    : invoice.canInvoiceNow
       ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }
       : undefined;
 
@@ -177,17 +172,17 @@ export default function InvoiceDetailPage() {
                     )}
                   </BlockStack>
                 </Box>
-                {difference === null ? (
+                {invoice.totals.matches === null ? (
                   <Text as="p" tone="subdued">
                     {t("detail.totalsPending")}
                   </Text>
-                ) : /^-?0(\.0+)?$/.test(difference) ? (
+                ) : invoice.totals.matches ? (
                   <Text as="p" tone="success">
                     {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
                   </Text>
                 ) : (
                   <Text as="p" tone="critical">
-                    {t("detail.totalsDiffer", { difference: money(difference) })}
+                    {t("detail.totalsDiffer", { difference: money(invoice.totals.difference) })}
                   </Text>
                 )}
               </BlockStack>

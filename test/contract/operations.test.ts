@@ -2,7 +2,7 @@
 // the asynchronous formalisation, callbacks, documents and account isolation.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callbackSignature, parseCallback, verifyCallback } from "../../app/invoicing/callback.server";
+import { callbackSignature, parseCallback, verifyCallback } from "../../app/invoicing/callback-signature.server";
 import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing/client";
 import { AuthenticationError, DuplicateOrderError, NotFoundError, ValidationError } from "../../app/invoicing/errors";
 import { computeTotals } from "../../app/invoicing/totals";

@@ -272,7 +272,7 @@ describe("the invoicing pipeline", () => {
   });
 
   it("a test invoice goes through the dummy integration", async () => {
-    const { sendTestInvoice } = await import("../../app/pipeline/actions.server");
+    const { sendTestInvoice } = await import("../../app/admin/invoice-actions.server");
     const worker = await pipeline.startWorker();
     const result = await sendTestInvoice(SHOP);
     expect(result.ok).toBe(true);

@@ -5,7 +5,7 @@ import { action as homeAction } from "../../app/routes/app._index";
 import { loader as orderBlock } from "../../app/routes/api.orders.$orderId.invoice";
 import { dashboardCounts, loadInvoicesPage } from "../../app/admin/invoices.server";
 import { getInvoiceDetail } from "../../app/admin/invoice-detail.server";
-import { issueTestInvoicesForReal } from "../../app/pipeline/actions.server";
+import { issueTestInvoicesForReal } from "../../app/admin/invoice-actions.server";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";

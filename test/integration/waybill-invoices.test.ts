@@ -7,7 +7,7 @@ import { callbackUrlFor } from "../../app/pipeline/process.server";
 import { installShopLocally } from "../../app/shops/local-install.server";
 import { InvoicingClient } from "../../app/invoicing/client";
 import { BlockedError, ValidationError } from "../../app/invoicing/errors";
-import { issueTestInvoicesForReal } from "../../app/pipeline/actions.server";
+import { issueTestInvoicesForReal } from "../../app/admin/invoice-actions.server";
 import { readWaybill } from "../../app/waybills/waybills.server";
 import type { SandboxAccount } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";

@@ -2,18 +2,22 @@
 // authenticated session and scopes its query by it: an id from another shop finds nothing.
 import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import { signalWork } from "./signal.server";
-import { sampleTestOrder } from "./test-order";
+import { signalWork } from "../pipeline/signal.server";
+import { RETRYABLE_STATES } from "../pipeline/states";
+import { sampleTestOrder } from "../pipeline/test-order";
 
 export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
+
+/** An invoice the merchant may retry: stopped by a problem or failed, and not an order cancelled before the service had it. */
+export function mayRetry(row: { state: string; cancelledInShop: boolean; remoteId: number | null }): boolean {
+  return (RETRYABLE_STATES as string[]).includes(row.state) && !(row.cancelledInShop && row.remoteId === null);
+}
 
 /** After the merchant fixed settings or data: post again (or, if the service has it, read it again). */
 export async function retryInvoice(shop: string, invoiceId: string, now = new Date()): Promise<ActionResult> {
   const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop } });
   if (!row) return { ok: false, reason: "not_found" };
-  if (!["needs_attention", "failed"].includes(row.state) || (row.cancelledInShop && row.remoteId === null)) {
-    return { ok: false, reason: "not_allowed" };
-  }
+  if (!mayRetry(row)) return { ok: false, reason: "not_allowed" };
   const atService = row.remoteId !== null;
   const updated = await prisma.invoice.updateMany({
     where: { id: row.id, shopDomain: shop, state: row.state },
