@@ -58,10 +58,14 @@ describe("invoice detail", () => {
       pdfUrl: "https://files.example/42.pdf",
       requestBody: { order_id: "1042", lines: [{ name: "Çay", price: "50.05" }] },
       panelUrl: "https://app.faturaentegrator.com/invoice/77",
-      problems: [{ code: "invoice.total_mismatch", severity: "warning" }],
+      errors: [],
+      warnings: [{ code: "invoice.total_mismatch", severity: "warning" }],
+      canRetry: false,
+      canInvoiceNow: false,
+      inFlight: false,
     });
     // Exact decimal difference: 100.30 - 100.10 is 0.20, not 0.20000000000000284.
-    expect(invoice.totals).toMatchObject({ orderTotal: "100.10", difference: "0.20", remote: { grandTotal: "100.3", taxTotal: "16.68" } });
+    expect(invoice.totals).toMatchObject({ orderTotal: "100.10", difference: "0.20", matches: false, remote: { grandTotal: "100.3", taxTotal: "16.68" } });
     expect(invoice.events.map((event) => event.type)).toEqual(["received", "posted", "needs_attention"]);
     // The trail keeps the problem with its parameters, so the page can say it in words.
     expect(invoice.events[2]).toMatchObject({ problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" } }] });
@@ -79,6 +83,12 @@ describe("invoice detail", () => {
   it("retries the shop's own invoice that needs attention, and never another shop's", async () => {
     const mine = await seedInvoice(SHOP, { state: "needs_attention", problems: [{ code: "settings.missing_api_key", severity: "error" }] });
     const theirs = await seedInvoice(OTHER_SHOP, { state: "needs_attention" });
+    // The page offers the retry because the loader says so, with the same rule the action checks.
+    expect(((await (await detail(mine.id)).json()) as { invoice: unknown }).invoice).toMatchObject({
+      canRetry: true,
+      errors: [{ code: "settings.missing_api_key", severity: "error" }],
+      warnings: [],
+    });
 
     const refused = await act(theirs.id, "retry", SHOP);
     expect(refused.status).toBe(404);
@@ -97,6 +107,14 @@ describe("invoice detail", () => {
     expect((await act(completed.id, "retry")).status).toBe(409);
     const waiting = await seedInvoice(SHOP, { state: "waiting" });
     const theirsWaiting = await seedInvoice(OTHER_SHOP, { state: "waiting" });
+    const offered = async (id: string) => ((await (await detail(id)).json()) as { invoice: { canRetry: boolean; canInvoiceNow: boolean } }).invoice;
+    expect(await offered(completed.id)).toMatchObject({ canRetry: false, canInvoiceNow: false });
+    expect(await offered(waiting.id)).toMatchObject({ canRetry: false, canInvoiceNow: true });
+    // An order cancelled in Shopify before the service had its invoice is not offered a retry the action would refuse.
+    const cancelledFirst = await seedInvoice(SHOP, { state: "needs_attention" });
+    await prisma.invoice.update({ where: { id: cancelledFirst.id }, data: { cancelledInShop: true } });
+    expect(await offered(cancelledFirst.id)).toMatchObject({ canRetry: false });
+    expect((await act(cancelledFirst.id, "retry")).status).toBe(409);
     expect((await act(theirsWaiting.id, "invoice_now", SHOP)).status).toBe(404);
     expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirsWaiting.id } })).state).toBe("waiting");
     expect((await act(waiting.id, "invoice_now")).status).toBe(200);
