@@ -11,6 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // expect.poll waits for what a page or a process does next; on a loaded CI machine (2 cores shared) a save's
+    // round trip takes seconds, so wait up to 15 s (the default 1 s made the browser tests fail under load).
+    expect: { poll: { timeout: 15_000 } },
     reporters: process.env.CI ? ["default"] : ["default"],
     projects: [
       { extends: true as const, test: { name: "sqlite", include: ["test/**/*.test.{ts,tsx}"], env: { TEST_DB: "sqlite" } } },
