@@ -12,7 +12,7 @@ import { pastOrdersAction, pastOrdersPage, type PastOrdersActionResult } from ".
 import { shopifyOrders } from "../pipeline/shopify-orders.server";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { useT, type T } from "../i18n/react";
-import { problemText } from "../components/problems";
+import { problemText } from "../problems";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import type { RunView } from "../past-orders/runs.server";
 
