@@ -178,35 +178,60 @@ function compareKeys(a: [string | number, string], b: [string | number, string])
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
-/** Orders sorted by (sort value, id); the cursor holds the last (value, id), so inserts between pages lose nothing. */
-function orderConnection(orders: StoredOrder[], args: any) {
-  const size = pageSize(args);
-  const sortKey: string = args.sortKey ?? "ID";
-  const forward = args.first !== undefined && args.first !== null;
+type Keyed = { order: StoredOrder; key: [string | number, string] };
+
+/** The orders in page order: sorted by (sort value, id), reversed if asked. */
+function sortOrders(orders: StoredOrder[], sortKey: string, reverse: boolean): Keyed[] {
   const keyed = orders.map((order) => ({ order, key: sortKeyOf(order, sortKey) }));
   keyed.sort((a, b) => compareKeys(a.key, b.key));
-  if (args.reverse) keyed.reverse();
+  if (reverse) keyed.reverse();
+  return keyed;
+}
+
+/** The first index whose key comes after `key` in page order (binary search). */
+function indexAfter(list: Keyed[], key: [string | number, string], dir: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (dir * compareKeys(list[mid].key, key) > 0) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/** A page of orders; the cursor holds the last (value, id), so an order added between two pages loses nothing. */
+function orderConnection(sorted: Keyed[], args: any) {
+  const size = pageSize(args);
+  const forward = args.first !== undefined && args.first !== null;
   const dir = args.reverse ? -1 : 1;
-  let list = keyed;
+  let start = 0;
+  let end = sorted.length;
   if (args.after) {
     const c = decodeCursor(args.after);
-    list = list.filter((k) => dir * compareKeys(k.key, [c.last_value, c.last_id]) > 0);
+    start = indexAfter(sorted, [c.last_value, c.last_id], dir);
   }
-  let cutBefore = false;
   if (args.before) {
     const c = decodeCursor(args.before);
-    const kept = list.filter((k) => dir * compareKeys(k.key, [c.last_value, c.last_id]) < 0);
-    cutBefore = kept.length < list.length;
-    list = kept;
+    // The first index not before the cursor: everything from there on is cut.
+    let low = start;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (dir * compareKeys(sorted[mid].key, [c.last_value, c.last_id]) >= 0) high = mid;
+      else low = mid + 1;
+    }
+    end = Math.max(start, low);
   }
+  const list = sorted.slice(start, end);
   const page = forward ? list.slice(0, size) : list.slice(Math.max(0, list.length - size));
   const edges = page.map(({ order, key }) => ({ cursor: encodeCursor({ last_id: key[1], last_value: key[0] }), node: order }));
   return {
     edges,
     nodes: page.map((p) => p.order),
     pageInfo: {
-      hasNextPage: forward ? list.length > size : cutBefore,
-      hasPreviousPage: forward ? Boolean(args.after) : list.length > size,
+      hasNextPage: forward ? list.length > size : end < sorted.length,
+      hasPreviousPage: forward ? start > 0 : list.length > size || start > 0,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
@@ -252,6 +277,9 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const orders = new Map<string, StoredOrder>();
   const recorded: RecordedMutation[] = [];
   const definitions = new Map<string, any>();
+  /** Bumped whenever an order changes, so cached page lists are never stale. */
+  let version = 0;
+  const sortedCache = new Map<string, Keyed[]>();
   const faults: Required<Omit<Faults, "status">> & { status: number } = { throttled: 0, serverErrors: 0, status: 503, latencyMs: options.latencyMs ?? 0 };
   const counters = { requests: 0, throttled: 0, serverErrors: 0 };
   let ids = 1;
@@ -262,6 +290,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       const old = orders.get(order.id);
       if (old) order.metafields = old.metafields;
       orders.set(order.id, order);
+      version++;
     }
   };
   upsertOrders(options.orders ?? []);
@@ -273,6 +302,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   };
   const touch = (order: StoredOrder) => {
     order.updatedAt = utc(now().toISOString());
+    version++;
   };
   const record = (field: string, args: Record<string, unknown>, userErrors: unknown[]) => {
     recorded.push({ at: now().toISOString(), field, arguments: args, userErrors });
@@ -290,7 +320,15 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         requireScope("orders", "read_orders");
         const search = parseSearch(args.query);
         searchWarnings.push(...search.warnings.map((w) => ({ ...w, query: args.query })));
-        return orderConnection([...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)), args);
+        // The filtered, sorted list is kept while no order changes: a backfill pages through the same one.
+        const cacheKey = JSON.stringify([version, Math.floor(now().getTime() / 60_000), args.query ?? "", args.sortKey ?? "ID", Boolean(args.reverse)]);
+        let sorted = sortedCache.get(cacheKey);
+        if (!sorted) {
+          sorted = sortOrders([...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)), args.sortKey ?? "ID", Boolean(args.reverse));
+          if (sortedCache.size > 20) sortedCache.clear();
+          sortedCache.set(cacheKey, sorted);
+        }
+        return orderConnection(sorted, args);
       },
       node: (_src, args) => {
         const order = orders.get(args.id);
@@ -339,6 +377,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   (schema.getType("DiscountApplication") as any).resolveType = (value: any) => value.__typename;
 
   let searchWarnings: Array<SearchWarning & { query: string }> = [];
+  const documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
 
   function resolveNamespace(namespace: string | null | undefined): string {
     if (!namespace || namespace === "$app") return APP_NAMESPACE;
@@ -421,13 +460,19 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   /** One GraphQL request: validated, cost checked against the bucket, executed. */
   async function runGraphql(body: any): Promise<{ status: number; json: unknown }> {
     if (typeof body?.query !== "string") return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
-    let document: DocumentNode;
-    try {
-      document = parse(body.query);
-    } catch (error) {
-      return { status: 200, json: { errors: [{ message: (error as GraphQLError).message, locations: (error as GraphQLError).locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] } };
+    // Parsed and validated once per query text: a backfill sends the same few queries thousands of times.
+    let checked = documents.get(body.query);
+    if (!checked) {
+      try {
+        const document = parse(body.query);
+        checked = { document, errors: validate(schema, document, specifiedRules) };
+      } catch (error) {
+        return { status: 200, json: { errors: [{ message: (error as GraphQLError).message, locations: (error as GraphQLError).locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] } };
+      }
+      if (documents.size > 500) documents.clear();
+      documents.set(body.query, checked);
     }
-    const errors = validate(schema, document, specifiedRules);
+    const { document, errors } = checked;
     if (errors.length) return { status: 200, json: { errors: errors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) } };
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations[0];

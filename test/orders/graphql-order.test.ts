@@ -6,7 +6,7 @@ import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { GraphqlOrderSchema, legacyId, toWebhookJson, toWebhookOrder, webhookAmount } from "../../app/orders/graphql-order";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
 import { createAdminClient, type AdminGraphql } from "../../app/shopify-admin/client.server";
-import { readOrderWith } from "../../app/shopify-admin/orders.server";
+import { readOrderWith } from "../../app/shopify-admin/order-reads";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { fixtureContext, fixtureNames, fixtureOrder } from "./fixture-loader";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAdminClient, BucketState, type AdminClientOptions } from "../../app/shopify-admin/client.server";
 import { AdminAccessDeniedError, AdminApiError, isAccessDenied } from "../../app/shopify-admin/errors";
-import { listOrdersWith, readOrderWith, type Order } from "../../app/shopify-admin/orders.server";
+import { listOrdersWith, readOrderWith, type Order } from "../../app/shopify-admin/order-reads";
 import { startStandin, type Standin, type StandinOptions } from "../../shopify-standin/server";
 import { fixtureNames, fixtureOrder } from "../orders/fixture-loader";
 

@@ -120,6 +120,17 @@ describe("pagination, sort keys and search", () => {
     expect(await ids("")).toEqual(sorted(orders, (o) => o.id));
   });
 
+  it("last and before page backwards", async () => {
+    const all = sorted(orders, (o) => o.id);
+    const tail = await gql(`{ orders(last: 3) { edges { cursor node { legacyResourceId } } pageInfo { hasNextPage hasPreviousPage } } }`);
+    expect(tail.body.data.orders.edges.map((e: { node: { legacyResourceId: string } }) => e.node.legacyResourceId)).toEqual(all.slice(-3));
+    expect(tail.body.data.orders.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
+    const before = tail.body.data.orders.edges[0].cursor;
+    const previous = await gql(`query($before: String) { orders(last: 3, before: $before) { nodes { legacyResourceId } pageInfo { hasNextPage } } }`, { before });
+    expect(previous.body.data.orders.nodes.map((n: { legacyResourceId: string }) => n.legacyResourceId)).toEqual(all.slice(-6, -3));
+    expect(previous.body.data.orders.pageInfo.hasNextPage).toBe(true);
+  });
+
   it("sortKey CREATED_AT and UPDATED_AT order by instant; reverse turns it round", async () => {
     expect(await ids("sortKey: CREATED_AT")).toEqual(sorted(orders, (o) => Date.parse(o.created_at)));
     expect(await ids("sortKey: UPDATED_AT, reverse: true")).toEqual(sorted(orders, (o) => Date.parse(o.updated_at)).reverse());
