@@ -7,6 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalStack } from "./lib/local-stack";
 import { E_INVOICE_TAX_NUMBERS } from "../sandbox/taxnumbers";
+import { startStandin } from "../shopify-standin/server";
 
 const { values } = parseArgs({
   options: {
@@ -44,16 +45,24 @@ function table(rows: string[][]): string {
 }
 
 const started = Date.now();
+const SHOP = "demo-magaza.myshopify.com";
+const orders = loadOrders(values.orders);
+// Shopify's Admin API, stood in locally with the same orders: the app writes each invoice back to its order there
+// (tags, metafields, Flow events; the demo shop granted write_orders).
+const standin = await startStandin({ port: 0, shop: SHOP, orders: orders.map((o) => o.order) });
 console.log("Starting the invoicing sandbox and the app (building it first if needed)...");
 // The demo's B2B buyer (Anadolu Tekstil, VKN 0720039666) has an e-invoice mailbox: it gets an e-Fatura.
 const stack = await startLocalStack({
   name: "demo",
+  shop: SHOP,
+  adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,write_orders" },
   formalizeDelayMs: 600,
   logs: values.logs,
   eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS, "0720039666"],
 });
 const stop = async () => {
   await stack.stop();
+  await standin.stop();
   process.exit(0);
 };
 process.once("SIGINT", stop);
@@ -66,7 +75,6 @@ try {
   const { problemText } = await import("../app/problems");
   const db = createDb(stack.databaseUrl);
 
-  const orders = loadOrders(values.orders);
   console.log(`Sandbox ${stack.sandbox.url} · app ${stack.appUrl} · shop ${stack.shop}`);
   console.log(`Sending ${orders.length} signed orders/paid webhooks...`);
   for (const { file, order } of orders) {
@@ -104,6 +112,25 @@ try {
   const pending = invoices.filter((invoice) => !FINAL.has(invoice.state)).length;
   const byState = invoices.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.state]: (acc[i.state] ?? 0) + 1 }), {});
   console.log(`${invoices.length} invoices in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(byState)}${pending ? ` (${pending} not final before the timeout)` : ""}`);
+
+  // What reached Shopify: each completed order's tags and the app's metafields, as the Admin API stand-in holds them.
+  const completed = invoices.filter((invoice) => invoice.state === "completed");
+  const writeDeadline = Date.now() + 15_000;
+  const pendingWrites = () => db.orderWriteBack.count({ where: { status: "pending" } });
+  while (Date.now() < writeDeadline && (await pendingWrites()) > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+  const written = [["order", "tags", "invoice_state", "invoice_serial", "invoice_kind", "invoice_date", "invoice_ettn", "invoice_pdf_url"]];
+  for (const invoice of completed) {
+    const { json } = await standin.request({
+      query: `query($id: ID!) { order(id: $id) { tags metafields(first: 20, namespace: "$app") { nodes { key value } } } }`,
+      variables: { id: `gid://shopify/Order/${invoice.orderId}` },
+    });
+    const order = json?.data?.order as { tags: string[]; metafields: { nodes: Array<{ key: string; value: string }> } } | null;
+    const m = Object.fromEntries((order?.metafields.nodes ?? []).map((node) => [node.key, node.value]));
+    written.push([invoice.orderName, (order?.tags ?? []).join(", ") || "-", ...written[0].slice(2).map((key) => m[key] ?? "-")]);
+  }
+  const flows = standin.mutations().filter((m) => m.field === "flowTriggerReceive").length;
+  console.log(`Written to Shopify (Admin API stand-in ${standin.url}): ${completed.length} completed orders, ${flows} Flow events\n`);
+  console.log(table(written) + "\n");
   await db.$disconnect();
 
   if (values.exit) await stop();

@@ -29,6 +29,11 @@ export interface LocalStackOptions {
   sandboxLog?: (line: string) => void;
   /** Tax numbers the sandbox treats as registered for e-invoice (their invoices become e-Fatura). */
   eInvoiceTaxNumbers?: string[];
+  /**
+   * Shopify's Admin API as a local stand-in (`shopify-standin/`): the app is pointed at it (SHOPIFY_ADMIN_API_URL)
+   * and the shop's offline session gets its token and these scopes (e.g. read_orders,write_orders).
+   */
+  adminApi?: { url: string; accessToken: string; scopes: string };
 }
 
 export interface LocalStack {
@@ -125,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The app calls the sandbox on 127.0.0.1 over http (app/outbound/guard.server.ts).
     LOCAL_SERVICES: "1",
     LOG_LEVEL: options.logs ? "info" : "warn",
+    ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : {}),
     ...options.env,
   };
 
@@ -140,6 +146,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       "--integration-id", String(account.invoiceIntegrationId),
       "--dummy-integration-id", String(account.dummyIntegrationId),
       ...(options.testMode ? ["--test-mode"] : []),
+      ...(options.adminApi ? ["--access-token", options.adminApi.accessToken, "--scopes", options.adminApi.scopes] : []),
     ],
     { cwd: root, env: appEnv, encoding: "utf8" },
   );
