@@ -1,0 +1,100 @@
+// The UI extensions rendered in a real browser on a local host page (sandbox/extensions/host.ts): the customer
+// account's "Faturayı indir / Download invoice" and the admin print action, in Turkish and English, with screenshots.
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { extensionPage, type HostOptions } from "../../sandbox/extensions/host";
+import { launchBrowser, SHOTS } from "../helpers/browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const metafield = (key: string, value: string) => ({ target: { type: "order", id: "1001" }, metafield: { namespace: "$app", key, value, type: "single_line_text_field" } });
+const completed = [
+  metafield("invoice_state", "completed"),
+  metafield("invoice_pdf_url", "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf"),
+  metafield("invoice_serial", "ARS2026000000123"),
+  metafield("invoice_kind", "e_archive"),
+  metafield("invoice_date", "2026-11-23"),
+];
+
+async function render(options: HostOptions, width = 760): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 560 } });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.setContent(await extensionPage(options));
+  await page.waitForFunction(() => document.documentElement.dataset.rendered === "1");
+  await page.waitForTimeout(100);
+  expect(errors).toEqual([]);
+  return page;
+}
+
+const customer = (locale: "tr" | "en", appMetafields: unknown[]): HostOptions => ({
+  extension: "customer-invoice-download",
+  module: "src/OrderStatusBlock.jsx",
+  locale,
+  frame: "customer-account",
+  title: locale === "tr" ? "Demo Mağaza · Siparişler" : "Demo Store · Orders",
+  api: { appMetafields: { value: appMetafields }, localization: { language: { value: { isoCode: locale } } } },
+});
+
+const print = (locale: "tr" | "en"): HostOptions => ({
+  extension: "order-invoice-print",
+  module: "src/PrintAction.jsx",
+  locale,
+  frame: "admin-print",
+  title: locale === "tr" ? "Yazdır: e-Fatura" : "Print: e-Fatura invoice",
+  api: { data: { selected: [{ id: "gid://shopify/Order/1001" }, { id: "gid://shopify/Order/1002" }, { id: "gid://shopify/Order/1003" }] } },
+  fetchAnswers: {
+    "/api/print/invoices": {
+      ok: true,
+      url: "https://invoices.example.com/print/invoices/eyJzIjoiZGVtby1tYWdhemEubXlzaG9waWZ5LmNvbSJ9.signature",
+      orders: [
+        { orderId: "1001", orderName: "#1001", status: "ready", serialNumber: "ARS2026000000123" },
+        { orderId: "1002", orderName: "#1002", status: "ready", serialNumber: "ARS2026000000124" },
+        { orderId: "1003", orderName: "#1003", status: "not_yet", serialNumber: null },
+      ],
+    },
+  },
+});
+
+describe("customer account: download invoice", () => {
+  it("shows the download for a completed invoice, in Turkish and English", async () => {
+    for (const [locale, button, date] of [["tr", "Faturayı indir", "23 Kasım 2026"], ["en", "Download invoice", "November 23, 2026"]] as const) {
+      const page = await render(customer(locale, completed));
+      const text = await page.locator("#root").innerText();
+      expect(text).toContain(button);
+      expect(text).toContain("ARS2026000000123");
+      expect(text).toContain(date);
+      expect(await page.locator("s-button").getAttribute("href")).toBe("https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf");
+      await page.screenshot({ path: path.join(SHOTS, `customer-invoice-download-${locale}.png`) });
+      await page.close();
+    }
+  });
+
+  it("shows nothing for an order without a completed invoice", async () => {
+    for (const metafields of [[], [metafield("invoice_state", "processing")], [...completed.slice(1), metafield("invoice_state", "test")]]) {
+      const page = await render(customer("tr", metafields));
+      expect((await page.locator("#root").innerText()).trim()).toBe("");
+      await page.close();
+    }
+  });
+});
+
+describe("admin print action", () => {
+  it("prints the ready invoices and names the order whose invoice is not completed, in Turkish and English", async () => {
+    for (const [locale, ready, waiting] of [["tr", "2 fatura yazdırılacak.", "#1003 için henüz yazdırılacak fatura yok"], ["en", "2 invoices will be printed.", "No invoice to print yet for #1003"]] as const) {
+      const page = await render(print(locale));
+      await page.getByText(ready).waitFor();
+      expect(await page.locator("#root").innerText()).toContain(waiting);
+      expect(await page.locator("s-admin-print-action").getAttribute("src")).toMatch(/^https:\/\/invoices\.example\.com\/print\/invoices\//);
+      await page.screenshot({ path: path.join(SHOTS, `print-action-${locale}.png`) });
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+// Writing invoices back to Shopify orders, as the merchant sees it in a real browser: the invoice page's
+// "Shopify order" card (written ✓, or why not) and Settings' "Shopify orders" section (permission and tags).
+// The app runs against the invoicing sandbox and the Admin API stand-in (the shop granted write_orders).
+import { existsSync, readFileSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { createDb, type Db } from "../../app/db/client";
+import { startStandin, type Standin } from "../../shopify-standin/server";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
+
+const SHOP = "demo-magaza.myshopify.com";
+const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as { id: number };
+
+let standin: Standin;
+let stack: LocalStack;
+let browser: Browser;
+let db: Db;
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    value = await read();
+  }
+  return value;
+}
+
+/** The whole "Shopify orders" section (Polaris puts the id on its heading). */
+const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });
+
+describe.skipIf(!existsSync(CHROMIUM))("write-back in the admin", () => {
+  beforeAll(async () => {
+    standin = await startStandin({ port: 0, shop: SHOP, orders: [order] });
+    stack = await startLocalStack({
+      name: `write-back-${process.pid}`,
+      shop: SHOP,
+      formalizeDelayMs: 150,
+      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,write_orders" },
+    });
+    db = createDb(stack.databaseUrl);
+    expect((await stack.deliver("orders/paid", order)).status).toBe(200);
+    await waitFor("the write-back", () => db.orderWriteBack.findMany(), (rows) => rows.length === 1 && rows[0].status === "written");
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await stack?.stop();
+    await standin?.stop();
+  });
+
+  it("the invoice page says the invoice was written to Shopify (Turkish), and Settings shows the permission and tags (English)", async () => {
+    const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
+    const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
+    await expect.poll(() => page.locator("#write-back-status").innerText()).toContain("Shopify'a yazıldı ✓");
+    await shot(page, "write-back-written-tr");
+    await closePage(page);
+
+    const settings = await openAdminPage(browser, stack, "/app/settings", "en", { height: 900 });
+    await section(settings).scrollIntoViewIfNeeded();
+    await expect.poll(() => section(settings).innerText()).toContain("Writing to orders is allowed (write_orders).");
+    expect(await settings.locator("#orderTag").inputValue()).toBe("e-fatura");
+    await section(settings).screenshot({ path: "test-results/screenshots/settings-write-back-en.png" });
+    await closePage(settings);
+    expect((await standin.mutations()).map((m) => m.field)).toEqual(["metafieldsSet", "tagsAdd", "flowTriggerReceive"]);
+  });
+
+  it("without write_orders: the invoice page and Settings say why nothing is written (Turkish)", async () => {
+    await db.session.update({ where: { id: `offline_${SHOP}` }, data: { scope: "read_orders" } });
+    const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
+    const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
+    await expect.poll(() => page.locator("#write-back-status").innerText()).toContain("uygulamanın siparişlere yazma izni yok");
+    await shot(page, "write-back-no-scope-tr");
+    await closePage(page);
+    const settings = await openAdminPage(browser, stack, "/app/settings", "tr", { height: 900 });
+    await section(settings).scrollIntoViewIfNeeded();
+    await expect.poll(() => section(settings).innerText()).toContain("Faturalar siparişlerinize yazılmıyor");
+    await section(settings).screenshot({ path: "test-results/screenshots/settings-write-back-no-scope-tr.png" });
+    await closePage(settings);
+  });
+});
