@@ -11,7 +11,7 @@ function usage(): never {
       "Usage: npm run --silent shopify:standin -- [--port N] [--orders FILE.json] [--shop NAME.myshopify.com] [options]",
       "  --port             listening port; 0 picks a free one (default 4020)",
       "  --host             listening address (default 127.0.0.1)",
-      "  --orders           a JSON file with an array of webhook-shaped (REST) orders to serve",
+      "  --orders           a JSON file with an array of webhook-shaped (REST) orders to serve (or one order)",
       "  --shop             the shop's myshopify domain (default standin-shop.myshopify.com)",
       "  --access-token     the token to accept (default: a new random shpat_… token)",
       "  --scopes           granted scopes, comma-separated (default read_orders,write_orders)",
@@ -68,8 +68,10 @@ let orders: unknown[] = [];
 if (values.orders) {
   try {
     const json: unknown = JSON.parse(readFileSync(values.orders, "utf8"));
-    if (!Array.isArray(json)) throw new Error("the file must hold a JSON array of orders");
-    orders = json;
+    // An array of orders, or one order (such as a file of test/fixtures/orders/).
+    if (Array.isArray(json)) orders = json;
+    else if (typeof json === "object" && json !== null && "id" in json) orders = [json];
+    else throw new Error("the file must hold a JSON array of webhook-shaped orders, or one order");
   } catch (error) {
     console.error(`--orders ${values.orders}: ${(error as Error).message}`);
     process.exit(2);
