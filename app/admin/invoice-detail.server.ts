@@ -9,6 +9,8 @@ import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
 import { isInFlight } from "../pipeline/states";
 import { mayRetry } from "./invoice-actions.server";
+import { afterSaleOf } from "./after-sale.server";
+import type { AfterSaleView, Reconciliation } from "./after-sale";
 
 export interface TotalsView {
   orderTotal: string;
@@ -59,6 +61,10 @@ export interface InvoiceDetail {
   events: Array<{ id: string; at: string; type: string; message: string | null; problems: Problem[] }>;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
   panelUrl: string | null;
+  /** Refunds and cancellation after the sale, and what applies to the invoice (app/admin/after-sale.ts). */
+  afterSale: AfterSaleView;
+  /** The invoice total against the amount paid, with the known reasons for a difference. */
+  reconciliation: Reconciliation | null;
 }
 
 /** The panel's origin is the API base without its /api suffix: https://app.faturaentegrator.com/api → https://app.faturaentegrator.com. */
@@ -99,7 +105,7 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
   return { orderTotal, currency, remote, difference, matches: difference === null ? null : new Decimal(difference).isZero() };
 }
 
-export async function getInvoiceDetail(shop: string, id: string): Promise<InvoiceDetail | null> {
+export async function getInvoiceDetail(shop: string, id: string, timezone = "Europe/Istanbul", now = new Date()): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
     include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true, data: true } } },
@@ -107,6 +113,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
   const problems = problemsFrom(row.problems);
+  const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);
   return {
     id: row.id,
     orderId: row.orderId,
@@ -141,5 +148,7 @@ export async function getInvoiceDetail(shop: string, id: string): Promise<Invoic
       problems: problemsFrom(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
     })),
     panelUrl: settings && row.remoteId !== null ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions()) : null,
+    afterSale,
+    reconciliation,
   };
 }

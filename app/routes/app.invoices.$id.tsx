@@ -8,6 +8,8 @@ import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
 import { getInvoiceDetail } from "../admin/invoice-detail.server";
+import { confirmPanelCancel } from "../admin/after-sale.server";
+import { AfterSaleCard, Reconciliation } from "../components/AfterSale";
 import { shopTimezone } from "../admin/invoices.server";
 import { invoiceNow, retryInvoice } from "../admin/invoice-actions.server";
 import { useT } from "../i18n/react";
@@ -24,12 +26,12 @@ import { refreshWriteScope } from "../writeback/scope.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session, scopes } = await authenticate.admin(request);
-  const invoice = await getInvoiceDetail(session.shop, params.id ?? "");
+  const timezone = await shopTimezone(session.shop);
+  const invoice = await getInvoiceDetail(session.shop, params.id ?? "", timezone);
   if (!invoice) throw new Response("Not Found", { status: 404 });
   // Only invoices of Shopify orders are written back (not test invoices of the settings page, not waybills).
   const ownsOrder = !invoice.isTest && invoice.waybillId === null;
-  const [timezone, writeBack, canWrite] = await Promise.all([
-    shopTimezone(session.shop),
+  const [writeBack, canWrite] = await Promise.all([
     ownsOrder ? writeBackOf(session.shop, invoice.id) : null,
     ownsOrder ? refreshWriteScope(session.shop, scopes) : false,
   ]);
@@ -47,7 +49,13 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     return json(retried ? { ok: true as const, intent: "retry_write_back" } : { ok: false as const, reason: "not_allowed" as const, intent: "retry_write_back" }, { status: retried ? 200 : 409 });
   }
   const result =
-    intent === "retry" ? await retryInvoice(session.shop, id) : intent === "invoice_now" ? await invoiceNow(session.shop, id) : null;
+    intent === "retry"
+      ? await retryInvoice(session.shop, id)
+      : intent === "invoice_now"
+        ? await invoiceNow(session.shop, id)
+        : intent === "confirm_panel_cancel"
+          ? await confirmPanelCancel(session.shop, id, await shopTimezone(session.shop))
+          : null;
   if (!result) return json({ ok: false as const, reason: "unknown_intent" as const, intent: String(intent) }, { status: 400 });
   const status = result.ok ? 200 : result.reason === "not_found" ? 404 : 409;
   return json({ ...result, intent: String(intent) }, { status });
@@ -77,7 +85,16 @@ export default function InvoiceDetailPage() {
   useEffect(() => {
     const result = fetcher.data;
     if (!result || fetcher.state !== "idle") return;
-    if (result.ok) shopify.toast.show(result.intent === "retry" ? t("detail.retried") : result.intent === "retry_write_back" ? t("writeBack.retried") : t("detail.invoicedNow"));
+    if (result.ok)
+      shopify.toast.show(
+        result.intent === "retry"
+          ? t("detail.retried")
+          : result.intent === "retry_write_back"
+            ? t("writeBack.retried")
+            : result.intent === "confirm_panel_cancel"
+              ? t("afterSale.path.cancel.confirmed")
+              : t("detail.invoicedNow"),
+      );
     else shopify.toast.show(result.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), { isError: true });
   }, [fetcher.data, fetcher.state, shopify, t]);
 
@@ -145,6 +162,17 @@ export default function InvoiceDetailPage() {
         )}
         <Layout.Section>
           <BlockStack gap="400">
+            {(invoice.afterSale.refunds.length > 0 || invoice.afterSale.path !== null) && (
+              <AfterSaleCard
+                afterSale={invoice.afterSale}
+                cancelledInShop={invoice.afterSale.path !== null && invoice.afterSale.wholeUndo}
+                currency={invoice.totals.currency}
+                timezone={timezone}
+                panelUrl={invoice.panelUrl}
+                busy={busy}
+                onConfirm={() => act("confirm_panel_cancel")}
+              />
+            )}
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
@@ -180,6 +208,8 @@ export default function InvoiceDetailPage() {
                   <Text as="p" tone="success">
                     {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
                   </Text>
+                ) : invoice.reconciliation ? (
+                  <Reconciliation reconciliation={invoice.reconciliation} currency={invoice.totals.currency} />
                 ) : (
                   <Text as="p" tone="critical">
                     {t("detail.totalsDiffer", { difference: money(invoice.totals.difference) })}

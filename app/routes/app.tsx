@@ -44,6 +44,7 @@ export default function App() {
         </Link>
         <Link to="/app/waybills">{translate(locale, "nav.waybills")}</Link>
         <Link to="/app/past-orders">{translate(locale, "nav.pastOrders")}</Link>
+        <Link to="/app/returns">{translate(locale, "nav.returns")}</Link>
         <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
       <Outlet />

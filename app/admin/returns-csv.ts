@@ -1,0 +1,44 @@
+// The Returns export for the accountant: CSV that Excel opens as it is (UTF-8 with a BOM, `;` between fields,
+// every field quoted when needed) and, as an option, amounts with a decimal comma (Excel set to Turkish). Pure.
+import { translateKey, type Locale } from "../i18n/i18n";
+import type { ReturnRow } from "./returns.server";
+
+export interface CsvOptions {
+  locale: Locale;
+  /** "comma": 1234,50 (Turkish Excel); "point": 1234.50. */
+  decimal: "comma" | "point";
+}
+
+const HEADERS: Record<Locale, string[]> = {
+  tr: ["İade tarihi", "Sipariş", "Fatura no", "Fatura tarihi", "ETTN", "Belge", "Alıcı", "Alıcı VKN/TCKN", "Ürün", "Stok kodu", "Adet", "Ürün tutarı", "Ürün KDV", "İade edilen kargo", "İade toplamı", "Stoğa alındı", "Yapılacak"],
+  en: ["Refund date", "Order", "Invoice number", "Invoice date", "ETTN", "Document", "Buyer", "Buyer tax number", "Item", "SKU", "Quantity", "Item amount", "Item VAT", "Shipping refunded", "Refund total", "Restocked", "What applies"],
+};
+
+/** A field as CSV text: quoted when it holds the separator, a quote or a line break; a leading =,+,-,@ is defused. */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+([.,]\d+)?$/.test(value) ? `'${value}` : value;
+  return /[;"\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function returnsCsv(rows: ReturnRow[], options: CsvOptions, pathText: (row: ReturnRow) => string): string {
+  const amount = (v: string | null) => (v === null ? "" : options.decimal === "comma" ? v.replace(".", ",") : v);
+  const yes = options.locale === "tr" ? "evet" : "yes";
+  const no = options.locale === "tr" ? "hayır" : "no";
+  const kind = (k: string | null) => (k === "e_invoice" ? "e-Fatura" : k === "e_archive" ? "e-Arşiv" : "");
+  const lines = [HEADERS[options.locale]];
+  for (const row of rows) {
+    const base = [row.refundedAt.slice(0, 10), row.orderName, row.serialNumber ?? "", row.issueDate ?? "", row.ettn ?? "", kind(row.documentKind), row.buyerName ?? "", row.buyerTaxNumber ?? ""];
+    const tail = [amount(row.shipping), amount(row.amount), row.restock ? yes : no, pathText(row)];
+    if (row.lines.length === 0) lines.push([...base, "", "", "", "", "", ...tail]);
+    for (const line of row.lines) lines.push([...base, line.name, line.sku ?? "", String(line.quantity), amount(line.subtotal), amount(line.tax), ...tail]);
+  }
+  return "\uFEFF" + lines.map((fields) => fields.map(csvField).join(";")).join("\r\n") + "\r\n";
+}
+
+/** What applies to a refund, in words (the page's column and the export's last field). */
+export function returnPathText(row: Pick<ReturnRow, "path">, locale: Locale, day: (ymd: string) => string = (d) => d): string {
+  const path = row.path;
+  if (!path) return translateKey(locale, "returns.path.none", "");
+  if (path.kind === "cancel") return translateKey(locale, "returns.path.cancel", "", { deadline: day(path.deadline) });
+  return translateKey(locale, `returns.path.${path.kind}`, path.kind);
+}

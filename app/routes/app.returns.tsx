@@ -1,0 +1,121 @@
+// Returns (İadeler): every refund of the shop's orders with its invoice and what applies to it, and the CSV export.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Badge, BlockStack, Card, EmptyState, IndexTable, InlineStack, Link, Page, Text } from "@shopify/polaris";
+import { useAppBridge } from "@shopify/app-bridge-react";
+import { useState } from "react";
+import { authenticate } from "../shopify.server";
+import { listReturns } from "../admin/returns.server";
+import { returnPathText } from "../admin/returns-csv";
+import { shopTimezone } from "../admin/invoices.server";
+import { useT } from "../i18n/react";
+import { formatDate, formatDateTime, formatMoney } from "../components/format";
+import { fileNameOf } from "../components/usePdfDownload";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const timezone = await shopTimezone(session.shop);
+  return json({ rows: await listReturns(session.shop, timezone), timezone });
+};
+
+export default function ReturnsPage() {
+  const { rows, timezone } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = t.locale;
+  const shopify = useAppBridge();
+  const [busy, setBusy] = useState<string | null>(null);
+  const day = (ymd: string) => formatDate(`${ymd}T12:00:00Z`, locale, "UTC");
+
+  // A fetch, not a link: inside the admin only fetches carry the session token.
+  const exportCsv = async (decimal: "point" | "comma") => {
+    setBusy(decimal);
+    try {
+      const response = await fetch(`/app/returns/csv?decimal=${decimal}&locale=${locale}`);
+      if (!response.ok) throw new Error(String(response.status));
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = fileNameOf(response.headers.get("content-disposition")) ?? "returns.csv";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch {
+      shopify.toast.show(t("pdf.failed"), { isError: true });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Page
+      title={t("returns.title")}
+      subtitle={t("returns.subtitle")}
+      primaryAction={{ content: t("returns.exportCommas"), onAction: () => void exportCsv("comma"), loading: busy === "comma", disabled: rows.length === 0 }}
+      secondaryActions={[{ content: t("returns.export"), onAction: () => void exportCsv("point"), loading: busy === "point", disabled: rows.length === 0 }]}
+    >
+      <Card padding="0">
+        {rows.length === 0 ? (
+          <EmptyState heading={t("returns.empty")} image="">
+            <Text as="p">{t("returns.subtitle")}</Text>
+          </EmptyState>
+        ) : (
+          <IndexTable
+            resourceName={{ singular: t("returns.title"), plural: t("returns.title") }}
+            itemCount={rows.length}
+            selectable={false}
+            headings={[
+              { title: t("returns.date") },
+              { title: t("returns.order") },
+              { title: t("returns.invoice") },
+              { title: t("returns.buyer") },
+              { title: t("returns.items") },
+              { title: t("returns.amount"), alignment: "end" },
+              { title: t("returns.path") },
+            ]}
+          >
+            {rows.map((row, index) => (
+              <IndexTable.Row id={row.refundId} key={row.refundId} position={index}>
+                <IndexTable.Cell>{formatDateTime(row.refundedAt, locale, timezone)}</IndexTable.Cell>
+                <IndexTable.Cell>{row.invoiceId ? <Link url={`/app/invoices/${row.invoiceId}`}>{row.orderName}</Link> : row.orderName}</IndexTable.Cell>
+                <IndexTable.Cell>
+                  <InlineStack gap="100" blockAlign="center">
+                    <Text as="span">{row.serialNumber ?? "—"}</Text>
+                    {row.documentKind && <Badge>{row.documentKind === "e_invoice" ? "e-Fatura" : "e-Arşiv"}</Badge>}
+                  </InlineStack>
+                </IndexTable.Cell>
+                <IndexTable.Cell>{row.buyerName ?? "—"}</IndexTable.Cell>
+                <IndexTable.Cell>
+                  <BlockStack gap="050">
+                    {row.lines.map((line) => (
+                      <Text as="span" key={line.lineItemId}>
+                        {line.quantity} × {line.name}
+                      </Text>
+                    ))}
+                    {Number(row.shipping) > 0 && <Text as="span">{t("afterSale.shipping")}: {formatMoney(row.shipping, row.currency, locale)}</Text>}
+                    {row.lines.length === 0 && Number(row.shipping) === 0 && (
+                      <Text as="span" tone="subdued">
+                        {t("afterSale.amountOnly")}
+                      </Text>
+                    )}
+                  </BlockStack>
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Text as="span" numeric alignment="end">
+                    {formatMoney(row.amount, row.currency, locale)}
+                  </Text>
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Text as="span" tone={row.path ? undefined : "subdued"}>
+                    {returnPathText(row, locale, day)}
+                  </Text>
+                </IndexTable.Cell>
+              </IndexTable.Row>
+            ))}
+          </IndexTable>
+        )}
+      </Card>
+    </Page>
+  );
+}
