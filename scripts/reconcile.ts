@@ -5,6 +5,7 @@
 // Uses DATABASE_URL, ENCRYPTION_KEY and the Shopify settings of the app's environment (SHOPIFY_ADMIN_API_URL
 // points it at the local stand-in).
 import { parseArgs } from "node:util";
+import { isShopDomain } from "../app/shops/shop-domain";
 
 const usage = "Usage: npm run reconcile -- --shop NAME.myshopify.com [--since ISO-DATE-TIME]";
 let values: { shop?: string; since?: string };
@@ -14,7 +15,7 @@ try {
   console.error(`${(error as Error).message}\n${usage}`);
   process.exit(2);
 }
-if (!values.shop || !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(values.shop)) {
+if (!values.shop || !isShopDomain(values.shop)) {
   console.error(`--shop NAME.myshopify.com is required.\n${usage}`);
   process.exit(2);
 }

@@ -1,6 +1,7 @@
 // The cart block (extensions/invoice-details) as the settings page shows it: where to add it in the theme editor,
 // and whether it is at work: how many of the shop's recent orders carry invoice details as note attributes.
 import prisma from "../db.server";
+import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
 import type { MappingSettings } from "../orders/settings";
 import { foldName } from "../orders/text";
@@ -58,7 +59,7 @@ export async function loadCartBlock(shop: string, mapping: MappingSettings) {
   return {
     usage,
     editorUrl: themeEditorUrl(shop, env().SHOPIFY_API_KEY),
-    timezone: row?.timezone ?? "Europe/Istanbul",
+    timezone: zoneOrTurkey(row?.timezone),
     names: [mapping.citizenNumberAttributes[0], mapping.taxNumberAttributes[0], mapping.taxOfficeAttributes[0], mapping.companyTitleAttributes[0]].filter(
       (name): name is string => Boolean(name),
     ),

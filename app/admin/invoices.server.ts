@@ -8,6 +8,7 @@
 // the pager only needs to know whether one more row exists (we read pageSize + 1).
 import { DateTime } from "luxon";
 import prisma from "../db.server";
+import { zoneOrTurkey } from "../orders/dates";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
@@ -239,7 +240,7 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
       settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true } },
     },
   });
-  return { timezone: validZone(row?.timezone), settings: row?.settings ?? null };
+  return { timezone: zoneOrTurkey(row?.timezone), settings: row?.settings ?? null };
 }
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
@@ -264,14 +265,11 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
   return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, testMode, complete: apiKey && saleChannel && integration && proven };
 }
 
-function validZone(zone: string | null | undefined): string {
-  return zone && DateTime.now().setZone(zone).isValid ? zone : "Europe/Istanbul";
-}
 
 /** The shop's IANA time zone (for "today" and the date filter); Istanbul when the row is missing. */
 export async function shopTimezone(shop: string): Promise<string> {
   const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
-  return validZone(row?.timezone);
+  return zoneOrTurkey(row?.timezone);
 }
 
 export interface InvoicesPageData {

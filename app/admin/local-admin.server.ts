@@ -4,8 +4,8 @@
 // entry point answers 404 otherwise, and the shell loads the real App Bridge.
 import { createHmac, randomUUID } from "node:crypto";
 import { env } from "../env.server";
+import { isShopDomain } from "../shops/shop-domain";
 
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 export function localAdminEnabled(): boolean {
   return env().LOCAL_ADMIN === true;
@@ -18,7 +18,7 @@ export function requireLocalAdmin(): void {
 
 export function validShop(value: string | null): string | null {
   const shop = value?.trim().toLowerCase() ?? "";
-  return SHOP_DOMAIN.test(shop) ? shop : null;
+  return isShopDomain(shop) ? shop : null;
 }
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");

@@ -3,6 +3,7 @@
 import { DateTime } from "luxon";
 import { z } from "zod";
 import prisma from "../db.server";
+import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
 import { discardRun, latestRun, pauseRun, resumeRun, startDryRun, startRun, DAYS_WITHOUT_ALL_ORDERS, type RunActionResult } from "../past-orders/runs.server";
 import { reconcileShop, reconciliationStatus, type ReconcileResult } from "../pipeline/reconcile.server";
@@ -16,7 +17,7 @@ async function grantedScopes(shop: string): Promise<string[]> {
 
 async function zoneOf(shop: string): Promise<string> {
   const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
-  return row?.timezone ?? "Europe/Istanbul";
+  return zoneOrTurkey(row?.timezone);
 }
 
 export async function pastOrdersPage(shop: string, now = new Date()) {

@@ -4,10 +4,11 @@ import { problem, type Problem } from "../problems";
 import type { MappingSettings } from "./settings";
 import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
+import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";
 
 export { isValidTckn, isValidVkn } from "./tax-id";
 
-export const ANONYMOUS_TAX_NUMBER = "11111111111";
+export { ANONYMOUS_TAX_NUMBER };
 
 export interface InvoiceCustomer {
   id: number | string;

@@ -1,6 +1,6 @@
 // Invoice lines from the order: which items are invoiced, their VAT rate, what the customer paid for them
 // (the target the rounding must reproduce) and the discount to show, net of VAT.
-import { Decimal, ZERO, dec } from "../invoicing/money";
+import { Decimal, ZERO, dec, round2 } from "../invoicing/money";
 import type { AmountSide } from "./currency";
 import { pick } from "./currency";
 import { hasTaxLines } from "./abroad";
@@ -9,7 +9,6 @@ import { problem, type Problem } from "../problems";
 import { TAX_RATES, type MappingSettings } from "./settings";
 import { clean } from "./text";
 
-const round2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 export interface LineDraft {
   kind: "item" | "shipping";

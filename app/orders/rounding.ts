@@ -4,10 +4,9 @@
 // So a line's total depends only on its 2-decimal net; some totals are unreachable (99.99 at 20 %:
 // net 83.32 → 99.98, net 83.33 → 100.00). Those are reached by splitting one unit off into its own line,
 // and what cannot be reached is carried to the next line, so an invoice is never more than 0.01 off.
-import { Decimal, ZERO } from "../invoicing/money";
+import { Decimal, ZERO, round2 } from "../invoicing/money";
 
 const CENT = new Decimal("0.01");
-const round2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 /** The service's total of a line whose net (after discount) is `net`. */
 export function lineTotalFromNet(net: Decimal, rate: Decimal): Decimal {

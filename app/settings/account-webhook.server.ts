@@ -9,9 +9,9 @@ import { env } from "../env.server";
 import { InvoicingClient } from "../invoicing/client";
 import { InvoicingError } from "../invoicing/errors";
 import { decryptSecret, encryptSecret } from "./crypto.server";
+import { isShopDomain } from "../shops/shop-domain";
 
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
-const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 const REGISTER_TIMEOUT_MS = 10_000;
 
 export function accountWebhookUrl(appUrl: string, shop: string, secret: string): string {
@@ -58,7 +58,7 @@ export async function accountWebhookRegisteredAt(shop: string): Promise<string |
 
 /** Whether `presented` is the shop's secret; compared in constant time (as digests of equal length). */
 export async function verifyAccountWebhook(shop: string, presented: string): Promise<boolean> {
-  if (!SHOP.test(shop) || !SECRET.test(presented)) return false;
+  if (!isShopDomain(shop) || !SECRET.test(presented)) return false;
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { accountWebhookSecret: true } });
   if (!row?.accountWebhookSecret) return false;
   let expected: string;

@@ -7,8 +7,9 @@ import prisma from "../db.server";
 import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
+import { LIVE_BASE_URL } from "../invoicing/client";
 
-export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
+export { LIVE_BASE_URL };
 export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 

@@ -8,8 +8,8 @@ import { guardedFetch } from "../outbound/guard.server";
 import { API_VERSION, unauthenticated } from "../shopify.server";
 import { createAdminClient, type AdminClientOptions, type AdminGraphql } from "./client.server";
 import { AdminApiError } from "./errors";
+import { isShopDomain } from "../shops/shop-domain";
 
-const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 /** Where the shop's GraphQL requests go: Shopify, or the development stand-in. */
 export function adminEndpoint(shop: string, base: string | undefined = env().SHOPIFY_ADMIN_API_URL): string {
@@ -19,7 +19,7 @@ export function adminEndpoint(shop: string, base: string | undefined = env().SHO
 
 /** The GraphQL client of an installed shop. Throws AdminApiError("no_session") if the shop has no offline session. */
 export async function adminGraphql(shop: string, overrides: Partial<AdminClientOptions> = {}): Promise<AdminGraphql> {
-  if (!SHOP_DOMAIN.test(shop)) throw new AdminApiError("no_session", `not a myshopify.com shop domain: ${shop}`);
+  if (!isShopDomain(shop)) throw new AdminApiError("no_session", `not a myshopify.com shop domain: ${shop}`);
   let accessToken: string | undefined;
   try {
     const { session } = await unauthenticated.admin(shop);

@@ -5,6 +5,7 @@ import { sessionStorage } from "../shopify.server";
 import { saveSettings, type ConnectionInput } from "../settings/settings.server";
 import type { MappingSettingsInput } from "../orders/settings";
 import { recordShop } from "./shops.server";
+import { isShopDomain } from "./shop-domain";
 
 export interface LocalShopInput extends ConnectionInput {
   shop: string;
@@ -27,7 +28,7 @@ export const LOCAL_DEFAULT_MAPPING: MappingSettingsInput = {
 };
 
 export async function installShopLocally(input: LocalShopInput) {
-  if (!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(input.shop)) {
+  if (!isShopDomain(input.shop)) {
     throw new Error(`--shop must be a NAME.myshopify.com domain (got "${input.shop}")`);
   }
   const { shop, timezone, currency, name, storefrontUrl, mapping, accessToken, scopes, ...connection } = input;
