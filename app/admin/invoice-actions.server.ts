@@ -5,6 +5,9 @@ import prisma from "../db.server";
 import { signalWork } from "../pipeline/signal.server";
 import { RETRYABLE_STATES } from "../pipeline/states";
 import { sampleTestOrder } from "../pipeline/test-order";
+import { orderSnapshot } from "../orders/order";
+import type { OrderReader } from "../pipeline/order-reader";
+import { interactiveOrders } from "../pipeline/shopify-orders.server";
 
 export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
 
@@ -31,19 +34,38 @@ export async function retryInvoice(shop: string, invoiceId: string, now = new Da
   return { ok: true };
 }
 
-/** A waiting order (trigger on fulfilment or manual): invoice it now. */
-export async function invoiceNow(shop: string, invoiceId: string, now = new Date()): Promise<ActionResult> {
+/**
+ * A waiting order (trigger on fulfilment or manual): invoice it now, from the order as it stands in Shopify now
+ * (read through the Admin API: later edits, refunds and fulfilments count), not as it was when paid. When the
+ * Admin API cannot be read, the order as recorded at payment is invoiced, and its history says so.
+ */
+export async function invoiceNow(shop: string, invoiceId: string, now = new Date(), reader: OrderReader = interactiveOrders): Promise<ActionResult & { from?: "shopify" | "snapshot" }> {
+  const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop }, select: { state: true, orderId: true, waybillId: true, isTest: true } });
+  if (!row) return { ok: false, reason: "not_found" };
+  if (row.state !== "waiting") return { ok: false, reason: "not_allowed" };
+  let order: unknown = null;
+  let unavailable: string | null = null;
+  if (row.waybillId === null && !row.isTest) {
+    try {
+      order = await reader.readOrder(shop, row.orderId);
+      if (!order) unavailable = "Shopify has no such order now";
+    } catch (error) {
+      unavailable = (error as Error).message.slice(0, 200);
+    }
+  }
   const updated = await prisma.invoice.updateMany({
     where: { id: invoiceId, shopDomain: shop, state: "waiting" },
-    data: { state: "queued", nextAttemptAt: now },
+    data: { state: "queued", nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue } : {}) },
   });
-  if (updated.count !== 1) {
-    const exists = await prisma.invoice.count({ where: { id: invoiceId, shopDomain: shop } });
-    return { ok: false, reason: exists ? "not_allowed" : "not_found" };
-  }
-  await prisma.invoiceEvent.create({ data: { invoiceId, type: "queued", at: now, message: "invoiced now by the merchant" } });
+  if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
+  const message = order
+    ? "invoiced now by the merchant, with the order as it stands in Shopify now"
+    : unavailable
+      ? `invoiced now by the merchant, from the order as it was when paid: it could not be read from Shopify (${unavailable})`
+      : "invoiced now by the merchant";
+  await prisma.invoiceEvent.create({ data: { invoiceId, type: "queued", at: now, message } });
   await signalWork();
-  return { ok: true };
+  return { ok: true, from: order ? "shopify" : "snapshot" };
 }
 
 /**

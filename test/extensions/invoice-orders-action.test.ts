@@ -1,0 +1,68 @@
+// The "Create invoices" admin action as files and as logic: both targets, texts in Turkish and English for every
+// key it uses and every refusal and state the app can answer, and what it sends and shows.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "smol-toml";
+import { describe, expect, it } from "vitest";
+import { REFUSAL_REASONS } from "../../app/pipeline/bulk-invoice.server";
+import { INVOICE_STATES } from "../../app/pipeline/states";
+import { invoiceRequest, invoiceSummary, MAX_ORDERS } from "../../extensions/invoice-orders-action/src/invoice-request.js";
+
+const DIR = "extensions/invoice-orders-action";
+const keys = (tree: unknown, prefix = ""): string[] =>
+  typeof tree !== "object" || tree === null ? [prefix] : Object.entries(tree).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+const locale = (name: string) => JSON.parse(readFileSync(path.join(DIR, "locales", name), "utf8")) as Record<string, unknown>;
+
+describe("invoice-orders-action as files", () => {
+  it("renders as the order list's selection action and the order page's action", () => {
+    const toml = parse(readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8")) as { extensions: Array<{ targeting: Array<{ target: string; module: string }> }> };
+    const targeting = toml.extensions[0].targeting;
+    expect(targeting.map((t) => t.target).sort()).toEqual(["admin.order-details.action.render", "admin.order-index.selection-action.render"]);
+    for (const t of targeting) expect(readFileSync(path.join(DIR, t.module), "utf8")).toContain("<s-admin-action");
+  });
+
+  it("has every text in Turkish and English, every text it uses, and a text for every refusal and state the app answers", () => {
+    const en = keys(locale("en.default.json"));
+    expect(keys(locale("tr.json")).sort()).toEqual([...en].sort());
+    const source = readFileSync(path.join(DIR, "src/ActionExtension.jsx"), "utf8");
+    for (const used of source.matchAll(/translate\("([\w.]+)"/g)) expect(en).toContain(used[1]);
+    for (const reason of REFUSAL_REASONS) expect(en).toContain(`refused.${reason}`);
+    for (const state of INVOICE_STATES) expect(en).toContain(`state.${state}`);
+    expect((locale("tr.json") as { title: string }).title).toBe("Fatura kes");
+    expect((locale("en.default.json") as { title: string }).title).toBe("Create invoices");
+  });
+});
+
+describe("what the action sends and shows", () => {
+  it("sends the selected orders' ids once each, at most 50, and says how many were left out", () => {
+    const selected = [{ id: "gid://shopify/Order/1" }, { id: "gid://shopify/Order/1" }, { id: "gid://shopify/Order/2" }, { id: "gid://shopify/Product/3" }, null, { id: 4 }];
+    expect(invoiceRequest(selected)).toEqual({ body: { orderIds: ["gid://shopify/Order/1", "gid://shopify/Order/2"] }, skipped: 0 });
+    const many = Array.from({ length: 60 }, (_, i) => ({ id: `gid://shopify/Order/${i + 1}` }));
+    const request = invoiceRequest(many);
+    expect(request!.body.orderIds).toHaveLength(MAX_ORDERS);
+    expect(request!.skipped).toBe(10);
+    expect(invoiceRequest([])).toBeNull();
+    expect(invoiceRequest(undefined)).toBeNull();
+  });
+
+  it("counts what was queued and names what was already invoiced or refused, with the reason's text key", () => {
+    const answer = {
+      ok: true,
+      results: [
+        { orderId: "1", name: "#1001", result: "queued" },
+        { orderId: "2", name: "#1002", result: "already", state: "completed", invoiceId: "x" },
+        { orderId: "3", name: null, result: "refused", reason: "not_paid" },
+        { orderId: "4", name: "#1004", result: "refused", reason: "admin_api", detail: "503" },
+      ],
+    };
+    expect(invoiceSummary(answer)).toEqual({
+      queued: 1,
+      already: [{ order: "#1002", state: "state.completed" }],
+      refused: [
+        { order: "#3", reason: "refused.not_paid" },
+        { order: "#1004", reason: "refused.admin_api" },
+      ],
+    });
+    expect(invoiceSummary(null)).toEqual({ queued: 0, already: [], refused: [] });
+  });
+});
