@@ -1,6 +1,7 @@
 // The app's Prisma client, for the database DATABASE_URL selects (docs/decisions/0002-database.md).
 import { env } from "./env.server";
 import { createDb, type Db } from "./db/client";
+import { createHotStatements, type HotStatements } from "./db/hot.server";
 import { providerOf, type DbProvider } from "./db/provider";
 
 export { createDb, type Db };
@@ -8,6 +9,7 @@ export { createDb, type Db };
 declare global {
   // Kept across Vite's module reloads in development, so reloads do not open new connections.
   var __db: Db | undefined;
+  var __hot: HotStatements | undefined;
 }
 
 const prisma: Db = (global.__db ??= createDb(env().DATABASE_URL));
@@ -18,3 +20,8 @@ export function dbProvider(): DbProvider {
 }
 
 export default prisma;
+
+/** The pipeline's hot statements, through the driver itself (app/db/hot.server.ts). */
+export function hot(): HotStatements {
+  return (global.__hot ??= createHotStatements(env().DATABASE_URL));
+}

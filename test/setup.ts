@@ -53,11 +53,14 @@ if (provider === "postgresql") {
 
 // A test file never sees the database client of an earlier file in the same worker.
 globalThis.__db = undefined;
+globalThis.__hot = undefined;
 await migrate(process.env.DATABASE_URL);
 
 afterAll(async () => {
   // A connection stuck in a transaction must not hang the suite: give the disconnect 5 s.
   await Promise.race([globalThis.__db?.$disconnect(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
   globalThis.__db = undefined;
+  await globalThis.__hot?.close();
+  globalThis.__hot = undefined;
   await cleanup();
 });

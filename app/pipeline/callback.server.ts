@@ -7,7 +7,7 @@
 //   - re-reads are coalesced: a callback schedules the read CALLBACK_COALESCE_MS later unless one is due
 //     sooner, so a burst of callbacks for one invoice costs one GET.
 import { DateTime } from "luxon";
-import prisma from "../db.server";
+import prisma, { hot } from "../db.server";
 import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
 import { apiKeyFor } from "../settings/settings.server";
@@ -34,10 +34,6 @@ function isFresh(time: string, now: Date): boolean {
   if (!at) return false;
   const age = now.getTime() - at.getTime();
   return age <= CALLBACK_FRESHNESS.maxAgeMs && -age <= CALLBACK_FRESHNESS.maxAheadMs;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P2002";
 }
 
 export async function receiveCallback(invoiceId: string, body: unknown, now = new Date()): Promise<CallbackOutcome> {
@@ -71,40 +67,16 @@ export async function receiveCallback(invoiceId: string, body: unknown, now = ne
   };
   const readAt = new Date(now.getTime() + CALLBACK_COALESCE_MS);
 
-  // Each step first takes the row's lock with a conditional update, then writes the event, so it cannot
-  // interleave with the worker's own finishing transaction (which does the same).
-  // The usual case: the callback is about this row's invoice; schedule a status read unless one is due sooner.
-  const markDue = () =>
-    prisma.$transaction(async (tx) => {
-      const mine = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId }, data: { updatedAt: now } });
-      if (mine.count !== 1) return false;
-      await tx.invoice.updateMany({
-        where: { id: invoice.id, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }] },
-        data: { nextAttemptAt: readAt },
-      });
-      await tx.invoiceEvent.create({ data: event });
-      return true;
-    });
-  // The service can call back before the worker has stored the id its create returned. While the row is
-  // being posted (leased, no remote id yet) the callback is recorded; the worker sees it and re-reads.
-  const recordEarly = () =>
-    prisma.$transaction(async (tx) => {
-      const held = await tx.invoice.updateMany({ where: { id: invoice.id, remoteId: null, leaseUntil: { gt: now } }, data: { updatedAt: now } });
-      if (held.count === 1) await tx.invoiceEvent.create({ data: event });
-      return held.count === 1;
-    });
-  try {
-    if (!(await markDue())) {
-      if (await recordEarly()) return { status: 200, body: { ok: true } };
-      // The worker may have stored the remote id between the two steps.
-      // A callback about another invoice gets the same answer as an unknown one, revealing nothing.
-      if (!(await markDue())) return NOT_FOUND;
-    }
-  } catch (error) {
-    // This very callback was seen already: a replay changes nothing.
-    if (isUniqueViolation(error)) return { status: 200, body: { ok: true, ignored: "duplicate" } };
-    throw error;
-  }
+  // One transaction of prepared statements (app/db/hot.server.ts): the usual case, the callback is about this
+  // row's invoice, schedules a status read unless one is due sooner; while the row is being posted (leased, no
+  // remote id yet) the callback is only recorded, and the worker sees it and re-reads. Each step takes the row's
+  // lock with a conditional update first, so it cannot interleave with the worker's finishing transaction.
+  const marked = await hot().markCallback(invoice.id, remoteId, event, readAt, now);
+  // This very callback was seen already: a replay changes nothing.
+  if (marked === "duplicate") return { status: 200, body: { ok: true, ignored: "duplicate" } };
+  // A callback about another invoice gets the same answer as an unknown one, revealing nothing.
+  if (marked === "not_found") return NOT_FOUND;
+  if (marked === "early") return { status: 200, body: { ok: true } };
   // Woken workers sleep until the read is due (the earliest nextAttemptAt).
   await signalWork();
   return { status: 200, body: { ok: true } };

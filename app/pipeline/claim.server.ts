@@ -8,7 +8,7 @@
 //   shops; past-orders rows (priority 1) only fill the slots left, so a backfill of thousands of orders
 //   never holds up an order paid a minute ago. The per-shop share counts both.
 import { randomUUID } from "node:crypto";
-import prisma, { dbProvider, type Db } from "../db.server";
+import prisma, { dbProvider, hot, type Db } from "../db.server";
 
 export interface ClaimOptions {
   workerId: string;
@@ -116,13 +116,10 @@ export async function claimDueRows(options: ClaimOptions, db: Db = prisma): Prom
     });
   }
 
-  // SQLite: one conditional update per row (a post shows "sending"; a status read keeps its state).
+  // SQLite: one prepared conditional update per row (a post shows "sending"; a status read keeps its state).
   const claimed: ClaimedRow[] = [];
   for (const id of ids) {
-    const where = { id, ...dueWhere(options.now) };
-    const posting = await db.invoice.updateMany({ where: { ...where, remoteId: null }, data: { ...lease, state: "sending" } });
-    const won = posting.count === 1 || (await db.invoice.updateMany({ where: { ...where, remoteId: { not: null } }, data: lease })).count === 1;
-    if (won) claimed.push({ id, shopDomain: shopOf.get(id)!, leaseOwner: options.workerId });
+    if (await hot().leaseRow(id, options.workerId, leaseUntil, options.now)) claimed.push({ id, shopDomain: shopOf.get(id)!, leaseOwner: options.workerId });
   }
   return claimed;
 }

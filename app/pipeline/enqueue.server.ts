@@ -2,7 +2,7 @@
 // wake the worker. No network call and no mapping here: the route must answer in milliseconds, and a
 // crash after the answer loses nothing because the row is the job.
 import type { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
 import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";
 import { problem } from "../problems";
@@ -31,18 +31,9 @@ export interface ReadOrderMeta {
   backfillId?: string;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P2002";
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P2003";
-}
-
 /** The shop's invoicing trigger, or null when the shop never installed the app (no Shop row). */
-async function triggerOf(shop: string): Promise<string | null> {
-  const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { settings: { select: { trigger: true } } } });
-  return row ? (row.settings?.trigger ?? "paid") : null;
+function triggerOf(shop: string): Promise<string | null> {
+  return hot().shopTrigger(shop);
 }
 
 function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date, read?: ReadOrderMeta) {
@@ -74,20 +65,14 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
 
 /**
  * Creates the row unless one exists for this shop and order; a repeated delivery changes nothing. Never creates
- * a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop".
+ * a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop". One prepared INSERT … ON CONFLICT DO NOTHING
+ * and the events, in one transaction (app/db/hot.server.ts): every webhook takes this path.
  */
-async function createOnce(shop: string, data: Prisma.InvoiceUncheckedCreateInput, order: OrderEnvelope): Promise<"created" | "duplicate" | "unknown_shop"> {
-  try {
-    await prisma.invoice.create({ data, select: { id: true } });
-    return "created";
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
-      return "duplicate";
-    }
-    if (isForeignKeyViolation(error)) return "unknown_shop";
-    throw error;
-  }
+async function createOnce(shop: string, data: ReturnType<typeof rowData>, order: OrderEnvelope): Promise<"created" | "duplicate" | "unknown_shop"> {
+  const { events, ...values } = data;
+  const created = await hot().insertInvoice(values, events.createMany.data);
+  if (created === "duplicate") logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
+  return created;
 }
 
 const READ_MESSAGES: Record<ReadOrderSource, string> = {

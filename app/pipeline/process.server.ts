@@ -2,7 +2,7 @@
 // Every write at the end is conditional on still holding the lease, so a worker that stalled past its
 // lease cannot overwrite the work of the worker that took the row over.
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import { InvoicingClient, settleUnknownCreate, settleWaybillCreate, type PostedWith } from "../invoicing/client";
@@ -222,7 +222,6 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
     return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
   }
   const now = deps.now();
-  const lease = { id: row.id, leaseOwner: row.leaseOwner };
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
   if (row.waybillId === null) {
     const refreshed = await refreshEditedOrder(row, deps.readOrder ?? readOrderFromShopify, now);
@@ -236,8 +235,7 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   // exactly what it was posted with. This pass counts as an attempt before its first request, so a lookup that
   // keeps failing ends like a post that does.
   if (row.attempts > 0) {
-    const counted = await prisma.invoice.updateMany({ where: lease, data: { attempts: { increment: 1 } } });
-    if (counted.count !== 1) return { data: {}, events: [] };
+    if (!(await hot().updateLeased(row.id, row.leaseOwner!, {}, { incrementAttempts: true }))) return { data: {}, events: [] };
     attempted = { ...row, attempts: row.attempts + 1 };
     try {
       const settled = await source.settleEarlier();
@@ -266,19 +264,20 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
 
   // Before the request leaves: count the attempt (first pass) and record what it is posted with, so a crash
   // during it leads to a lookup of exactly this, not a blind post.
-  const recorded = await prisma.invoice.updateMany({
-    where: lease,
-    data: {
-      ...(row.attempts === 0 ? { attempts: { increment: 1 } } : {}),
-      requestBody: json(mapped.body),
-      problems: json(mapped.warnings),
+  const recorded = await hot().updateLeased(
+    row.id,
+    row.leaseOwner!,
+    {
+      requestBody: mapped.body,
+      problems: mapped.warnings,
       saleChannelId: connection.saleChannelId,
       invoiceIntegrationId: connection.invoiceIntegrationId,
       postedInTestMode: connection.testMode,
     },
-  });
+    { incrementAttempts: row.attempts === 0 },
+  );
   // The lease expired and another worker owns the row now: it decides, this one must not post.
-  if (recorded.count !== 1) return { data: {}, events: [] };
+  if (!recorded) return { data: {}, events: [] };
   if (row.attempts === 0) attempted = { ...row, attempts: 1 };
   try {
     const record = await source.create(mapped.body);
