@@ -23,5 +23,5 @@ export default prisma;
 
 /** The pipeline's hot statements, through the driver itself (app/db/hot.server.ts). */
 export function hot(): HotStatements {
-  return (global.__hot ??= createHotStatements(env().DATABASE_URL));
+  return (global.__hot ??= createHotStatements(env().DATABASE_URL, prisma));
 }

@@ -5,13 +5,14 @@
 // Everything else stays on Prisma. Values are written exactly as Prisma writes them (dates, JSON, booleans), so
 // both read the same rows.
 //
-// SQLite: a connection of its own. Its statements never wait across an `await` (each call is one synchronous
-// transaction), so it can never hold a lock the Prisma connection of the same process waits for; when Prisma's
-// connection (or another process) holds the write lock, the call backs off asynchronously and tries again.
+// SQLite: the statements run on Prisma's own connection (one per process), prepared once. Each call is synchronous,
+// so nothing interleaves with it; it waits (asynchronously) while a Prisma transaction is open on the connection,
+// so it never runs inside one.
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { postgresConnectionString, postgresSchema, providerOf, sqlitePath } from "./provider";
+import { postgresConnectionString, postgresSchema, providerOf } from "./provider";
+import { sqliteConnectionOf, type Db } from "./client";
 
 export interface DeliveryKey {
   shopDomain: string;
@@ -96,34 +97,41 @@ function sqliteValue(column: string, value: unknown): unknown {
 const sqliteCode = (error: unknown) => (error as { code?: string } | null)?.code ?? "";
 const isBusy = (error: unknown) => sqliteCode(error).startsWith("SQLITE_BUSY") || sqliteCode(error).startsWith("SQLITE_LOCKED");
 
-function sqliteHot(databaseUrl: string): HotStatements {
-  const db = new Database(sqlitePath(databaseUrl));
-  // Fail at once on a lock and retry below without blocking the event loop (see the comment at the top).
-  db.pragma("busy_timeout = 0");
-  db.pragma("journal_mode = WAL");
-  // WAL with synchronous=NORMAL: a commit is durable once the WAL is synced at a checkpoint, not at every commit;
-  // a crash of the process loses nothing, only a power loss can lose the last commits (0021).
-  db.pragma("synchronous = NORMAL");
-
-  const statements = new Map<string, Database.Statement>();
+function sqliteHot(connection: () => Promise<Database.Database>): HotStatements {
+  let db: Database.Database | null = null;
+  let statements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    if (!statement) statements.set(sql, (statement = db!.prepare(sql)));
     return statement;
   };
 
-  /** Runs `work` as one IMMEDIATE transaction, retrying while another connection writes (up to 10 s). */
-  async function write<T>(work: () => T): Promise<T> {
+  /**
+   * Runs `work` (one statement, or several as one transaction) on the connection once no Prisma transaction is
+   * open on it, retrying while another process writes (the connection itself waits 5 s for a lock first).
+   */
+  async function write<T>(work: () => T, several = true): Promise<T> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
+      const current = await connection();
+      if (current !== db) {
+        // Prisma reconnected (after a disconnect): statements belong to the connection they were prepared on.
+        db = current;
+        statements = new Map();
+        // WAL with synchronous=NORMAL: a commit is durable once the WAL is synced at a checkpoint, not at every
+        // commit; a crash of the process loses nothing, a power loss can lose the last commits (0021).
+        db.pragma("synchronous = NORMAL");
+      }
       try {
-        return db.transaction(work).immediate();
+        if (db.inTransaction) throw Object.assign(new Error("a Prisma transaction is open"), { code: "SQLITE_BUSY" });
+        return several ? db.transaction(work)() : work();
       } catch (error) {
         if (!isBusy(error) || Date.now() - started > 10_000) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(25, 1 + attempt)));
       }
     }
   }
+  const read = async <T>(work: () => T) => write(work, false);
 
   const insertEvents = (invoiceId: string, events: NewEvent[]) => {
     const insert = prepared(`INSERT INTO "InvoiceEvent" ("id", "invoiceId", "at", "type", "message", "data", "dedupeKey") VALUES (?, ?, ?, ?, ?, ?, ?)`);
@@ -149,15 +157,19 @@ function sqliteHot(databaseUrl: string): HotStatements {
             `INSERT INTO "WebhookDelivery" ("id", "shopDomain", "topic", "eventId", "webhookId", "result", "receivedAt") VALUES (?, ?, ?, ?, ?, 'processing', ?)
              ON CONFLICT ("shopDomain", "topic", "eventId") DO NOTHING`,
           ).run(newId(), key.shopDomain, key.topic, key.eventId, webhookId, sqliteDate(now)).changes === 1,
+        false,
       );
     },
     async setDeliveryResult(key, result) {
-      await write(() => prepared(`UPDATE "WebhookDelivery" SET "result" = ? WHERE "shopDomain" = ? AND "topic" = ? AND "eventId" = ?`).run(result, key.shopDomain, key.topic, key.eventId));
+      await write(() => prepared(`UPDATE "WebhookDelivery" SET "result" = ? WHERE "shopDomain" = ? AND "topic" = ? AND "eventId" = ?`).run(result, key.shopDomain, key.topic, key.eventId), false);
     },
     async shopTrigger(shop) {
-      const row = prepared(`SELECT s."trigger" AS "trigger" FROM "Shop" AS h LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = h."domain" WHERE h."domain" = ?`).get(shop) as
-        | { trigger: string | null }
-        | undefined;
+      const row = await read(
+        () =>
+          prepared(`SELECT s."trigger" AS "trigger" FROM "Shop" AS h LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = h."domain" WHERE h."domain" = ?`).get(shop) as
+            | { trigger: string | null }
+            | undefined,
+      );
       return row ? (row.trigger ?? "paid") : null;
     },
     async insertInvoice(values, events) {
@@ -184,10 +196,11 @@ function sqliteHot(databaseUrl: string): HotStatements {
             `UPDATE "Invoice" SET "leaseOwner" = ?, "leaseUntil" = ?, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = ?
              WHERE "id" = ? AND "nextAttemptAt" <= ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?)`,
           ).run(owner, sqliteDate(leaseUntil), sqliteDate(new Date()), id, at, at).changes === 1,
+        false,
       );
     },
     async updateLeased(id, owner, values, options) {
-      return write(() => update(id, owner, values, options?.incrementAttempts));
+      return write(() => update(id, owner, values, options?.incrementAttempts), false);
     },
     async markCallback(invoiceId, remoteId, event, readAt, now) {
       try {
@@ -209,7 +222,7 @@ function sqliteHot(databaseUrl: string): HotStatements {
       }
     },
     async close() {
-      db.close();
+      // The connection is Prisma's: it closes it.
     },
   };
 }
@@ -373,6 +386,7 @@ function postgresHot(databaseUrl: string): HotStatements {
   };
 }
 
-export function createHotStatements(databaseUrl: string): HotStatements {
-  return providerOf(databaseUrl) === "sqlite" ? sqliteHot(databaseUrl) : postgresHot(databaseUrl);
+/** The hot statements for `db`'s database: on SQLite they share its connection, on PostgreSQL they have a small pool. */
+export function createHotStatements(databaseUrl: string, db: Db): HotStatements {
+  return providerOf(databaseUrl) === "sqlite" ? sqliteHot(() => sqliteConnectionOf(db)) : postgresHot(databaseUrl);
 }

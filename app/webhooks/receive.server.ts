@@ -45,8 +45,8 @@ export async function receiveWebhook(request: Request, topic: string): Promise<W
  */
 async function recordInstalledShop(context: WebhookContext): Promise<void> {
   if (!context.session) return;
-  const known = await prisma.shop.findUnique({ where: { domain: context.shop }, select: { domain: true } });
-  if (!known) await recordShop(context.shop, {});
+  // A prepared read (no trigger means no Shop row): every order delivery passes here.
+  if ((await hot().shopTrigger(context.shop)) === null) await recordShop(context.shop, {});
 }
 
 export interface HandleOptions {
