@@ -31,6 +31,19 @@ export interface NewEvent {
 /** Column → value, as in a Prisma update of Invoice (no nested writes, no increments). */
 export type InvoiceValues = Record<string, unknown>;
 
+export interface CallbackTarget {
+  id: string;
+  shopDomain: string;
+  teamId: number | null;
+  apiKeyEncrypted: string | null;
+}
+
+const CALLBACK_TARGET = `SELECT i."id" AS "id", i."shopDomain" AS "shopDomain", s."teamId" AS "teamId", s."apiKeyEncrypted" AS "apiKeyEncrypted"
+  FROM "Invoice" AS i LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain" WHERE i."id" = `;
+
+const callbackTarget = (row: { id: string; shopDomain: string; teamId: unknown; apiKeyEncrypted: string | null } | undefined): CallbackTarget | null =>
+  row ? { ...row, teamId: row.teamId === null ? null : Number(row.teamId) } : null;
+
 export type CallbackMark = "marked" | "early" | "not_found" | "duplicate";
 
 export interface HotStatements {
@@ -45,6 +58,8 @@ export interface HotStatements {
   leaseRow(id: string, owner: string, leaseUntil: Date, now: Date): Promise<boolean>;
   /** Updates a row only while `owner` holds its lease; false when the lease was lost. */
   updateLeased(id: string, owner: string, values: InvoiceValues, options?: { incrementAttempts?: boolean }): Promise<boolean>;
+  /** What a callback for an invoice row is checked with: the row's shop, its team and its encrypted API key. */
+  callbackTarget(invoiceId: string): Promise<CallbackTarget | null>;
   /** A verified callback: the row due for a read at `readAt` (unless sooner), or recorded while it is being posted. */
   markCallback(invoiceId: string, remoteId: number, event: NewEvent, readAt: Date, now: Date): Promise<CallbackMark>;
   close(): Promise<void>;
@@ -202,6 +217,9 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
     async updateLeased(id, owner, values, options) {
       return write(() => update(id, owner, values, options?.incrementAttempts), false);
     },
+    async callbackTarget(invoiceId) {
+      return callbackTarget(await read(() => prepared(`${CALLBACK_TARGET}?`).get(invoiceId) as Parameters<typeof callbackTarget>[0]));
+    },
     async markCallback(invoiceId, remoteId, event, readAt, now) {
       try {
         return await write(() => {
@@ -344,6 +362,10 @@ function postgresHot(databaseUrl: string): HotStatements {
     },
     async updateLeased(id, owner, values, options) {
       return update(pool as unknown as pg.ClientBase, id, owner, values, options?.incrementAttempts);
+    },
+    async callbackTarget(invoiceId) {
+      const { rows } = await pool.query({ name: "hot-callback-target", text: `${CALLBACK_TARGET}$1`, values: [invoiceId] });
+      return callbackTarget(rows[0]);
     },
     async markCallback(invoiceId, remoteId, event, readAt, now) {
       const markDue = (client: pg.ClientBase) =>

@@ -7,10 +7,10 @@
 //   - re-reads are coalesced: a callback schedules the read CALLBACK_COALESCE_MS later unless one is due
 //     sooner, so a burst of callbacks for one invoice costs one GET.
 import { DateTime } from "luxon";
-import prisma, { hot } from "../db.server";
+import { hot } from "../db.server";
 import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
-import { apiKeyFor } from "../settings/settings.server";
+import { decryptSecret } from "../settings/crypto.server";
 import { signalWork } from "./signal.server";
 
 export type CallbackOutcome = { status: 200 | 400 | 401 | 404; body: { ok: boolean; error?: string; ignored?: "stale" | "duplicate" } };
@@ -36,20 +36,26 @@ function isFresh(time: string, now: Date): boolean {
   return age <= CALLBACK_FRESHNESS.maxAgeMs && -age <= CALLBACK_FRESHNESS.maxAheadMs;
 }
 
+function tryDecrypt(encrypted: string, shop: string): string | null {
+  try {
+    return decryptSecret(encrypted, shop);
+  } catch {
+    return null;
+  }
+}
+
 export async function receiveCallback(invoiceId: string, body: unknown, now = new Date()): Promise<CallbackOutcome> {
   const payload = parseCallback(body);
   if (!payload) return { status: 400, body: { ok: false, error: "malformed callback: invoice_id, team_id, time and hash are required" } };
-  const invoice = await prisma.invoice.findUnique({
-    where: { id: invoiceId },
-    select: { id: true, shopDomain: true, shop: { select: { settings: { select: { teamId: true } } } } },
-  });
+  // One prepared read of the row, its shop's team and key (app/db/hot.server.ts).
+  const invoice = await hot().callbackTarget(invoiceId);
   if (!invoice) return NOT_FOUND;
-  const apiKey = await apiKeyFor(invoice.shopDomain).catch(() => null);
+  const apiKey = invoice.apiKeyEncrypted ? tryDecrypt(invoice.apiKeyEncrypted, invoice.shopDomain) : null;
   if (!apiKey || !verifyCallback(payload, apiKey)) {
     logger.warn({ shop: invoice.shopDomain, invoice: invoice.id }, "callback with a bad signature rejected");
     return INVALID;
   }
-  const teamId = invoice.shop.settings?.teamId;
+  const teamId = invoice.teamId;
   if (teamId != null && Number(payload.team_id) !== teamId) {
     logger.warn({ shop: invoice.shopDomain, invoice: invoice.id, teamId: payload.team_id }, "callback for another team rejected");
     return INVALID;
