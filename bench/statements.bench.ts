@@ -25,7 +25,7 @@ for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true }
 process.env.DATABASE_URL = `file:${file}`;
 
 // Count at the driver: every statement runs through one of these Statement methods.
-const counts = { statements: 0 };
+const counts = { statements: 0, prisma: 0 };
 const bySql = new Map<string, number>();
 let phase = "setup";
 const probe = new Database(":memory:").prepare("SELECT 1");
@@ -34,6 +34,9 @@ for (const method of ["run", "get", "all", "iterate"]) {
   const original = proto[method];
   proto[method] = function (this: unknown, ...args: unknown[]) {
     counts.statements++;
+    // Prisma's query builder writes `main`.`Table`; the prepared statements of app/db/hot.server.ts and Prisma's
+    // own BEGIN/COMMIT do not.
+    if (String((this as { source: string }).source).includes("`main`.")) counts.prisma++;
     if (process.env.STATEMENTS_LOG) {
       const sql = String((this as { source: string }).source).replace(/\s+/g, " ").slice(0, 90);
       bySql.set(`${phase} ${sql}`, (bySql.get(`${phase} ${sql}`) ?? 0) + 1);
@@ -74,11 +77,13 @@ const body = (i: number) => ({
 
 phase = "webhook";
 const before = counts.statements;
+const beforePrisma = counts.prisma;
 for (let i = 0; i < ORDERS; i++) {
   const response = await pipeline.deliverPaid(body(i));
   if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
 }
 const webhook = counts.statements - before;
+const webhookPrisma = counts.prisma - beforePrisma;
 
 const { InvoicingClient } = await import("../app/invoicing/client");
 // The client's own timeouts (the test pipeline's are short), and the worker's production poll interval.
@@ -90,6 +95,7 @@ const worker = await pipeline.startWorker({
 });
 phase = "worker";
 const started = counts.statements;
+const startedPrisma = counts.prisma;
 const deadline = Date.now() + 120_000;
 while ((await prisma.invoice.count({ where: { state: { not: "completed" } } })) > 0) {
   if (Date.now() > deadline) throw new Error("orders did not complete");
@@ -98,6 +104,7 @@ while ((await prisma.invoice.count({ where: { state: { not: "completed" } } })) 
 await worker.stop();
 // The polling above ran statements too: count them out (one count per loop), roughly, by running the same count.
 const polled = counts.statements;
+const workedPrisma = counts.prisma - startedPrisma;
 await prisma.invoice.count({ where: { state: { not: "completed" } } });
 const perPoll = counts.statements - polled;
 const worked = polled - started;
@@ -105,7 +112,9 @@ console.log(
   JSON.stringify({
     orders: ORDERS,
     webhookStatementsPerOrder: +(webhook / ORDERS).toFixed(1),
+    webhookPrismaBuiltPerOrder: +(webhookPrisma / ORDERS).toFixed(1),
     workerAndCallbackStatementsPerOrder: +(worked / ORDERS).toFixed(1),
+    workerAndCallbackPrismaBuiltPerOrder: +(workedPrisma / ORDERS).toFixed(1),
     note: `the worker figure includes this script's polling (${perPoll} statement per poll, every 200 ms)`,
     serviceRequests: {
       post: pipeline.requests.filter((line) => line.startsWith("POST /api/invoices ")).length,
