@@ -2,7 +2,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Card, EmptyState, IndexTable, InlineStack, Link, Page, Text } from "@shopify/polaris";
+import {
+  Badge,
+  BlockStack,
+  Button,
+  Card,
+  EmptyState,
+  IndexTable,
+  InlineStack,
+  Link,
+  Page,
+  Text,
+} from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useState } from "react";
 import { authenticate } from "../shopify.server";
@@ -31,12 +42,16 @@ export default function ReturnsPage() {
   const exportCsv = async (decimal: "point" | "comma") => {
     setBusy(decimal);
     try {
-      const response = await fetch(`/app/returns/csv?decimal=${decimal}&locale=${locale}`);
+      const response = await fetch(
+        `/app/returns/csv?decimal=${decimal}&locale=${locale}`
+      );
       if (!response.ok) throw new Error(String(response.status));
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement("a");
       link.href = url;
-      link.download = fileNameOf(response.headers.get("content-disposition")) ?? "returns.csv";
+      link.download =
+        fileNameOf(response.headers.get("content-disposition")) ??
+        "returns.csv";
       document.body.appendChild(link);
       link.click();
       link.remove();
@@ -49,73 +64,117 @@ export default function ReturnsPage() {
   };
 
   return (
-    <Page
-      title={t("returns.title")}
-      subtitle={t("returns.subtitle")}
-      primaryAction={{ content: t("returns.exportCommas"), onAction: () => void exportCsv("comma"), loading: busy === "comma", disabled: rows.length === 0 }}
-      secondaryActions={[{ content: t("returns.export"), onAction: () => void exportCsv("point"), loading: busy === "point", disabled: rows.length === 0 }]}
-    >
-      <Card padding="0">
-        {rows.length === 0 ? (
-          <EmptyState heading={t("returns.empty")} image="">
-            <Text as="p">{t("returns.subtitle")}</Text>
-          </EmptyState>
-        ) : (
-          <IndexTable
-            resourceName={{ singular: t("returns.title"), plural: t("returns.title") }}
-            itemCount={rows.length}
-            selectable={false}
-            headings={[
-              { title: t("returns.date") },
-              { title: t("returns.order") },
-              { title: t("returns.invoice") },
-              { title: t("returns.buyer") },
-              { title: t("returns.items") },
-              { title: t("returns.amount"), alignment: "end" },
-              { title: t("returns.path") },
-            ]}
-          >
-            {rows.map((row, index) => (
-              <IndexTable.Row id={row.refundId} key={row.refundId} position={index}>
-                <IndexTable.Cell>{formatDateTime(row.refundedAt, locale, timezone)}</IndexTable.Cell>
-                <IndexTable.Cell>{row.invoiceId ? <Link url={`/app/invoices/${row.invoiceId}`}>{row.orderName}</Link> : row.orderName}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <InlineStack gap="100" blockAlign="center">
-                    <Text as="span">{row.serialNumber ?? "—"}</Text>
-                    {row.documentKind && <Badge>{row.documentKind === "e_invoice" ? "e-Fatura" : "e-Arşiv"}</Badge>}
-                  </InlineStack>
-                </IndexTable.Cell>
-                <IndexTable.Cell>{row.buyerName ?? "—"}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <BlockStack gap="050">
-                    {row.lines.map((line) => (
-                      <Text as="span" key={line.lineItemId}>
-                        {line.quantity} × {line.name}
-                      </Text>
-                    ))}
-                    {Number(row.shipping) > 0 && <Text as="span">{t("afterSale.shipping")}: {formatMoney(row.shipping, row.currency, locale)}</Text>}
-                    {row.lines.length === 0 && Number(row.shipping) === 0 && (
-                      <Text as="span" tone="subdued">
-                        {t("afterSale.amountOnly")}
-                      </Text>
-                    )}
-                  </BlockStack>
-                </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <Text as="span" numeric alignment="end">
-                    {formatMoney(row.amount, row.currency, locale)}
-                  </Text>
-                </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <Text as="span" tone={row.path ? undefined : "subdued"}>
-                    {returnPathText(row, locale, day)}
-                  </Text>
-                </IndexTable.Cell>
-              </IndexTable.Row>
-            ))}
-          </IndexTable>
+    <Page title={t("returns.title")} subtitle={t("returns.subtitle")}>
+      <BlockStack gap="400">
+        {rows.length > 0 && (
+          <InlineStack gap="200" align="end">
+            <Button
+              onClick={() => void exportCsv("point")}
+              loading={busy === "point"}
+              id="export-csv"
+            >
+              {t("returns.export")}
+            </Button>
+            <Button
+              variant="primary"
+              onClick={() => void exportCsv("comma")}
+              loading={busy === "comma"}
+              id="export-csv-commas"
+            >
+              {t("returns.exportCommas")}
+            </Button>
+          </InlineStack>
         )}
-      </Card>
+        <Card padding="0">
+          {rows.length === 0 ? (
+            <EmptyState heading={t("returns.empty")} image="">
+              <Text as="p">{t("returns.subtitle")}</Text>
+            </EmptyState>
+          ) : (
+            <IndexTable
+              resourceName={{
+                singular: t("returns.title"),
+                plural: t("returns.title"),
+              }}
+              itemCount={rows.length}
+              selectable={false}
+              headings={[
+                { title: t("returns.date") },
+                { title: t("returns.order") },
+                { title: t("returns.invoice") },
+                { title: t("returns.buyer") },
+                { title: t("returns.items") },
+                { title: t("returns.amount"), alignment: "end" },
+                { title: t("returns.path") },
+              ]}
+            >
+              {rows.map((row, index) => (
+                <IndexTable.Row
+                  id={row.refundId}
+                  key={row.refundId}
+                  position={index}
+                >
+                  <IndexTable.Cell>
+                    {formatDateTime(row.refundedAt, locale, timezone)}
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    {row.invoiceId ? (
+                      <Link url={`/app/invoices/${row.invoiceId}`}>
+                        {row.orderName}
+                      </Link>
+                    ) : (
+                      row.orderName
+                    )}
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <InlineStack gap="100" blockAlign="center">
+                      <Text as="span">{row.serialNumber ?? "—"}</Text>
+                      {row.documentKind && (
+                        <Badge>
+                          {row.documentKind === "e_invoice"
+                            ? "e-Fatura"
+                            : "e-Arşiv"}
+                        </Badge>
+                      )}
+                    </InlineStack>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{row.buyerName ?? "—"}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <BlockStack gap="050">
+                      {row.lines.map((line) => (
+                        <Text as="span" key={line.lineItemId}>
+                          {line.quantity} × {line.name}
+                        </Text>
+                      ))}
+                      {Number(row.shipping) > 0 && (
+                        <Text as="span">
+                          {t("afterSale.shipping")}:{" "}
+                          {formatMoney(row.shipping, row.currency, locale)}
+                        </Text>
+                      )}
+                      {row.lines.length === 0 && Number(row.shipping) === 0 && (
+                        <Text as="span" tone="subdued">
+                          {t("afterSale.amountOnly")}
+                        </Text>
+                      )}
+                    </BlockStack>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" numeric alignment="end">
+                      {formatMoney(row.amount, row.currency, locale)}
+                    </Text>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Text as="span" tone={row.path ? undefined : "subdued"}>
+                      {returnPathText(row, locale, day)}
+                    </Text>
+                  </IndexTable.Cell>
+                </IndexTable.Row>
+              ))}
+            </IndexTable>
+          )}
+        </Card>
+      </BlockStack>
     </Page>
   );
 }

@@ -1,0 +1,74 @@
+// After the sale in a real browser (production build, sandbox, in-process worker): formalised invoices, then a
+// cancellation and a partial return through the signed webhooks; the invoice page's after-sale view (the cancel
+// path and its "done" confirmation), in Turkish and English, with screenshots. (The Returns page's browser check
+// is not here: under this stack its rows gave React hydration warnings not yet explained; see the report of issue 12.)
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { createDb, type Db } from "../../app/db/client";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { afterSaleFixture, orderFixture } from "../helpers/after-sale";
+
+let stack: LocalStack;
+let browser: Browser;
+let db: Db;
+
+const open = (pathInApp: string, locale: "tr" | "en") => openAdminPage(browser, stack, pathInApp, locale, { height: 1300 });
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name, { fullPage: true });
+}
+
+/** Waits (outside a test: no expect.poll) until the order's invoice is formalised. */
+async function completed(orderId: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const row = await db.invoice.findFirst({ where: { orderId } });
+    if (row?.state === "completed") return row;
+    if (Date.now() > deadline) throw new Error(`invoice of ${orderId} not completed: ${row?.state} ${row?.lastError ?? ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("after the sale in the browser", () => {
+  beforeAll(async () => {
+    stack = await startLocalStack({ name: `after-sale-${process.pid}`, formalizeDelayMs: 100, testMode: false });
+    db = createDb(stack.databaseUrl);
+    browser = await launchBrowser();
+    for (const name of ["01-single-item-citizen", "17-gift-card-with-item"]) expect((await stack.deliver("orders/paid", orderFixture(name))).status).toBe(200);
+    await completed("5810000001");
+    await completed("5810000017");
+    expect((await stack.deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).status).toBe(200);
+    expect((await stack.deliver("refunds/create", afterSaleFixture("refund-gift-card-with-item"))).status).toBe(200);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await stack?.stop();
+  });
+
+  it("the invoice page says to cancel the e-Arşiv invoice in the panel, then records 'done' (Turkish)", async () => {
+    const row = await db.invoice.findFirstOrThrow({ where: { orderId: "5810000001" } });
+    const page = await open(`/app/invoices/${row.id}`, "tr");
+    await expect.poll(() => page.getByRole("heading", { name: "Satış sonrası" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/Bu e-Arşiv faturayı .* tarihine kadar iptal edin/).isVisible()).toBe(true);
+    expect(await page.getByText("2 × Seramik Kupa").isVisible()).toBe(true);
+    await shot(page, "after-sale-detail-tr");
+    await page.locator("#confirm-panel-cancel").click();
+    await expect.poll(() => page.getByText(/fatura panelinde iptal edildiğini .* onayladınız/).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect((await db.invoice.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("cancelled");
+    await closePage(page);
+  }, 60_000);
+
+  it("a partial return of a formalised e-Arşiv invoice: record the consumer's return; the gift card explains the totals (English)", async () => {
+    const row = await db.invoice.findFirstOrThrow({ where: { orderId: "5810000017" } });
+    const page = await open(`/app/invoices/${row.id}`, "en");
+    await expect.poll(() => page.getByText("Record the return (the invoice stays)").isVisible()).toBe(true);
+    expect(await page.locator("#reconciliation").textContent()).toMatch(/explained by the reasons above/);
+    await shot(page, "after-sale-detail-en");
+    await closePage(page);
+  }, 60_000);
+});
