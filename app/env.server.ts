@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 const DEFAULT_SCOPES = "read_orders";
-/** The invoicing service's live and staging API hosts (shared/spec/invoicing-service-facts.md). */
+/** The invoicing service's live and staging API hosts (docs/spec/invoicing-service-facts.md). */
 export const DEFAULT_INVOICING_HOSTS = "app.faturaentegrator.com,staging.faturaentegrator.com";
 const HOST_ENTRY = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 

@@ -1,10 +1,13 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { ErrorPage } from "./components/ErrorPage";
+import { useLocale } from "./i18n/react";
 
 export default function App() {
+  // The admin's language (the embedded app's loader reads it), so that the browser and screen readers know.
+  const locale = useLocale();
   return (
-    <html lang="en">
+    <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />

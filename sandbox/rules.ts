@@ -1,7 +1,7 @@
 // The invoicing service's body validation, as the local stand-in applies it to
 // POST /api/invoices and POST /api/waybills/{id}/invoice.
 //
-// Source: /work/shared/spec/invoicing-service.md (field tables, Errors table, Limits) and
+// Source: docs/spec/invoicing-service.md (field tables, Errors table, Limits) and
 // invoicing-service-facts.md (value sets). Each rule below is one small named function; `INVOICE_RULES`
 // lists them all in the order they run. The answer is Laravel-shaped: `{ "lines.0.tax_rate": ["..."] }`,
 // `{}` when the body is valid.

@@ -1,4 +1,4 @@
-// Typed client of the invoicing service's REST API (shared/spec/invoicing-service.md and -facts.md).
+// Typed client of the invoicing service's REST API (docs/spec/invoicing-service.md and -facts.md).
 // It sends exactly one HTTP request per call and never repeats a create on its own: what may be repeated
 // is stated by each error's `retry` (errors.ts). It does not log; the API key appears only in the
 // Authorization header, never in an error.

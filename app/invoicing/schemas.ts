@@ -1,4 +1,4 @@
-// Shapes of the invoicing service's API (shared/spec/invoicing-service.md, "Resources and their fields").
+// Shapes of the invoicing service's API (docs/spec/invoicing-service.md, "Resources and their fields").
 // One zod schema per shape; the TypeScript types are inferred from them so request building, response
 // parsing and the sandbox agree on a single definition.
 //

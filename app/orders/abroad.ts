@@ -1,4 +1,4 @@
-// Sales abroad (shared/spec/after-sale-facts.md, "Sales abroad"): goods sent outside Turkey on which the
+// Sales abroad (docs/spec/after-sale-facts.md, "Sales abroad"): goods sent outside Turkey on which the
 // shop collected no VAT are an export. They are invoiced at 0 % with the export exemption as type ISTISNA,
 // never at the domestic default rate, which only stands in for VAT a Turkish shop keeps out of Shopify.
 import { dec } from "../invoicing/money";

@@ -5,7 +5,7 @@ import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
 import type { MappingSettings } from "../orders/settings";
 
-/** VUK art. 231/5: an invoice is due within 7 days of the delivery (../shared/spec/after-sale-facts.md). */
+/** VUK art. 231/5: an invoice is due within 7 days of the delivery (docs/spec/after-sale-facts.md). */
 export const INVOICE_DEADLINE_MS = 7 * 24 * 3_600_000;
 /** Late orders named on the page; the count covers all. */
 const LATE_NAMES = 20;

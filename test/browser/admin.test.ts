@@ -1,13 +1,13 @@
 // The embedded admin in a real browser (Debian's Chromium through playwright-core), against the production
 // build served by remix-serve with LOCAL_ADMIN=1 and the invoicing sandbox (scripts/lib/local-stack.ts).
 // Shopify's CDN is answered locally; the local App Bridge stand-in signs the session tokens.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing/client";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot, USER_AGENT } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, USER_AGENT } from "../helpers/browser";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
@@ -32,7 +32,7 @@ const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) => open
 
 const rowOf = (page: Page, orderName: string) => page.locator("tbody tr", { hasText: orderName });
 
-describe.skipIf(!existsSync(CHROMIUM))("embedded admin in the browser", () => {
+describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
   beforeAll(async () => {
     stack = await startLocalStack({ name: `browser-${process.pid}`, formalizeDelayMs: 150, testMode: true });
     db = createDb(stack.databaseUrl);

@@ -3,7 +3,6 @@
 // saving cart attributes through the stand-in's /cart/update.js, and checking out turning them into the order's
 // note attributes, which the app's mapping then reads. Turkish and English, with screenshots.
 import { mkdirSync } from "node:fs";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,8 +11,8 @@ import { parseShopifyOrder } from "../../app/orders/order";
 import { problemText } from "../../app/problems";
 import { startStorefront, type StandInOrder, type Storefront } from "../../sandbox/storefront/server";
 import { fixtureContext, fixtureOrder } from "../orders/fixture-loader";
+import { CHROMIUM, chromiumAvailable } from "../helpers/browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = path.resolve("test-results/screenshots");
 
 let browser: Browser;
@@ -53,7 +52,7 @@ async function errorOf(page: Page, input: Locator): Promise<string | null> {
   return page.locator(`#${await input.getAttribute("id")}-error`).textContent();
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("cart block: invoice details at the cart", () => {
+describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart", () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     browser = await chromium.launch({

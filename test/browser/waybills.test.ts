@@ -1,12 +1,12 @@
 // The "Invoice from a waybill" page in a real browser (Debian's Chromium through playwright-core), against the
 // production build and the sandbox's seeded waybills (31 completed, 32 draft, 33 incoming, 34 invoiced):
 // refusals in words, the prefilled invoice, field errors, the issued invoice and its PDF through the app.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -25,7 +25,7 @@ async function readWaybill(page: Page, id: number) {
   await page.locator("#read-waybill").click();
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("invoice from a waybill in the browser", () => {
+describe.skipIf(!chromiumAvailable())("invoice from a waybill in the browser", () => {
   beforeAll(async () => {
     stack = await startLocalStack({ name: `waybills-${process.pid}`, formalizeDelayMs: 150, testMode: true });
     db = createDb(stack.databaseUrl);

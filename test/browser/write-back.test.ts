@@ -1,13 +1,13 @@
 // Writing invoices back to Shopify orders, as the merchant sees it in a real browser: the invoice page's
 // "Shopify order" card (written ✓, or why not) and Settings' "Shopify orders" section (permission and tags).
 // The app runs against the invoicing sandbox and the Admin API stand-in (the shop granted write_orders).
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
 
 const SHOP = "demo-magaza.myshopify.com";
 const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as { id: number };
@@ -31,7 +31,7 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
 /** The whole "Shopify orders" section (Polaris puts the id on its heading). */
 const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });
 
-describe.skipIf(!existsSync(CHROMIUM))("write-back in the admin", () => {
+describe.skipIf(!chromiumAvailable())("write-back in the admin", () => {
   beforeAll(async () => {
     standin = await startStandin({ port: 0, shop: SHOP, orders: [order] });
     stack = await startLocalStack({

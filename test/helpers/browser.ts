@@ -1,6 +1,6 @@
 // The app's pages in a real browser: Debian's Chromium through playwright-core, the local admin of a local
 // stack (scripts/lib/local-stack.ts), Shopify's CDN answered locally, page errors collected.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
@@ -10,6 +10,18 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = path.resolve("test-results/screenshots");
 // Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
 export const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+/**
+ * Whether the browser tests can run. Without Chromium they are skipped, and say so loudly; in CI (CI=true) a
+ * missing Chromium fails the test file instead, so a green run never hides untested pages.
+ */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  const what = `Chromium not found at ${CHROMIUM} (install chromium, or set CHROMIUM_PATH)`;
+  if (process.env.CI) throw new Error(`${what}: the browser tests cannot run in CI.`);
+  console.warn(`\n!!! ${what}: the browser tests of this file are SKIPPED. !!!\n`);
+  return false;
+}
 
 const pageErrors = new WeakMap<Page, string[]>();
 
