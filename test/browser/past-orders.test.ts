@@ -1,0 +1,70 @@
+// The past-orders page in a real browser against the production build, the invoicing sandbox and the Admin API
+// stand-in: the dry run's answer, then a run with its progress bar, in Turkish and English.
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { startStandin, type Standin } from "../../shopify-standin/server";
+import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { paidOrder } from "../helpers/orders";
+
+const SHOP = "gecmis-magaza.myshopify.com";
+let stack: LocalStack;
+let standin: Standin;
+let browser: Browser;
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name, { fullPage: true });
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("the past-orders page in the browser", () => {
+  beforeAll(async () => {
+    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    const orders = [
+      ...Array.from({ length: 12 }, (_, i) => paidOrder({ created_at: day(3 + i), processed_at: day(3 + i), updated_at: day(2) })),
+      paidOrder({ created_at: day(5), processed_at: day(5), updated_at: day(2), line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }] }),
+    ];
+    standin = await startStandin({ port: 0, shop: SHOP, orders });
+    stack = await startLocalStack({
+      name: `past-orders-${process.pid}`,
+      shop: SHOP,
+      formalizeDelayMs: 150,
+      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders" },
+      env: { RECONCILE_INTERVAL_MINUTES: "0" },
+    });
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await standin?.stop();
+  });
+
+  it("runs a dry run (Turkish), starts it and shows the progress (English)", async () => {
+    const tr = await openAdminPage(browser, stack, "/app/past-orders", "tr", { shop: SHOP, height: 1300 });
+    await expect.poll(() => tr.getByRole("heading", { name: "Geçmiş siparişleri faturala" }).first().isVisible()).toBe(true);
+    await expect.poll(() => tr.locator("#past-range-limit").textContent()).toMatch(/son 60 günün/);
+    await tr.locator("#past-dry-run").click();
+    await expect.poll(() => tr.locator("#past-plan-title").isVisible(), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => tr.getByText("13 siparişi faturalamaya başla").isVisible()).toBe(true);
+    await expect.poll(() => tr.locator("#past-late").textContent()).toMatch(/7 gün içinde/);
+    await shot(tr, "past-orders-dry-run-tr");
+    await closePage(tr);
+
+    const en = await openAdminPage(browser, stack, "/app/past-orders", "en", { shop: SHOP, height: 1300 });
+    await expect.poll(() => en.getByText("Would need your attention").isVisible()).toBe(true);
+    await shot(en, "past-orders-dry-run-en");
+    await en.locator("#past-start").click();
+    await expect.poll(() => en.locator("#past-progress").textContent(), { timeout: 60_000 }).toMatch(/of 13$/);
+    await expect.poll(() => en.locator("#past-progress").textContent(), { timeout: 90_000 }).toMatch(/^12 done · 1 need attention · 0 failed · of 13$/);
+    await shot(en, "past-orders-progress-en");
+    await closePage(en);
+
+    const back = await openAdminPage(browser, stack, "/app/past-orders", "tr", { shop: SHOP, height: 1300 });
+    await expect.poll(() => back.locator("#past-progress").textContent()).toBe("12 tamamlandı · 1 ilginizi bekliyor · 0 başarısız · toplam 13");
+    await shot(back, "past-orders-progress-tr");
+    await closePage(back);
+  }, 240_000);
+});
