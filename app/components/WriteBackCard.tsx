@@ -1,5 +1,5 @@
 // The invoice page's "Shopify order" card: whether the invoice was written to its order (tags, metafields,
-// Flow), is waiting, failed (with a retry), or cannot be written without the write_orders scope.
+// Flow), is waiting, failed (with a retry), or cannot be written without the write_orders scope (granting it resumes).
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { useT } from "../i18n/react";
 
@@ -37,7 +37,8 @@ export function WriteBackCard({ writeBack, onRetry, busy }: { writeBack: WriteBa
             {t("writeBack.lastError", { error: writeBack.lastError })}
           </Text>
         )}
-        {(writeBack.status === "failed" || writeBack.status === "no_scope") && (
+        {/* Without the scope there is nothing to retry: granting it in Settings resumes every parked write. */}
+        {writeBack.status === "failed" && (
           <InlineStack>
             <Button id="retry-write-back" onClick={onRetry} loading={busy}>
               {t("writeBack.retry")}

@@ -430,7 +430,7 @@ export const en = {
   "writeBack.status.no_scope": "Not written to Shopify: the app may not write to orders (write_orders). Allow it in Settings.",
   "writeBack.status.none": "Nothing written to the Shopify order yet.",
   "writeBack.lastError": "Reason: {error}",
-  "writeBack.retry": "Retry",
+  "writeBack.retry": "Write to Shopify again",
   "writeBack.retried": "Writing to Shopify again",
 
   // Past orders and reconciliation

@@ -425,7 +425,7 @@ export const tr: Record<keyof typeof en, string> = {
   "writeBack.status.no_scope": "Shopify'a yazılmadı: uygulamanın siparişlere yazma izni yok (write_orders). Ayarlar'dan izin verin.",
   "writeBack.status.none": "Shopify siparişine henüz bir şey yazılmadı.",
   "writeBack.lastError": "Neden: {error}",
-  "writeBack.retry": "Yeniden dene",
+  "writeBack.retry": "Shopify'a yeniden yaz",
   "writeBack.retried": "Shopify'a yeniden yazılıyor",
 
   // Past orders and reconciliation
