@@ -10,6 +10,7 @@ import { mapOrderToInvoice } from "../app/orders/map-order";
 import { parseShopifyOrder } from "../app/orders/order";
 import { problemText, type Problem } from "../app/problems";
 import { MappingSettingsSchema } from "../app/orders/settings";
+import { TURKEY_ZONE } from "../app/orders/dates";
 
 const USAGE =
   "usage: npm run --silent invoice:preview -- --order ORDER.json [--settings SETTINGS.json] [--now ISO-8601] [--timezone IANA-ZONE] " +
@@ -71,7 +72,7 @@ if (!args.order) fail(`--order is required\n${USAGE}`);
 
 const now = args.now ? new Date(args.now) : new Date();
 if (Number.isNaN(now.getTime())) fail(`--now is not an ISO 8601 date-time: "${args.now}"`);
-const timezone = args.timezone ?? "Europe/Istanbul";
+const timezone = args.timezone ?? TURKEY_ZONE;
 if (!Intl.supportedValuesOf("timeZone").includes(timezone) && timezone !== "UTC") fail(`--timezone is not an IANA time zone: "${timezone}"`);
 
 function output(value: unknown, code: number): never {

@@ -6,6 +6,7 @@ import { saveSettings, type ConnectionInput } from "../settings/settings.server"
 import type { MappingSettingsInput } from "../orders/settings";
 import { recordShop } from "./shops.server";
 import { isShopDomain } from "./shop-domain";
+import { TURKEY_ZONE } from "../orders/dates";
 
 export interface LocalShopInput extends ConnectionInput {
   shop: string;
@@ -34,7 +35,7 @@ export async function installShopLocally(input: LocalShopInput) {
   const { shop, timezone, currency, name, storefrontUrl, mapping, accessToken, scopes, ...connection } = input;
   await recordShop(shop, {
     name: name ?? shop.split(".")[0],
-    timezone: timezone ?? "Europe/Istanbul",
+    timezone: timezone ?? TURKEY_ZONE,
     currency: currency ?? "TRY",
     storefrontUrl: storefrontUrl ?? `https://${shop}`,
   });
