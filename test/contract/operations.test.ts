@@ -181,17 +181,24 @@ describe("invoices", () => {
   });
 
   it("deletes an invoice before formalisation: gone afterwards, recorded, and its order may be invoiced again", async () => {
-    const body = invoiceBody(sandbox.account);
-    const record = await client.createInvoice(body);
-    expect(record.formal_status).toBe("pending");
-    await client.deleteInvoice(record.id);
-    await expect(client.getInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(sandbox.deletions.filter((d) => d.invoiceId === record.id)).toEqual([
-      expect.objectContaining({ outcome: "deleted", formalStatus: "pending", orderId: body.order_id, teamId: sandbox.account.teamId }),
-    ]);
-    await expect(client.deleteInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
-    const again = await client.createInvoice(body);
-    expect(again.id).not.toBe(record.id);
+    // Its own sandbox that holds formalisation for a minute: the delete comes while the invoice is surely pending.
+    const held = await startSandbox({ port: 0, formalizeDelayMs: 60_000 });
+    try {
+      const heldClient = clientFor(held);
+      const body = invoiceBody(held.account);
+      const record = await heldClient.createInvoice(body);
+      expect(record.formal_status).toBe("pending");
+      await heldClient.deleteInvoice(record.id);
+      await expect(heldClient.getInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
+      expect(held.deletions.filter((d) => d.invoiceId === record.id)).toEqual([
+        expect.objectContaining({ outcome: "deleted", formalStatus: "pending", orderId: body.order_id, teamId: held.account.teamId }),
+      ]);
+      await expect(heldClient.deleteInvoice(record.id)).rejects.toBeInstanceOf(NotFoundError);
+      const again = await heldClient.createInvoice(body);
+      expect(again.id).not.toBe(record.id);
+    } finally {
+      await held.stop();
+    }
   });
 
   it("refuses to delete a formalised invoice (422, recorded as refused): it stays, with its serial number", async () => {

@@ -14,7 +14,7 @@ const pipeline = pipelineForEachTest();
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
 const linesAt = (orderId: string) => atService(orderId).map((inv) => inv.lines.map((l) => [l.name, Number(l.quantity)]));
 const refundsOf = (orderId: string) => prisma.refund.findMany({ where: { shopDomain: SHOP, orderId }, orderBy: { refundedAt: "asc" } });
-const settled = (state: string) => waitForInvoices((rows) => rows.length === 1 && rows[0].state === state);
+const settled = (state: string) => waitForInvoices((rows) => rows.length === 1 && rows[0].state === state, 25_000);
 
 describe("before the invoice is posted", () => {
   it("partial refund with line items: the refunded unit is not invoiced", async () => {
@@ -144,7 +144,7 @@ describe("before the invoice is posted", () => {
     await deliver("orders/paid", o.order);
     await deliver("orders/edited", o.fixture("edited-1002"));
     await pipeline.startWorker({ readOrder: async () => Promise.reject(new Error("Admin API 503")) });
-    await waitForInvoices((rows) => rows.length === 1 && (rows[0].lastError ?? "").includes("Admin API 503"));
+    await waitForInvoices((rows) => rows.length === 1 && (rows[0].lastError ?? "").includes("Admin API 503"), 25_000);
     await pipeline.stopWorkers();
     const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(row).toMatchObject({ state: "queued", remoteId: null });

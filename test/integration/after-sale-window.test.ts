@@ -14,7 +14,7 @@ const refundsOf = (orderId: string) => prisma.refund.findMany({ where: { shopDom
 
 async function posted(order: unknown) {
   await deliver("orders/paid", order);
-  const [row] = await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "processing" && rows[0].remoteId !== null);
+  const [row] = await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "processing" && rows[0].remoteId !== null, 25_000);
   return row;
 }
 
@@ -25,7 +25,7 @@ describe("posted, not yet formalised", () => {
     const row = await posted(o.order);
     expect(atService(o.id)[0].formal_status).toBe("pending");
     await deliver("orders/cancelled", o.fixture("cancelled-1001"));
-    const [after] = await waitForInvoices((rows) => rows[0].state === "cancelled");
+    const [after] = await waitForInvoices((rows) => rows[0].state === "cancelled", 25_000);
     expect(after).toMatchObject({ remoteId: null, serialNumber: null, cancelledInShop: true });
     expect(atService(o.id)).toEqual([]);
     expect(deletionsOf(o.id)).toEqual([expect.objectContaining({ invoiceId: row.remoteId, outcome: "deleted", formalStatus: "pending" })]);
@@ -40,7 +40,7 @@ describe("posted, not yet formalised", () => {
     const first = await posted(o.order);
     expect(atService(o.id)[0].grand_total).toBe("549.70");
     await deliver("refunds/create", o.fixture("refund-partial-lines"));
-    const [after] = await waitForInvoices((rows) => rows[0].state === "processing" && rows[0].remoteId !== null && rows[0].remoteId !== first.remoteId);
+    const [after] = await waitForInvoices((rows) => rows[0].state === "processing" && rows[0].remoteId !== null && rows[0].remoteId !== first.remoteId, 25_000);
     const [reissued] = atService(o.id);
     expect(atService(o.id)).toHaveLength(1);
     expect(reissued).toMatchObject({ id: after.remoteId, grand_total: "299.80" });
@@ -56,7 +56,7 @@ describe("posted, not yet formalised", () => {
     await pipeline.startWorker();
     await posted(o.order);
     await deliver("refunds/create", o.fixture("refund-full"));
-    await waitForInvoices((rows) => rows[0].state === "cancelled");
+    await waitForInvoices((rows) => rows[0].state === "cancelled", 25_000);
     expect(atService(o.id)).toEqual([]);
     expect(deletionsOf(o.id).map((d) => d.outcome)).toEqual(["deleted"]);
   });
@@ -66,7 +66,7 @@ describe("posted, not yet formalised", () => {
     await pipeline.startWorker();
     const row = await posted(o.order);
     await deliver("refunds/create", o.fixture("refund-amount-only"));
-    await expect.poll(async () => (await refundsOf(o.id)).map((r) => r.handling), { timeout: 5_000 }).toEqual(["amount_only"]);
+    await expect.poll(async () => (await refundsOf(o.id)).map((r) => r.handling), { timeout: 25_000 }).toEqual(["amount_only"]);
     expect(deletionsOf(o.id)).toEqual([]);
     expect(atService(o.id).map((i) => i.id)).toEqual([row.remoteId]);
     expect((await prisma.invoice.findFirstOrThrow({ where: { id: row.id } })).state).toBe("processing");
