@@ -200,11 +200,6 @@ export function isRetryable(e: unknown): boolean {
   return isInvoicingError(e) && e.retry === "safe";
 }
 
-/** True when a create may have produced an invoice whose answer we did not get. */
-export function isOutcomeUnknown(e: unknown): boolean {
-  return isInvoicingError(e) && e.retry === "unknown";
-}
-
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
   if (!value) return undefined;

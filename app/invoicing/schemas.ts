@@ -29,10 +29,6 @@ export type TaxRate = (typeof TAX_RATES)[number];
 export const PAYMENT_METHODS = ["credit_or_debit", "direct_transfer", "cash_on_delivery", "payment_agent", "other"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-/** Known values; responses are not restricted to them (the spec leaves the full set open). */
-export const WORKFLOW_STATUSES = ["processing", "failed", "completed", "predraft"] as const;
-export const FORMAL_STATUSES = ["pending", "running", "completed", "not_required", "failed", "canceled"] as const;
-
 /** The anonymous final consumer's tax number: always e-archive, never used for customer matching. */
 export const ANONYMOUS_TAX_NUMBER = "11111111111";
 
