@@ -7,6 +7,7 @@ import { Faults, type FaultsRequest } from "./faults";
 import { makePdf } from "./pdf";
 import { isFilled, isUrl } from "./rules";
 import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type DeletionRecord, type CreateOutcome, type EmptyAccount, type InvoiceRecord, type SandboxAccount } from "./state";
+import { readBodyUpTo } from "../scripts/lib/cli";
 
 export { DEFAULT_ACCOUNT, DELETABLE_FORMAL_STATUSES, DELETE_REFUSED_MESSAGE, E_ARCHIVE_SERIES, E_INVOICE_SERIES } from "./state";
 export type { AddAccountOptions, CallbackDelivery, DeletionRecord, EmptyAccount, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
@@ -137,7 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const method = (req.method ?? "GET").toUpperCase();
     const url = new URL(req.url ?? "/", origin);
     const path = url.pathname.replace(/\/+$/, "") || "/";
-    const raw = await readBody(req);
+    const raw = await readBodyUpTo(req, MAX_BODY);
     if (raw === null) return send(res, { status: 413, json: { message: "Payload Too Large" } });
     const body = parseJsonBody(req, raw);
     const finish = (answer: Answer) => {
@@ -387,21 +388,6 @@ function filterOf(params: URLSearchParams): (record: InvoiceRecord) => boolean {
 
 // ---------------------------------------------------------------------------------------------------------
 // HTTP plumbing
-
-function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooLarge ? null : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
 
 /** Laravel reads JSON only when the request says it is JSON; a malformed body reads as empty. */
 function parseJsonBody(req: http.IncomingMessage, raw: Buffer): unknown {

@@ -2,63 +2,38 @@
 // stand-in of Shopify's Admin GraphQL API. The FIRST line on stdout is one JSON object {"url","shop","accessToken"};
 // human-readable logs go to stderr.
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { commandLine, stopOnSignals } from "../scripts/lib/cli";
 import { startStandin } from "./server";
 
-function usage(): never {
-  console.error(
-    [
-      "Usage: npm run --silent shopify:standin -- [--port N] [--orders FILE.json] [--shop NAME.myshopify.com] [options]",
-      "  --port             listening port; 0 picks a free one (default 4020)",
-      "  --host             listening address (default 127.0.0.1)",
-      "  --orders           a JSON file with an array of webhook-shaped (REST) orders to serve (or one order)",
-      "  --shop             the shop's myshopify domain (default standin-shop.myshopify.com)",
-      "  --access-token     the token to accept (default: a new random shpat_… token)",
-      "  --scopes           granted scopes, comma-separated (default read_orders,write_orders)",
-      "  --latency-ms       fixed latency added to every GraphQL request (default 0)",
-      "  --bucket-size      query-cost bucket size (default 2000)",
-      "  --restore-rate     points restored per second (default 100)",
-      "  --timezone         the shop's IANA time zone, for dates in search queries (default Europe/Istanbul)",
-      "  --quiet            no request logs on stderr",
-    ].join("\n"),
-  );
-  process.exit(2);
-}
-
-function intOption(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value)) {
-    console.error(`--${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
-    usage();
-  }
-  return Number(value);
-}
-
-let parsed;
-try {
-  parsed = parseArgs({
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      orders: { type: "string" },
-      shop: { type: "string" },
-      "access-token": { type: "string" },
-      scopes: { type: "string" },
-      "latency-ms": { type: "string" },
-      "bucket-size": { type: "string" },
-      "restore-rate": { type: "string" },
-      timezone: { type: "string" },
-      quiet: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-  });
-} catch (error) {
-  console.error((error as Error).message);
-  usage();
-}
-const { values } = parsed;
-if (values.help) usage();
+const { values, usage, intOption } = commandLine(
+  [
+    "Usage: npm run --silent shopify:standin -- [--port N] [--orders FILE.json] [--shop NAME.myshopify.com] [options]",
+    "  --port             listening port; 0 picks a free one (default 4020)",
+    "  --host             listening address (default 127.0.0.1)",
+    "  --orders           a JSON file with an array of webhook-shaped (REST) orders to serve (or one order)",
+    "  --shop             the shop's myshopify domain (default standin-shop.myshopify.com)",
+    "  --access-token     the token to accept (default: a new random shpat_… token)",
+    "  --scopes           granted scopes, comma-separated (default read_orders,write_orders)",
+    "  --latency-ms       fixed latency added to every GraphQL request (default 0)",
+    "  --bucket-size      query-cost bucket size (default 2000)",
+    "  --restore-rate     points restored per second (default 100)",
+    "  --timezone         the shop's IANA time zone, for dates in search queries (default Europe/Istanbul)",
+    "  --quiet            no request logs on stderr",
+  ],
+  {
+    port: { type: "string" },
+    host: { type: "string" },
+    orders: { type: "string" },
+    shop: { type: "string" },
+    "access-token": { type: "string" },
+    scopes: { type: "string" },
+    "latency-ms": { type: "string" },
+    "bucket-size": { type: "string" },
+    "restore-rate": { type: "string" },
+    timezone: { type: "string" },
+    quiet: { type: "boolean" },
+  },
+);
 if (values.shop !== undefined && !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(values.shop)) {
   console.error(`--shop must be a NAME.myshopify.com domain, got ${JSON.stringify(values.shop)}`);
   usage();
@@ -99,14 +74,4 @@ const standin = await startStandin({
 process.stdout.write(`${JSON.stringify({ url: standin.url, shop: standin.shop, accessToken: standin.accessToken })}\n`);
 stderrLog(`Admin GraphQL stand-in for ${standin.shop} at ${standin.graphqlUrl()} (${orders.length} orders); mutations: GET ${standin.url}/__standin/mutations; Ctrl-C stops it`);
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    standin.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
+stopOnSignals(() => standin.stop());

@@ -25,6 +25,7 @@ import { operationCost } from "./cost";
 import { restToGraphqlOrder, gid, utc, type StoredOrder } from "./rest-to-graphql";
 import { SCHEMA_SDL } from "./schema";
 import { matches, parseSearch, type SearchWarning } from "./search";
+import { readBodyUpTo } from "../scripts/lib/cli";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- resolvers receive graphql-js's untyped sources and arguments */
 
@@ -525,7 +526,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
       res.end(JSON.stringify(json));
     };
-    const raw = await readBody(req);
+    const raw = await readBodyUpTo(req, MAX_BODY);
     if (raw === null) return send(413, { errors: "Request body too large" });
     let body: any = null;
     if (raw.length) {
@@ -625,17 +626,3 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   };
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooLarge ? null : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
