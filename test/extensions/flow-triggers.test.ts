@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { desiredFlow, FLOW_TRIGGERS, type WriteBackInvoice } from "../../app/writeback/plan";
+import { desiredFlow, FLOW_TRIGGERS } from "../../app/writeback/plan";
+import { COMPLETED_INVOICE } from "../helpers/write-back";
 
 type Field = { type: string; key?: string };
 const trigger = (handle: string) =>
@@ -12,21 +13,7 @@ const trigger = (handle: string) =>
     settings: { fields: Field[] };
   };
 
-const invoice: WriteBackInvoice = {
-  id: "inv1",
-  orderId: "5001",
-  orderName: "#1001",
-  state: "completed",
-  documentKind: "e_archive",
-  serialNumber: "ARS2026000000001",
-  ettn: "11111111-2222-3333-4444-555555555555",
-  pdfUrl: "https://service.example/pdf/1",
-  issueDate: "2026-11-23",
-  postedInTestMode: false,
-  orderTotal: "120.00",
-  currency: "TRY",
-  problemCodes: [],
-};
+const invoice = COMPLETED_INVOICE;
 
 /** The payload key of a field: a reference's id key, or the custom field's key. */
 const payloadKey = (field: Field) => (field.type.endsWith("_reference") ? `${field.type.replace(/_reference$/, "")}_id` : field.key!);

@@ -15,27 +15,13 @@ import {
   readWritten,
   type Plan,
   type TagSettings,
-  type WriteBackInvoice,
   type Written,
 } from "../../app/writeback/plan";
+import { COMPLETED_INVOICE } from "../helpers/write-back";
 
 const TAGS: TagSettings = { orderTag: "e-fatura", eArchiveTag: "", eInvoiceTag: "" };
 
-const completed: WriteBackInvoice = {
-  id: "inv1",
-  orderId: "5001",
-  orderName: "#1001",
-  state: "completed",
-  documentKind: "e_archive",
-  serialNumber: "ARS2026000000001",
-  ettn: "11111111-2222-3333-4444-555555555555",
-  pdfUrl: "https://service.example/pdf/1",
-  issueDate: "2026-11-23",
-  postedInTestMode: false,
-  orderTotal: "120.00",
-  currency: "TRY",
-  problemCodes: [],
-};
+const completed = COMPLETED_INVOICE;
 
 /** What Shopify holds after every part of the plan succeeded. */
 function carriedOut(written: Written, plan: Plan): Written {
