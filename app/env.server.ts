@@ -32,6 +32,8 @@ const schema = z.object({
     message: "must be 32 random bytes as 64 hex characters or base64 (generate: openssl rand -hex 32)",
   }),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // The address the server listens on (server/app-server.ts); unset: every interface, as remix-serve did.
+  HOST: z.preprocess(emptyIsUnset, z.string().optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // "inprocess" runs the invoicing worker inside the web server (the default); "off" leaves it to `npm run worker`.
   WORKER_MODE: z.enum(["inprocess", "off"]).default("inprocess"),

@@ -156,7 +156,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
 
   let output = "";
-  const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"], {
+  // The production server (`npm start`), without npm and tsx's own process in between, so a signal reaches it.
+  const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
     cwd: root,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],

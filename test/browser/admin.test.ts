@@ -1,5 +1,5 @@
 // The embedded admin in a real browser (Debian's Chromium through playwright-core), against the production
-// build served by remix-serve with LOCAL_ADMIN=1 and the invoicing sandbox (scripts/lib/local-stack.ts).
+// build served by the production server (server/app-server.ts) with LOCAL_ADMIN=1 and the invoicing sandbox (scripts/lib/local-stack.ts).
 // Shopify's CDN is answered locally; the local App Bridge stand-in signs the session tokens.
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";

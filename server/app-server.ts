@@ -1,0 +1,86 @@
+// The app's HTTP server in production (`npm start`): what remix-serve did (compression, the build's static
+// files, the Remix handler, PORT and HOST, a clean stop), with our own access log: pino, one JSON line per
+// request, with the secrets of a request's URL redacted (server/redact-url.ts, docs/decisions/0020).
+// The demo's server (scripts/local-server.ts) is this one with the local admin's routes in front.
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { installGlobals, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type Express } from "express";
+import { pinoHttp } from "pino-http";
+import { logger } from "../app/logger.server";
+import { redactUrl } from "./redact-url";
+
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+
+export interface AppServerOptions {
+  /** The server build (build/server/index.js, imported). */
+  build: ServerBuild;
+  /** The browser build: build/client. */
+  clientDir?: string;
+  /** Routes served before the app's (the demo's local admin); never used by `npm start`. */
+  routes?: (app: Express) => void;
+}
+
+export async function importBuild(file = path.join(ROOT, "build/server/index.js")): Promise<ServerBuild> {
+  return (await import(pathToFileURL(file).href)) as ServerBuild;
+}
+
+/** Only the method and the redacted URL of a request, its status and time: no headers (tokens, cookies). */
+const accessLog = pinoHttp({
+  logger: logger.child({ component: "http" }),
+  serializers: {
+    req: (req: { id?: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  },
+});
+
+export function createApp({ build, clientDir = path.join(ROOT, "build/client"), routes }: AppServerOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(compression());
+  // Vite fingerprints every file under /assets: cache them for a year; the rest of build/client (favicon...) for an
+  // hour. Static files are served before the access log, as remix-serve did.
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(clientDir, { maxAge: "1h" }));
+  app.use(accessLog);
+  routes?.(app);
+  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  return app;
+}
+
+/** The invoice worker the build started in this process (app/pipeline/runtime.server.ts), if any. */
+function inProcessWorker(): Promise<{ stop(): Promise<void> }> | undefined {
+  return (globalThis as { __inProcessWorker?: Promise<{ stop(): Promise<void> }> }).__inProcessWorker;
+}
+
+/**
+ * Listens on PORT (default 3000) and HOST (all interfaces when unset), like remix-serve. SIGTERM and SIGINT stop
+ * taking connections, let the requests in flight and the in-process worker's jobs finish, then exit.
+ */
+export async function startAppServer(options: Omit<AppServerOptions, "build"> & { build?: ServerBuild } = {}): Promise<Server> {
+  const build = options.build ?? (await importBuild());
+  installGlobals({ nativeFetch: build.future.v3_singleFetch });
+  const server = createServer(createApp({ ...options, build }));
+  const port = Number(process.env.PORT || 3000);
+  const host = process.env.HOST || undefined;
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  logger.info({ port, host: host ?? "all interfaces", pid: process.pid }, "listening");
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, async () => {
+      logger.info({ signal }, "stopping: finishing the requests and jobs in flight");
+      // Whatever is still running after this is abandoned: a job's lease expires and another worker takes it.
+      setTimeout(() => {
+        logger.warn("still busy after 20 s; exiting");
+        process.exit(1);
+      }, 20_000).unref();
+      await new Promise((resolve) => server.close(resolve));
+      await (await inProcessWorker()?.catch(() => undefined))?.stop();
+      process.exit(0);
+    });
+  }
+  return server;
+}

@@ -1,0 +1,115 @@
+// `npm start` (server/start.ts) on the production build: the access log never holds a URL's secret, assets are
+// cached as fingerprinted files, and SIGTERM stops it cleanly.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
+import { installShop, prisma } from "../helpers/db";
+import { SHOP } from "../helpers/shopify";
+
+const root = path.resolve(__dirname, "../..");
+let child: ChildProcess;
+let output = "";
+let appUrl: string;
+let exit: Promise<number | null>;
+
+interface LogLine {
+  msg?: string;
+  pid?: number;
+  req?: { method: string; url: string };
+  res?: { statusCode: number };
+}
+
+function alive(pid: number | undefined): boolean {
+  try {
+    process.kill(pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForHealth(url: string) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`npm start did not become healthy:\n${output}`);
+}
+
+describe("npm start", () => {
+  beforeAll(async () => {
+    ensureBuild();
+    await installShop(SHOP);
+    await prisma.shopSettings.upsert({ where: { shopDomain: SHOP }, create: { shopDomain: SHOP }, update: {} });
+    const port = await freePort();
+    appUrl = `http://127.0.0.1:${port}`;
+    // The same database as this test file (test/setup.ts made and migrated it) and the same encryption key.
+    child = spawn("npm", ["start"], {
+      cwd: root,
+      detached: true, // its own process group: npm, tsx and node receive the signal together, as under a supervisor
+      // No NODE_ENV: npm start makes it production, as remix-serve did.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SHOPIFY_API_KEY: "prod-server-test",
+        SHOPIFY_API_SECRET: "prod-server-test-secret",
+        SHOPIFY_APP_URL: appUrl,
+        ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+        DATABASE_URL: process.env.DATABASE_URL,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        RECONCILE_INTERVAL_MINUTES: "0",
+      } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    exit = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await waitForHealth(appUrl);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (child?.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+  });
+
+  it("serves the app, with the build's fingerprinted assets cached for a year", async () => {
+    const asset = readdirSync(path.join(root, "build/client/assets")).find((file) => file.endsWith(".js"))!;
+    const response = await fetch(`${appUrl}/assets/${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${appUrl}/no-such-page`)).status).toBe(404);
+  });
+
+  it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {
+    const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
+    const secret = await accountWebhookSecret(SHOP);
+    const hook = await fetch(`${appUrl}/callbacks/account/${SHOP}/${secret}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(hook.status).toBe(200); // the right secret: the call is admitted
+    expect((await fetch(`${appUrl}/callbacks/account/${SHOP}/wrong-${secret}`, { method: "POST", body: "{}" })).status).toBe(401);
+    expect((await fetch(`${appUrl}/print/invoices/PRINT-TOKEN-1234.sig`)).status).toBe(404);
+    await fetch(`${appUrl}/app?embedded=1&shop=${SHOP}&id_token=ID-TOKEN-5678&hmac=HMAC-9012&session=SESSION-3456`, { redirect: "manual" });
+
+    // A supervisor's stop: SIGTERM to the process group (npm exits on the signal; the server finishes and exits).
+    process.kill(-child.pid!, "SIGTERM");
+    await exit;
+    const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as LogLine);
+    const server = lines.find((line) => line.msg === "listening")?.pid;
+    expect(server).toBeGreaterThan(0);
+    await expect.poll(() => alive(server)).toBe(false);
+    expect(lines.map((line) => line.msg)).toContain("stopping: finishing the requests and jobs in flight");
+    await expect(fetch(`${appUrl}/healthz`)).rejects.toThrow();
+
+    const logged = lines.filter((line) => line.req).map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
+    expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 200`);
+    expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 401`);
+    expect(logged).toContain("GET /print/invoices/[redacted] 404");
+    expect(logged).toContainEqual(expect.stringContaining(`GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`));
+    for (const value of [secret, "PRINT-TOKEN-1234", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
+  });
+});
