@@ -14,15 +14,13 @@ import {
   Page,
   Text,
 } from "@shopify/polaris";
-import { useAppBridge } from "@shopify/app-bridge-react";
-import { useState } from "react";
 import { authenticate } from "../shopify.server";
 import { listReturns } from "../admin/returns.server";
 import { returnPathText } from "../admin/returns-csv";
 import { shopTimezone } from "../admin/invoices.server";
 import { useT } from "../i18n/react";
 import { formatDate, formatDateTime, formatMoney } from "../components/format";
-import { fileNameOf } from "../components/usePdfDownload";
+import { useFileDownload } from "../components/useFileDownload";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -34,34 +32,11 @@ export default function ReturnsPage() {
   const { rows, timezone } = useLoaderData<typeof loader>();
   const t = useT();
   const locale = t.locale;
-  const shopify = useAppBridge();
-  const [busy, setBusy] = useState<string | null>(null);
+  const csv = useFileDownload();
   const day = (ymd: string) => formatDate(`${ymd}T12:00:00Z`, locale, "UTC");
 
-  // A fetch, not a link: inside the admin only fetches carry the session token.
-  const exportCsv = async (decimal: "point" | "comma") => {
-    setBusy(decimal);
-    try {
-      const response = await fetch(
-        `/app/returns/csv?decimal=${decimal}&locale=${locale}`
-      );
-      if (!response.ok) throw new Error(String(response.status));
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement("a");
-      link.href = url;
-      link.download =
-        fileNameOf(response.headers.get("content-disposition")) ??
-        "returns.csv";
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch {
-      shopify.toast.show(t("pdf.failed"), { isError: true });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const exportCsv = (decimal: "point" | "comma") =>
+    csv.download(decimal, `/app/returns/csv?decimal=${decimal}&locale=${locale}`, "returns.csv");
 
   return (
     <Page title={t("returns.title")} subtitle={t("returns.subtitle")}>
@@ -70,7 +45,7 @@ export default function ReturnsPage() {
           <InlineStack gap="200" align="end">
             <Button
               onClick={() => void exportCsv("point")}
-              loading={busy === "point"}
+              loading={csv.busy === "point"}
               id="export-csv"
             >
               {t("returns.export")}
@@ -78,7 +53,7 @@ export default function ReturnsPage() {
             <Button
               variant="primary"
               onClick={() => void exportCsv("comma")}
-              loading={busy === "comma"}
+              loading={csv.busy === "comma"}
               id="export-csv-commas"
             >
               {t("returns.exportCommas")}
@@ -92,10 +67,9 @@ export default function ReturnsPage() {
             </EmptyState>
           ) : (
             <IndexTable
-              resourceName={{
-                singular: t("returns.title"),
-                plural: t("returns.title"),
-              }}
+              // Lower-case already: Polaris lower-cases these with the runtime's locale, which differs between
+              // the server and a Turkish browser for "İ" (a hydration mismatch).
+              resourceName={{ singular: t("returns.resourceSingular"), plural: t("returns.resourcePlural") }}
               itemCount={rows.length}
               selectable={false}
               headings={[
@@ -165,9 +139,12 @@ export default function ReturnsPage() {
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    <Text as="span" tone={row.path ? undefined : "subdued"}>
-                      {returnPathText(row, locale, day)}
-                    </Text>
+                    {/* Table cells do not wrap; this sentence may, so the table fits the page. */}
+                    <div style={{ whiteSpace: "normal", minWidth: 180 }}>
+                      <Text as="span" tone={row.path ? undefined : "subdued"}>
+                        {returnPathText(row, locale, day)}
+                      </Text>
+                    </div>
                   </IndexTable.Cell>
                 </IndexTable.Row>
               ))}
