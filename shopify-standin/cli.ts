@@ -2,6 +2,7 @@
 // stand-in of Shopify's Admin GraphQL API. The FIRST line on stdout is one JSON object {"url","shop","accessToken"};
 // human-readable logs go to stderr.
 import { readFileSync } from "node:fs";
+import { SHOP_DOMAIN } from "../app/shops/shop-domain";
 import { commandLine, stopOnSignals } from "../scripts/lib/cli";
 import { startStandin } from "./server";
 
@@ -34,7 +35,7 @@ const { values, usage, intOption } = commandLine(
     quiet: { type: "boolean" },
   },
 );
-if (values.shop !== undefined && !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(values.shop)) {
+if (values.shop !== undefined && !SHOP_DOMAIN.test(values.shop)) {
   console.error(`--shop must be a NAME.myshopify.com domain, got ${JSON.stringify(values.shop)}`);
   usage();
 }

@@ -8,6 +8,7 @@ import { linkOptions } from "../outbound/guard.server";
 import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
 import { isInFlight } from "../pipeline/states";
+import { TURKEY_ZONE } from "../orders/dates";
 import { mayRetry } from "./invoice-actions.server";
 import { afterSaleOf } from "./after-sale.server";
 import type { AfterSaleView, Reconciliation } from "./after-sale";
@@ -105,7 +106,7 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
   return { orderTotal, currency, remote, difference, matches: difference === null ? null : new Decimal(difference).isZero() };
 }
 
-export async function getInvoiceDetail(shop: string, id: string, timezone = "Europe/Istanbul", now = new Date()): Promise<InvoiceDetail | null> {
+export async function getInvoiceDetail(shop: string, id: string, timezone = TURKEY_ZONE, now = new Date()): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
     include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true, data: true } } },

@@ -10,6 +10,7 @@ import { DateTime } from "luxon";
 import { hot } from "../db.server";
 import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
+import { TURKEY_ZONE } from "../orders/dates";
 import { decryptSecret } from "../settings/crypto.server";
 import { signalWork } from "./signal.server";
 
@@ -25,7 +26,7 @@ const INVALID: CallbackOutcome = { status: 401, body: { ok: false, error: "inval
 
 /** The callback's `time` ("Y-m-d H:i:s", the service's clock in Istanbul) as an instant, or null. */
 export function callbackInstant(time: string): Date | null {
-  const parsed = DateTime.fromFormat(time, "yyyy-MM-dd HH:mm:ss", { zone: "Europe/Istanbul" });
+  const parsed = DateTime.fromFormat(time, "yyyy-MM-dd HH:mm:ss", { zone: TURKEY_ZONE });
   return parsed.isValid ? parsed.toJSDate() : null;
 }
 
