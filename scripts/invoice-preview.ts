@@ -9,7 +9,8 @@ import { parseArgs } from "node:util";
 import { mapOrderToInvoice } from "../app/orders/map-order";
 import { parseShopifyOrder } from "../app/orders/order";
 import { problemText, type Problem } from "../app/problems";
-import { MappingSettingsSchema } from "../app/orders/settings";
+import { fieldErrors, MappingSettingsSchema, settingsErrorText } from "../app/settings/schema";
+import type { Locale } from "../app/i18n/i18n";
 import { TURKEY_ZONE } from "../app/orders/dates";
 
 const USAGE =
@@ -36,7 +37,10 @@ function readJson(file: string, what: string): unknown {
 }
 
 function withMessages(problems: Problem[]) {
-  return problems.map((p) => ({ ...p, message: { tr: problemText(p, "tr"), en: problemText(p, "en") } }));
+  // A settings field's error is a code of the settings schema: its text, too, in each language.
+  const inLocale = (p: Problem, locale: Locale) =>
+    p.code === "settings.invalid" ? { ...p, params: { ...p.params, message: settingsErrorText(String(p.params?.message), locale).replace(/\.$/, "") } } : p;
+  return problems.map((p) => ({ ...p, message: { tr: problemText(inLocale(p, "tr"), "tr"), en: problemText(inLocale(p, "en"), "en") } }));
 }
 
 function positiveInt(value: string | undefined, name: string): number {
@@ -83,10 +87,10 @@ function output(value: unknown, code: number): never {
 const settingsJson = args.settings ? readJson(args.settings, "settings") : {};
 const settings = MappingSettingsSchema.safeParse(settingsJson);
 if (!settings.success) {
-  const problems: Problem[] = settings.error.issues.map((issue) => ({
+  const problems: Problem[] = Object.entries(fieldErrors(settings.error)).map(([path, message]) => ({
     code: "settings.invalid",
     severity: "error",
-    params: { path: issue.path.join(".") || "(root)", message: issue.message },
+    params: { path, message },
   }));
   output({ ok: false, body: null, totals: null, paid: null, difference: null, problems: withMessages(problems), warnings: [], notes: [] }, 1);
 }

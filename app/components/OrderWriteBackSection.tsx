@@ -3,7 +3,7 @@
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, TextField } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useRevalidator } from "@remix-run/react";
-import type { SettingsForm } from "../admin/settings-form";
+import type { SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
 
 interface Props {

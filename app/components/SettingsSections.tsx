@@ -1,8 +1,8 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { PAYMENT_METHODS, TAX_RATES } from "../orders/settings";
-import { UNITS, type SettingsForm } from "../admin/settings-form";
+import { PAYMENT_METHODS, TAX_RATES } from "../settings/schema";
+import { UNITS, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
 
 type Set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;

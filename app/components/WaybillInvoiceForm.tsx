@@ -3,7 +3,7 @@
 import { Badge, BlockStack, Button, Card, Checkbox, Divider, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { TAX_RATES } from "../invoicing/schemas";
 import { computeTotals } from "../invoicing/totals";
-import { UNITS } from "../admin/settings-form";
+import { UNITS } from "../settings/schema";
 import type { FormErrors, WaybillFormLine, WaybillInvoiceForm } from "../waybills/waybill-invoice";
 import { useT } from "../i18n/react";
 import { formatMoney } from "./format";

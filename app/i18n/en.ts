@@ -320,6 +320,8 @@ export const en = {
   "settings.error.exemption_pair": "Enter both the exemption code and its text, or neither.",
   "settings.error.digits_10_11": "10 digits (tax number) or 11 digits (citizen number).",
   "settings.error.duplicate": "This name is already in the table.",
+  "settings.error.too_long": "Too long: shorten this text.",
+  "settings.error.too_many": "Too many rows: at most 200.",
 
   // Invoice from a waybill
   "nav.waybills": "Invoice from a waybill",

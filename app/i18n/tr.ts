@@ -316,6 +316,8 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.error.exemption_pair": "İstisna kodunu ve açıklamasını birlikte girin ya da ikisini de boş bırakın.",
   "settings.error.digits_10_11": "10 hane (vergi no) veya 11 hane (T.C. kimlik no).",
   "settings.error.duplicate": "Bu ad tabloda zaten var.",
+  "settings.error.too_long": "Çok uzun: bu metni kısaltın.",
+  "settings.error.too_many": "Çok fazla satır: en çok 200.",
 
   // İrsaliyeden fatura
   "nav.waybills": "İrsaliyeden fatura",

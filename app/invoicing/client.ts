@@ -32,9 +32,10 @@ import {
   type InvoiceRequest,
   type SaleChannel,
   type WaybillRecord,
+  LIVE_BASE_URL,
 } from "./schemas";
 
-export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
+export { LIVE_BASE_URL };
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A formal PDF larger than this is refused: it is not an invoice page. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;

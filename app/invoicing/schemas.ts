@@ -29,6 +29,9 @@ export type TaxRate = (typeof TAX_RATES)[number];
 export const PAYMENT_METHODS = ["credit_or_debit", "direct_transfer", "cash_on_delivery", "payment_agent", "other"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
+/** The live service's address (the default of every shop's settings). */
+export const LIVE_BASE_URL = "https://app.faturaentegrator.com/api";
+
 /** The anonymous final consumer's tax number: always e-archive, never used for customer matching. */
 export const ANONYMOUS_TAX_NUMBER = "11111111111";
 

@@ -1,7 +1,7 @@
 // Which currency the invoice is in, and its rate to TRY, taken from the order's own amounts.
 import { Decimal, dec } from "../invoicing/money";
 import type { ShopifyMoneySet, ShopifyOrder } from "./order";
-import type { MappingSettings } from "./settings";
+import type { MappingSettings } from "../settings/schema";
 
 export type AmountSide = "shop_money" | "presentment_money";
 

@@ -1,7 +1,7 @@
 // The invoice's recipient: who (company, citizen, anonymous or foreign buyer) and where.
 import type { ShopifyAddress, ShopifyOrder } from "./order";
 import { problem, type Problem } from "../problems";
-import type { MappingSettings } from "./settings";
+import type { MappingSettings } from "../settings/schema";
 import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
 import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";

@@ -6,7 +6,7 @@ import { pick } from "./currency";
 import { hasTaxLines } from "./abroad";
 import type { ShopifyLineItem, ShopifyOrder, ShopifyShippingLine, ShopifyTaxLine } from "./order";
 import { problem, type Problem } from "../problems";
-import { TAX_RATES, type MappingSettings } from "./settings";
+import { TAX_RATES, type MappingSettings } from "../settings/schema";
 import { clean } from "./text";
 
 

@@ -13,7 +13,7 @@ import type { ShopifyOrder } from "./order";
 import { paymentGateway, paymentMethod } from "./payment";
 import { problem, type Problem } from "../problems";
 import { priceLines, type PricedPart } from "./rounding";
-import type { MappingSettings } from "./settings";
+import type { MappingSettings } from "../settings/schema";
 import { mapShipment } from "./shipment";
 
 export type { InvoiceRequest } from "../invoicing/schemas";

@@ -1,6 +1,6 @@
 // Internet-sale data: how and when the customer paid.
 import type { ShopifyOrder } from "./order";
-import type { MappingSettings, PaymentMethod } from "./settings";
+import type { MappingSettings, PaymentMethod } from "../settings/schema";
 import { foldAll, foldName } from "./text";
 
 const GIFT_CARD = "giftcard";

@@ -1,7 +1,7 @@
 // The carrier and delivery date that an internet sale of shipped goods must carry on an e-archive invoice.
 import type { ShopifyOrder } from "./order";
 import { problem, type Problem } from "../problems";
-import type { Carrier, MappingSettings } from "./settings";
+import type { Carrier, MappingSettings } from "../settings/schema";
 import { clean, foldName } from "./text";
 
 const foldedTables = new WeakMap<object, Array<readonly [string, Carrier]>>();

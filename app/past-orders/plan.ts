@@ -3,7 +3,7 @@
 // mapping the worker runs), the quota they would use, and which are past the 7-day invoice deadline.
 import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
-import type { MappingSettings } from "../orders/settings";
+import type { MappingSettings } from "../settings/schema";
 
 /** VUK art. 231/5: an invoice is due within 7 days of the delivery (docs/spec/after-sale-facts.md). */
 export const INVOICE_DEADLINE_MS = 7 * 24 * 3_600_000;

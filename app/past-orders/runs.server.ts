@@ -13,7 +13,7 @@ import { connectionFrom } from "../settings/settings.server";
 import { recordReadOrder } from "../pipeline/enqueue.server";
 import { createdBetweenQuery, type OrderReader } from "../pipeline/order-reader";
 import { signalWork } from "../pipeline/signal.server";
-import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
+import { readMapping } from "../settings/schema";
 import { addToPlan, emptyPlan, type Plan, type PlanContext } from "./plan";
 
 /** Without the read_all_orders scope, Shopify serves only the last 60 days of orders. */
@@ -103,18 +103,13 @@ export interface AdvanceOptions {
   now?: () => Date;
 }
 
-function mappingOrDefaults(value: unknown): MappingSettings {
-  const parsed = MappingSettingsSchema.safeParse(value ?? {});
-  return parsed.success ? parsed.data : defaultMappingSettings();
-}
-
 async function planContext(shop: string, now: Date): Promise<{ context: PlanContext; testMode: boolean }> {
   const row = await prisma.shop.findUniqueOrThrow({ where: { domain: shop }, include: { settings: true } });
   const connection = connectionFrom(shop, row.settings);
   return {
     testMode: row.settings?.testMode ?? true,
     context: {
-      settings: connection.ok ? connection.connection.mapping : mappingOrDefaults(row.settings?.mapping),
+      settings: connection.ok ? connection.connection.mapping : readMapping(row.settings?.mapping),
       shop: { domain: shop, timezone: row.timezone, currency: row.currency, storefrontUrl: row.storefrontUrl },
       missingSettings: connection.ok ? [] : connection.missing,
       now,

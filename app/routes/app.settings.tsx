@@ -14,7 +14,7 @@ import { loadServiceLists, saveSettingsForm } from "../admin/settings.server";
 import { loadCartBlock } from "../admin/cart-block.server";
 import type { SaleChannelResult } from "../admin/sale-channel.server";
 import { accountWebhookRegisteredAt } from "../settings/account-webhook.server";
-import { formFromSettings, type SettingsForm } from "../admin/settings-form";
+import { formFromSettings, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { ConnectionSection, MappingSections } from "../components/SettingsSections";
@@ -41,9 +41,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const text = await readTextLimited(request, BODY_LIMITS.adminAction);
-  let input: Partial<SettingsForm>;
+  let input: unknown;
   try {
-    input = JSON.parse(text) as Partial<SettingsForm>;
+    input = JSON.parse(text);
   } catch {
     return json({ ok: false as const, errors: { form: "invalid" } as Record<string, string>, detail: undefined as string | undefined }, { status: 400 });
   }

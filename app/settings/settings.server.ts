@@ -4,33 +4,42 @@
 import { z } from "zod";
 import type { ShopSettings as ShopSettingsRow } from "@prisma/client";
 import prisma from "../db.server";
-import { defaultMappingSettings, MappingSettingsSchema, type MappingSettings } from "../orders/settings";
+import { ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type MappingSettings, type OrderTags, type Trigger } from "./schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
-import { LIVE_BASE_URL } from "../invoicing/client";
+import { LIVE_BASE_URL } from "../invoicing/schemas";
 
-export { LIVE_BASE_URL };
-export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
-export type Trigger = (typeof TRIGGERS)[number];
+/**
+ * A schema's `baseUrl` limited to the addresses the operator allows: the API key is sent there
+ * (app/outbound/guard.server.ts). Runs beside the other fields' checks, so all errors show at once.
+ */
+export function allowedAddress<S extends z.ZodType<{ baseUrl?: unknown }>>(schema: S): S {
+  return schema.superRefine(
+    (value, ctx) => {
+      const url = typeof value.baseUrl === "string" ? value.baseUrl : "";
+      if (URL.canParse(url) && !checkOutboundUrl(url, outboundPolicy()).ok) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "base_url_not_allowed" });
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  ) as S;
+}
 
-const id = z.coerce.number().int().positive();
+export const ConnectionInputSchema = allowedAddress(ConnectionSchema);
+export type ConnectionInput = z.input<typeof ConnectionSchema>;
 
-export const ConnectionInputSchema = z.object({
-  // Only an address the operator allows: the API key is sent there (app/outbound/guard.server.ts).
-  baseUrl: z
-    .url()
-    .refine((url) => checkOutboundUrl(url, outboundPolicy()).ok, {
-      message: "not an allowed address of the invoicing service (https to a host on INVOICING_ALLOWED_HOSTS; a local sandbox needs LOCAL_SERVICES=1)",
-    })
-    .default(LIVE_BASE_URL),
-  apiKey: z.string().trim().min(8).max(512).optional(),
-  invoiceIntegrationId: id.nullable().optional(),
-  saleChannelId: id.nullable().optional(),
-  testMode: z.boolean().default(true),
-  dummyIntegrationId: id.nullable().optional(),
-  trigger: z.enum(TRIGGERS).default("paid"),
-});
-export type ConnectionInput = z.input<typeof ConnectionInputSchema>;
+/** Settings refused by their schema; `errors` says which field and why (codes of `settings.error.*`). */
+export class SettingsInvalidError extends Error {
+  constructor(readonly errors: FieldErrors) {
+    super(`invalid settings: ${Object.entries(errors).map(([field, code]) => `${field} (${code})`).join(", ")}`);
+    this.name = "SettingsInvalidError";
+  }
+}
+
+function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const errors = fieldErrors(parsed.error);
+  throw new SettingsInvalidError(prefix ? Object.fromEntries(Object.entries(errors).map(([field, code]) => [`${prefix}.${field}`, code])) : errors);
+}
 
 export interface SettingsView {
   baseUrl: string;
@@ -43,16 +52,6 @@ export interface SettingsView {
   mapping: MappingSettings;
   orderTags: OrderTags;
 }
-
-/** Tags on the Shopify order of a completed invoice ("" for none); see app/writeback/plan.ts. */
-export interface OrderTags {
-  orderTag: string;
-  eArchiveTag: string;
-  eInvoiceTag: string;
-}
-
-/** A Shopify tag: at most 40 characters, no comma (Shopify splits tags at commas). */
-export const OrderTagSchema = z.string().trim().max(40).regex(/^[^,]*$/);
 
 /** What the worker needs to post for a shop. */
 export interface Connection {
@@ -67,11 +66,6 @@ export interface Connection {
 
 export type ConnectionProblem = "api_key" | "api_key_unreadable" | "sale_channel" | "invoice_integration" | "dummy_integration";
 
-function parseMapping(value: unknown): MappingSettings {
-  const parsed = MappingSettingsSchema.safeParse(value ?? {});
-  return parsed.success ? parsed.data : defaultMappingSettings();
-}
-
 export async function getSettings(shop: string): Promise<SettingsView> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
   return {
@@ -82,7 +76,7 @@ export async function getSettings(shop: string): Promise<SettingsView> {
     testMode: row?.testMode ?? true,
     dummyIntegrationId: row?.dummyIntegrationId ?? null,
     trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : "paid",
-    mapping: parseMapping(row?.mapping),
+    mapping: readMapping(row?.mapping),
     orderTags: { orderTag: row?.orderTag ?? "e-fatura", eArchiveTag: row?.eArchiveTag ?? "", eInvoiceTag: row?.eInvoiceTag ?? "" },
   };
 }
@@ -103,8 +97,8 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
  * entered for: changing the address without a new key throws ApiKeyRequiredError.
  */
 export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown, orderTags?: OrderTags) {
-  const data = ConnectionInputSchema.parse(input);
-  const parsedMapping = mapping === undefined ? undefined : MappingSettingsSchema.parse(mapping);
+  const data = parseOrThrow(ConnectionInputSchema, input);
+  const parsedMapping = mapping === undefined ? undefined : parseOrThrow(MappingSettingsSchema, mapping, "mapping");
   const baseUrl = withoutTrailingSlash(data.baseUrl);
   if (!data.apiKey) {
     const current = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { baseUrl: true, apiKeyEncrypted: true } });
@@ -121,7 +115,7 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
     ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop), teamId: null } : {}),
     ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
     ...(orderTags
-      ? { orderTag: OrderTagSchema.parse(orderTags.orderTag), eArchiveTag: OrderTagSchema.parse(orderTags.eArchiveTag), eInvoiceTag: OrderTagSchema.parse(orderTags.eInvoiceTag) }
+      ? parseOrThrow(z.object({ orderTag: OrderTagSchema, eArchiveTag: OrderTagSchema, eInvoiceTag: OrderTagSchema }), orderTags)
       : {}),
   };
   await prisma.shopSettings.upsert({
@@ -178,7 +172,7 @@ export function connectionFrom(shop: string, row: ShopSettingsRow | null, option
       saleChannelId: row.saleChannelId!,
       invoiceIntegrationId: integration!,
       testMode,
-      mapping: parseMapping(row.mapping),
+      mapping: readMapping(row.mapping),
     },
   };
 }

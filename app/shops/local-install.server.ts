@@ -3,7 +3,7 @@
 import { Session } from "@shopify/shopify-api";
 import { sessionStorage } from "../shopify.server";
 import { saveSettings, type ConnectionInput } from "../settings/settings.server";
-import type { MappingSettingsInput } from "../orders/settings";
+import type { MappingSettingsInput } from "../settings/schema";
 import { recordShop } from "./shops.server";
 import { isShopDomain } from "./shop-domain";
 import { TURKEY_ZONE } from "../orders/dates";

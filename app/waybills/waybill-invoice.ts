@@ -7,7 +7,7 @@ import { computeTotals, type InvoiceTotals } from "../invoicing/totals";
 import { Decimal } from "../invoicing/money";
 import { isValidTckn, isValidVkn, ANONYMOUS_TAX_NUMBER } from "../orders/customer";
 import { issueMoment, zoneOrTurkey, TURKEY_ZONE, localParts } from "../orders/dates";
-import type { MappingSettings } from "../orders/settings";
+import type { MappingSettings } from "../settings/schema";
 
 export interface WaybillFormLine {
   /** The product id sent as lines[].id: the waybill line's seller_product_code, else its line id. */

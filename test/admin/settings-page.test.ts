@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { action as settingsAction, loader as settingsLoader } from "../../app/routes/app.settings";
 import { apiKeyFor, getSettings, saveConnection } from "../../app/settings/settings.server";
-import { formFromSettings, type SettingsForm } from "../../app/admin/settings-form";
+import { formFromSettings, type SettingsForm } from "../../app/settings/schema";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { APP_URL } from "@shopify/shopify-api/test-helpers";
@@ -276,6 +276,38 @@ describe("settings page", () => {
     expect((await getSettings(SHOP)).saleChannelId).toBe(99);
     const after = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } });
     expect(after).toEqual(before);
+  });
+
+  it("hostile posts get clear field errors from the settings schema, never a 500, and save nothing", async () => {
+    const form = { ...(await formOf()), baseUrl };
+    const cases: Array<[string, Record<string, unknown>, Record<string, string>]> = [
+      ["bad tax numbers", { foreignBuyerTaxNumber: "1e10", carriers: [{ name: "Aras", title: "Aras Kargo", taxNumber: "07200396661234" }], defaultCarrierTitle: "X", defaultCarrierTaxNumber: "abc" },
+        { foreignBuyerTaxNumber: "digits_10_11", "carriers.0.taxNumber": "digits_10_11", defaultCarrierTaxNumber: "digits_10_11" }],
+      ["oversize strings", { exemptionCode: "301", exemptionReason: "x".repeat(10_000), carriers: [{ name: "Aras", title: "y".repeat(256), taxNumber: "0720039666" }], orderTag: "z".repeat(41), taxNumberAttributes: "VKN, ".repeat(1000) },
+        { exemptionReason: "too_long", "carriers.0.title": "too_long", orderTag: "tag", taxNumberAttributes: "too_long" }],
+      ["too many rows", { paymentMethodMap: Array.from({ length: 201 }, () => ({ match: "x", method: "other" })) }, { paymentMethodMap: "too_many" }],
+      ["wrong types", { testMode: "false", carriers: "none", paymentMethodMap: [null], saleChannelId: { id: 5 }, unit: 42, trigger: ["paid"] },
+        { testMode: "invalid", carriers: "invalid", "paymentMethodMap.0": "invalid", saleChannelId: "invalid", unit: "invalid", trigger: "invalid" }],
+      ["a reserved carrier name", { carriers: [{ name: "__proto__", title: "Kargo", taxNumber: "0720039666" }, { name: "constructor", title: "Kargo", taxNumber: "0720039666" }] },
+        { "carriers.0.name": "invalid", "carriers.1.name": "invalid" }],
+    ];
+    for (const [what, change, errors] of cases) {
+      const { status, body } = await save({ ...form, ...change } as Partial<SettingsForm>);
+      expect(status, what).toBe(422);
+      expect(body.errors, what).toEqual(errors);
+    }
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
+  });
+
+  it("ignores unknown and prototype-pollution keys in the posted JSON", async () => {
+    const body = JSON.stringify({ ...(await formOf()), baseUrl, isAdmin: true }).replace(/^\{/, '{"__proto__":{"testMode":false,"polluted":1},"constructor":{"prototype":{"polluted":1}},');
+    const request = await adminFetchRequest("/app/settings", SHOP, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const response = await callRoute(settingsAction, request);
+    expect(response.status).toBe(200);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const saved = await getSettings(SHOP);
+    expect(saved.testMode).toBe(true);
+    expect(Object.keys(saved.mapping)).not.toContain("isAdmin");
   });
 
   it("a settings post over the admin body limit gets 413 and saves nothing", async () => {

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { apiKeyFor, connectionFor, getSettings, saveConnection } from "../../app/settings/settings.server";
 import { decryptSecret, encryptSecret } from "../../app/settings/crypto.server";
+import { saveSettingsForm } from "../../app/admin/settings.server";
+import { formFromSettings } from "../../app/settings/schema";
 import { installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 
@@ -56,6 +58,40 @@ describe("shop settings", () => {
     const stored = encryptSecret(KEY, SHOP);
     expect(decryptSecret(stored, SHOP)).toBe(KEY);
     expect(() => decryptSecret(stored, OTHER_SHOP)).toThrow();
+  });
+
+  it("reads a row stored by an older version: every valid field kept, new fields defaulted, one bad field alone falls back", async () => {
+    // The mapping as the first version stored it: no export exemption, no company-title names, a free-text
+    // invoice type (later limited to the service's value set), and a key no version reads any more.
+    const oldMapping = {
+      unit: "KGM",
+      defaultTaxRate: "18",
+      pricesIncludeVat: false,
+      exemptionCode: "301",
+      exemptionReason: "11/1-a Mal İhracatı",
+      taxNumberAttributes: ["Vergi No"],
+      citizenNumberAttributes: ["TCKN"],
+      taxOfficeAttributes: ["Vergi Dairesi"],
+      useBillingCompany: false,
+      foreignBuyerTaxNumber: "2222222222",
+      paymentMethodMap: [{ match: "iyzico", method: "payment_agent" }],
+      carriers: { "Aras Kargo": { title: "Aras Kargo Yurtiçi Yurtdışı Taşımacılık A.Ş.", taxNumber: "0720039666" } },
+      defaultAddress: { address: "Moda Caddesi No: 12", district: "Kadıköy", city: "İstanbul", country: "Türkiye" },
+      invoiceCurrency: "presentment",
+      invoiceType: "satış",
+      roundingMode: "half-up",
+    };
+    // A local address that answers nothing: saving below registers no webhook anywhere real.
+    await prisma.shopSettings.create({ data: { shopDomain: SHOP, baseUrl: "http://127.0.0.1:9/api", apiKeyEncrypted: encryptSecret(KEY, SHOP), saleChannelId: 3, dummyIntegrationId: 12, mapping: oldMapping } });
+    const { roundingMode: _gone, invoiceType: _bad, ...kept } = oldMapping;
+    const expected = { ...kept, invoiceType: "SATIS", exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı", companyTitleAttributes: ["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"] };
+    const view = await getSettings(SHOP);
+    expect(view.mapping).toEqual(expected);
+    // The worker reads it the same way.
+    expect(await connectionFor(SHOP)).toMatchObject({ ok: true, connection: { mapping: expected } });
+    // Saving the page unchanged keeps all of it, the fields the page does not show included.
+    expect(await saveSettingsForm(SHOP, formFromSettings(view))).toMatchObject({ ok: true });
+    expect((await getSettings(SHOP)).mapping).toEqual(expected);
   });
 
   it("rejects a malformed base URL without saving anything", async () => {

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { fetchShopProfile, onAuthenticated } from "../../app/shops/shops.server";
 import { getSettings, saveSettings } from "../../app/settings/settings.server";
 import { saveSettingsForm } from "../../app/admin/settings.server";
-import { formFromSettings } from "../../app/admin/settings-form";
+import { formFromSettings } from "../../app/settings/schema";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { fixtureContext, fixtureOrder } from "../orders/fixture-loader";

@@ -7,7 +7,7 @@ import vm from "node:vm";
 import fc from "fast-check";
 import { themeCheckRun } from "@shopify/theme-check-node";
 import { describe, expect, it } from "vitest";
-import { defaultMappingSettings } from "../../app/orders/settings";
+import { defaultMappingSettings } from "../../app/settings/schema";
 import * as server from "../../app/orders/tax-id";
 import { BLOCK_SCRIPT, TAX_ID_SOURCE, generatedTaxIdCode, taxIdRegion, withTaxIdCode } from "../../scripts/lib/theme-assets";
 import { EXTENSION_DIR, readBlock } from "../../sandbox/storefront/server";

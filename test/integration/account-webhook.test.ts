@@ -6,7 +6,7 @@ import { action, loader } from "../../app/routes/callbacks.account.$shop.$secret
 import { HINT_INTERVAL_MS, receiveAccountWebhook, shapeOf } from "../../app/pipeline/account-hint.server";
 import { BODY_LIMITS } from "../../app/http/body-limit.server";
 import { saveSettingsForm } from "../../app/admin/settings.server";
-import { formFromSettings } from "../../app/admin/settings-form";
+import { formFromSettings } from "../../app/settings/schema";
 import { getSettings } from "../../app/settings/settings.server";
 import { logger } from "../../app/logger.server";
 import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { advanceRun, advanceRuns, latestRun, pauseRun, rangeProblem, resumeRun, startDryRun, startRun } from "../../app/past-orders/runs.server";
 import { encryptSecret } from "../../app/settings/crypto.server";
 import { LOCAL_DEFAULT_MAPPING } from "../../app/shops/local-install.server";
-import { MappingSettingsSchema } from "../../app/orders/settings";
+import { MappingSettingsSchema } from "../../app/settings/schema";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { fakeReader } from "../helpers/order-reader";

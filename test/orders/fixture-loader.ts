@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MappingContext } from "../../app/orders/map-order";
-import { MappingSettingsSchema } from "../../app/orders/settings";
+import { MappingSettingsSchema } from "../../app/settings/schema";
 
 export const FIXTURE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/orders");
 

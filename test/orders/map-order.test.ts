@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { mapOrderToInvoice, type MappingContext } from "../../app/orders/map-order";
 import { parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
-import { MappingSettingsSchema } from "../../app/orders/settings";
+import { MappingSettingsSchema } from "../../app/settings/schema";
 import { fixtureContext, fixtureOrder } from "./fixture-loader";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -9,7 +9,7 @@ import { InvoiceRequestSchema } from "../../app/invoicing/schemas";
 import { computeTotals } from "../../app/invoicing/totals";
 import { mapOrderToInvoice, type MappingContext } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
-import { MappingSettingsSchema } from "../../app/orders/settings";
+import { MappingSettingsSchema } from "../../app/settings/schema";
 import { todayInIstanbul, validateInvoiceBody } from "../../sandbox/rules";
 
 const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);

@@ -7,7 +7,7 @@ import { issueMoment } from "../../app/orders/dates";
 import { paymentMethod } from "../../app/orders/payment";
 import { PROBLEM_CODES, problemText } from "../../app/problems";
 import { exactNet, priceLines, unitPriceFor } from "../../app/orders/rounding";
-import { defaultCarriers, defaultMappingSettings, MappingSettingsSchema } from "../../app/orders/settings";
+import { defaultCarriers, defaultMappingSettings, MappingSettingsSchema } from "../../app/settings/schema";
 import { findCarrier } from "../../app/orders/shipment";
 import { foldName } from "../../app/orders/text";
 

@@ -1,7 +1,7 @@
 // The pure waybill → form → body rules (app/waybills/waybill-invoice.ts), on the sandbox's waybill shape.
 import { describe, expect, it } from "vitest";
 import { WaybillRecordSchema } from "../../app/invoicing/schemas";
-import { MappingSettingsSchema } from "../../app/orders/settings";
+import { MappingSettingsSchema } from "../../app/settings/schema";
 import { draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
 import { validateInvoiceBody } from "../../sandbox/rules";
 
