@@ -1,8 +1,9 @@
 // What the access log may print of a request's URL. Some addresses carry a secret: the account webhook's
-// per-shop secret (/callbacks/account/{shop}/{secret}, docs/decisions/0014) and the print preview's signed token
-// (/print/invoices/{token}); and Shopify's embedded loads and OAuth carry session tokens, HMACs and codes in the
-// query (id_token, session, hmac, code, state...). The log keeps the path's shape and the query's keys, and
-// drops those values (docs/decisions/0020).
+// per-shop secret (/callbacks/account/{shop}/{secret}, docs/decisions/0014), the print preview's signed token
+// (/print/invoices/{token}) and the customer's signed PDF link (/invoice-pdf/{invoice}/{signature}); and
+// Shopify's embedded loads and OAuth carry session tokens, HMACs and codes in the query (id_token, session,
+// hmac, code, state...). The log keeps the path's shape and the query's keys, and drops those values
+// (docs/decisions/0020).
 
 export const REDACTED = "[redacted]";
 
@@ -13,6 +14,7 @@ export const REDACTED = "[redacted]";
 const SECRET_PATHS: Array<{ prefix: string[]; skip: number }> = [
   { prefix: ["callbacks", "account"], skip: 1 },
   { prefix: ["print", "invoices"], skip: 0 },
+  { prefix: ["invoice-pdf"], skip: 1 },
 ];
 
 /**

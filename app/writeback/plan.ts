@@ -32,6 +32,7 @@ export interface WriteBackInvoice {
   documentKind: string | null;
   serialNumber: string | null;
   ettn: string | null;
+  /** The customer's link to the PDF (the app's signed link, app/print/customer-pdf.server.ts), when there is one. */
   pdfUrl: string | null;
   /** Y-m-d, as the invoice was issued. */
   issueDate: string | null;

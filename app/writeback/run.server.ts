@@ -35,6 +35,7 @@ import {
   type Written,
 } from "./plan";
 import { hasWriteScope, WRITE_SCOPE } from "./scope.server";
+import { customerPdfUrl } from "../print/customer-pdf.server";
 
 export const WRITEBACK = {
   baseMs: 5_000,
@@ -133,7 +134,8 @@ export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>): Write
     documentKind: row.documentKind,
     serialNumber: row.serialNumber,
     ettn: row.ettn,
-    pdfUrl: row.pdfUrl,
+    // The app's signed link to a legal, formalised invoice: it works whatever the service's pdf_url is.
+    pdfUrl: row.remoteId !== null && row.state === "completed" && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id) : null,
     issueDate: typeof body.issue_date === "string" ? body.issue_date : null,
     postedInTestMode: row.postedInTestMode,
     orderTotal: row.orderTotal,

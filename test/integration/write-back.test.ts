@@ -11,6 +11,7 @@ import { fixtureOrder } from "../orders/fixture-loader";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
+import { customerPdfUrl } from "../../app/print/customer-pdf.server";
 
 const citizen = fixtureOrder("01-single-item-citizen") as { id: number; name: string };
 const withoutTaxOffice = fixtureOrder("10-company-without-tax-office") as { id: number; name: string };
@@ -93,7 +94,7 @@ describe("write-back to the Shopify order", () => {
       invoice_state: "completed",
       invoice_serial: row.serialNumber,
       invoice_ettn: row.ettn,
-      invoice_pdf_url: row.pdfUrl,
+      invoice_pdf_url: customerPdfUrl(row.shopDomain, row.id),
       invoice_kind: row.documentKind,
       invoice_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });

@@ -18,6 +18,10 @@ describe("redactUrl", () => {
     expect(redactUrl("/print/invoices/abc?download=1")).toBe("/print/invoices/[redacted]?download=[redacted]");
   });
 
+  it("hides the signature of a customer's PDF link, keeps the invoice id", () => {
+    expect(redactUrl("/invoice-pdf/cm123abc/Zm9vYmFyYmF6cXV4cXV1eHh5enp5eHh5enp5eHh5enp5eH")).toBe("/invoice-pdf/cm123abc/[redacted]");
+  });
+
   it("keeps harmless query values and hides every other one (session tokens, HMACs, OAuth codes)", () => {
     const embedded = "/app?embedded=1&hmac=abc123&host=YWRtaW4&id_token=eyJ.x.y&locale=tr&session=f00&shop=demo.myshopify.com&timestamp=1700000000";
     expect(redactUrl(embedded)).toBe(

@@ -1,0 +1,37 @@
+// The customer's link to their invoice PDF (the customer account block, order e-mails, Flow): an address of the
+// app, signed for one invoice of one shop, that streams the formal PDF from the service with the shop's key.
+// The service's own pdf_url may be missing, plain http, or need the key; this link works for every formalised
+// invoice and names the file by its serial number. It does not expire: an e-mail or an order page keeps it for
+// years. It opens only a completed, legal invoice (not a test-mode or cancelled one); rotating SHOPIFY_API_SECRET
+// revokes every link (docs/decisions/0015-order-write-back.md).
+import { createHmac, timingSafeEqual } from "node:crypto";
+import prisma from "../db.server";
+import { env } from "../env.server";
+
+const signature = (shop: string, invoiceId: string) =>
+  createHmac("sha256", env().SHOPIFY_API_SECRET).update(`customer-pdf:${shop}:${invoiceId}`).digest("base64url");
+
+/** The public address of one invoice's PDF. */
+export function customerPdfUrl(shop: string, invoiceId: string): string {
+  return new URL(`/invoice-pdf/${encodeURIComponent(invoiceId)}/${signature(shop, invoiceId)}`, env().SHOPIFY_APP_URL).toString();
+}
+
+export type CustomerPdfGrant = { ok: true; shop: string } | { ok: false; status: 404 | 409 };
+
+/** The shop whose invoice the link opens, when the signature is right and the invoice may be shown to a customer. */
+export async function verifyCustomerPdf(invoiceId: string, given: string): Promise<CustomerPdfGrant> {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(invoiceId) || !/^[A-Za-z0-9_-]{43}$/.test(given)) return { ok: false, status: 404 };
+  const row = await prisma.invoice.findUnique({
+    where: { id: invoiceId },
+    select: { shopDomain: true, state: true, remoteId: true, isTest: true, postedInTestMode: true },
+  });
+  // An unknown invoice and a wrong signature look the same.
+  if (!row) return { ok: false, status: 404 };
+  const expected = Buffer.from(signature(row.shopDomain, invoiceId));
+  const actual = Buffer.from(given);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false, status: 404 };
+  if (row.isTest || row.postedInTestMode) return { ok: false, status: 404 };
+  // Only a formalised invoice in force: not yet formalised, failed or cancelled (void) is not offered.
+  if (row.remoteId === null || row.state !== "completed") return { ok: false, status: 409 };
+  return { ok: true, shop: row.shopDomain };
+}
