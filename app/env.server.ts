@@ -45,7 +45,8 @@ const schema = z.object({
   // How often the worker reconciles each installed shop (reads the paid orders no webhook brought); 0 turns the
   // schedule off (the admin's button and `npm run reconcile` still work).
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
-  // Demo and test only: serves a local stand-in for App Bridge so the embedded page opens outside Shopify.
+  // Demo and test only: the shell loads the App Bridge stand-in that the demo's server (scripts/local-server.ts)
+  // serves, so the embedded page opens outside Shopify. The app itself serves nothing of it.
   LOCAL_ADMIN: flag,
   // Hosts the app may send a shop's invoicing API key to (https only); the operator's choice, never a merchant's.
   // See app/outbound/guard.server.ts and docs/decisions/0007-outbound-allow-list.md.
@@ -92,7 +93,7 @@ function localOnlyProblems(config: Env): string[] {
   const host = new URL(config.SHOPIFY_APP_URL).hostname;
   if (LOOPBACK_HOSTS.has(host)) return [];
   const problems: string[] = [];
-  // The local admin signs session tokens for any shop: it must never be reachable from outside.
+  // The local admin (the demo's server) signs session tokens for any shop: it must never be reachable from outside.
   if (config.LOCAL_ADMIN) problems.push(`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
   // Local services would let a shop's API key go to this machine's own network.
   if (config.LOCAL_SERVICES) problems.push(`LOCAL_SERVICES is invalid: it is for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);

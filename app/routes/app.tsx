@@ -24,7 +24,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     apiKey: config.SHOPIFY_API_KEY,
     locale: requestLocale(request),
     shop: session.shop,
-    // Demo and tests only: App Bridge is replaced by the local stand-in (never on in production).
+    // Demo and tests only: App Bridge is replaced by the stand-in the demo's server serves (never on in production).
     localAdmin: config.LOCAL_ADMIN,
   });
 };

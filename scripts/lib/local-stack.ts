@@ -1,6 +1,6 @@
 // The whole app on this machine, with no network: the invoicing sandbox, the production build of the app
-// (SQLite, in-process worker, LOCAL_ADMIN on) on a free port, and a demo shop installed. Used by
-// `npm run demo`, the end-to-end and browser tests, and the benchmarks.
+// (SQLite, in-process worker) served with the local admin (scripts/local-server.ts) on a free port, and a demo
+// shop installed. Used by `npm run demo`, the end-to-end and browser tests, and the benchmarks.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
@@ -156,8 +156,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
 
   let output = "";
-  // The production server (`npm start`), without npm and tsx's own process in between, so a signal reaches it.
-  const child = spawn(process.execPath, ["--import", "tsx", "server/start.ts"], {
+  // The demo's server: the production server on the production build, with the local admin in front
+  // (scripts/local-server.ts). No npm or tsx process in between, so a signal reaches it.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-server.ts"], {
     cwd: root,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],

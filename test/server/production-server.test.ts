@@ -3,6 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
 import { installShop, prisma } from "../helpers/db";
@@ -84,6 +86,20 @@ describe("npm start", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${appUrl}/no-such-page`)).status).toBe(404);
+  });
+
+  it("has nothing of the local admin: no route in the build's manifest, 404 at its addresses", async () => {
+    // The build's route manifest is what the server routes by (build/server/index.js exports it).
+    const build = (await import(pathToFileURL(path.join(root, "build/server/index.js")).href)) as ServerBuild;
+    const routes = Object.values(build.routes);
+    expect(routes.map((route) => route.id)).toContain("routes/callbacks.account.$shop.$secret"); // the manifest is read
+    for (const route of routes) {
+      expect(route.id).not.toMatch(/local-admin/i);
+      expect(route.path ?? "").not.toMatch(/local-admin/i);
+    }
+    for (const address of [`/local-admin?shop=${SHOP}`, `/local-admin/session-token?shop=${SHOP}`, "/local-admin/app-bridge.js"]) {
+      expect((await fetch(`${appUrl}${address}`, { redirect: "manual" })).status, address).toBe(404);
+    }
   });
 
   it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {

@@ -1,11 +1,9 @@
-// GET /local-admin/app-bridge.js: a local stand-in for Shopify's App Bridge script, for the demo and the
-// browser tests (LOCAL_ADMIN=1; 404 otherwise). The shell loads it instead of the CDN script only when the
-// local admin is on. It defines window.shopify (idToken, toast, loading, config) and adds a fresh session
-// token to the page's same-origin fetches, as App Bridge does inside the Shopify admin.
-import { requireLocalAdmin } from "../admin/local-admin.server";
-import { LOCAL_TOKEN_PATH } from "../admin/local-admin";
+// A local stand-in for Shopify's App Bridge script, served by the demo's server at /local-admin/app-bridge.js
+// (scripts/lib/local-admin.ts). The shell loads it instead of the CDN script when LOCAL_ADMIN=1. It defines
+// window.shopify (idToken, toast, loading, config) and adds a fresh session token to the page's same-origin
+// fetches, as App Bridge does inside the Shopify admin.
 
-const script = (tokenPath: string) => `(function () {
+export const appBridgeScript = (tokenPath: string) => `(function () {
   "use strict";
   if (window.shopify && window.shopify.__local) return;
   var current = document.currentScript;
@@ -93,10 +91,3 @@ const script = (tokenPath: string) => `(function () {
   };
 })();
 `;
-
-export const loader = () => {
-  requireLocalAdmin();
-  return new Response(script(LOCAL_TOKEN_PATH), {
-    headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" },
-  });
-};
