@@ -35,28 +35,50 @@ process.env.SHOPIFY_API_KEY ??= "local-shop-setup";
 process.env.SHOPIFY_API_SECRET ??= "local-shop-setup";
 process.env.SHOPIFY_APP_URL ??= "http://localhost:3000";
 
+/** The option each connection field comes from, for the error lines. */
+const FLAGS: Record<string, string> = {
+  baseUrl: "--base-url",
+  apiKey: "--api-key",
+  saleChannelId: "--sale-channel-id",
+  invoiceIntegrationId: "--integration-id",
+  dummyIntegrationId: "--dummy-integration-id",
+  trigger: "--trigger",
+};
+
 try {
   const { env } = await import("../app/env.server");
   await migrate(env().DATABASE_URL);
   const { installShopLocally } = await import("../app/shops/local-install.server");
+  // Ids as typed: the settings schema reads them (a non-number is a field error, not NaN).
   await installShopLocally({
     shop: values.shop!,
     apiKey: values["api-key"]!,
     baseUrl: values["base-url"]!,
-    saleChannelId: Number(values["sale-channel-id"]),
-    invoiceIntegrationId: Number(values["integration-id"]),
-    dummyIntegrationId: values["dummy-integration-id"] ? Number(values["dummy-integration-id"]) : null,
+    saleChannelId: values["sale-channel-id"],
+    invoiceIntegrationId: values["integration-id"],
+    dummyIntegrationId: values["dummy-integration-id"] ?? null,
     testMode: values["test-mode"],
     timezone: values.timezone,
-    trigger: values.trigger as "paid" | "fulfilled" | "manual",
+    trigger: values.trigger as "paid", // checked by the settings schema
     accessToken: values["access-token"],
     scopes: values.scopes,
   });
   console.log(`Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`);
   process.exit(0);
 } catch (error) {
-  const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-  const message = issues ? issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ") : (error as Error).message;
-  console.error(`shop:setup failed: ${message}`);
+  // A value the settings schema refuses: one line per option, in words (the scripts speak English).
+  const errors = (error as { errors?: Record<string, string> }).errors;
+  if (errors) {
+    const { settingsErrorText } = await import("../app/settings/schema");
+    const lines = Object.entries(errors).map(([field, code]) => {
+      const flag = FLAGS[field] ?? field;
+      // The value as given, to find it in the command line; never the API key.
+      const given = flag.startsWith("--") && field !== "apiKey" ? values[flag.slice(2) as keyof typeof values] : undefined;
+      return `  ${flag}${typeof given === "string" ? ` "${given}"` : ""}: ${settingsErrorText(code, "en")}`;
+    });
+    console.error(`shop:setup failed, nothing was installed:\n${lines.join("\n")}`);
+  } else {
+    console.error(`shop:setup failed: ${(error as Error).message}`);
+  }
   process.exit(1);
 }

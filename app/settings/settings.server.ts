@@ -34,7 +34,8 @@ export class SettingsInvalidError extends Error {
   }
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+/** The schema's output, or SettingsInvalidError with the field errors (`prefix.` before each field). */
+export function parseSettings<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const errors = fieldErrors(parsed.error);
@@ -97,8 +98,8 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
  * entered for: changing the address without a new key throws ApiKeyRequiredError.
  */
 export async function saveSettings(shop: string, input: ConnectionInput, mapping?: unknown, orderTags?: OrderTags) {
-  const data = parseOrThrow(ConnectionInputSchema, input);
-  const parsedMapping = mapping === undefined ? undefined : parseOrThrow(MappingSettingsSchema, mapping, "mapping");
+  const data = parseSettings(ConnectionInputSchema, input);
+  const parsedMapping = mapping === undefined ? undefined : parseSettings(MappingSettingsSchema, mapping, "mapping");
   const baseUrl = withoutTrailingSlash(data.baseUrl);
   if (!data.apiKey) {
     const current = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { baseUrl: true, apiKeyEncrypted: true } });
@@ -115,7 +116,7 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
     ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop), teamId: null } : {}),
     ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
     ...(orderTags
-      ? parseOrThrow(z.object({ orderTag: OrderTagSchema, eArchiveTag: OrderTagSchema, eInvoiceTag: OrderTagSchema }), orderTags)
+      ? parseSettings(z.object({ orderTag: OrderTagSchema, eArchiveTag: OrderTagSchema, eInvoiceTag: OrderTagSchema }), orderTags)
       : {}),
   };
   await prisma.shopSettings.upsert({

@@ -2,7 +2,8 @@
 // the tests, and support work on a local copy (`npm run shop:setup`). Never called by the web app.
 import { Session } from "@shopify/shopify-api";
 import { sessionStorage } from "../shopify.server";
-import { saveSettings, type ConnectionInput } from "../settings/settings.server";
+import { parseSettings, saveSettings, ConnectionInputSchema, type ConnectionInput } from "../settings/settings.server";
+import { MappingSettingsSchema } from "../settings/schema";
 import type { MappingSettingsInput } from "../settings/schema";
 import { recordShop } from "./shops.server";
 import { isShopDomain } from "./shop-domain";
@@ -33,6 +34,9 @@ export async function installShopLocally(input: LocalShopInput) {
     throw new Error(`--shop must be a NAME.myshopify.com domain (got "${input.shop}")`);
   }
   const { shop, timezone, currency, name, storefrontUrl, mapping, accessToken, scopes, ...connection } = input;
+  // Checked before anything is written: a bad value installs nothing (SettingsInvalidError says which field).
+  parseSettings(ConnectionInputSchema, connection);
+  parseSettings(MappingSettingsSchema, mapping ?? LOCAL_DEFAULT_MAPPING, "mapping");
   await recordShop(shop, {
     name: name ?? shop.split(".")[0],
     timezone: timezone ?? TURKEY_ZONE,
