@@ -213,6 +213,7 @@ type Shop { name: String! myshopifyDomain: String! ianaTimezone: String! currenc
 
 type QueryRoot {
   order(id: ID!): Order
+  refund(id: ID!): Refund
   orders(first: Int, after: String, last: Int, before: String, reverse: Boolean = false, sortKey: OrderSortKeys = ID, query: String, savedSearchId: ID): OrderConnection!
   node(id: ID!): Node
   shop: Shop!

@@ -77,7 +77,8 @@ export interface Standin {
   setFaults(faults: Faults): void;
   upsertOrders(orders: unknown[]): void;
   mutations(): RecordedMutation[];
-  stats(): { requests: number; throttled: number; serverErrors: number };
+  /** Requests, THROTTLED and 5xx answers, and the query cost paid (actual points, summed over answered queries). */
+  stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number };
   stop(): Promise<void>;
 }
 
@@ -282,7 +283,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   let version = 0;
   const sortedCache = new Map<string, Keyed[]>();
   const faults: Required<Omit<Faults, "status">> & { status: number } = { throttled: 0, serverErrors: 0, status: 503, latencyMs: options.latencyMs ?? 0 };
-  const counters = { requests: 0, throttled: 0, serverErrors: 0 };
+  const counters = { requests: 0, throttled: 0, serverErrors: 0, queries: 0, pointsSpent: 0 };
   let ids = 1;
 
   const upsertOrders = (list: unknown[]) => {
@@ -330,6 +331,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
           sortedCache.set(cacheKey, sorted);
         }
         return orderConnection(sorted, args);
+      },
+      refund: (_src, args) => {
+        requireScope("refund", "read_orders");
+        for (const order of orders.values()) {
+          const refund = order.refunds.find((r: any) => r.id === args.id);
+          if (refund) return visible(order) ? refund : null;
+        }
+        return null;
       },
       node: (_src, args) => {
         const order = orders.get(args.id);
@@ -506,6 +515,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const result = await execute({ schema, document, operationName: body.operationName, variableValues: variables });
     const { actual } = operationCost(schema, operation, fragments, variables, result.data ?? null);
     bucket.giveBack(Math.max(0, requested - (actual ?? requested)));
+    counters.queries++;
+    counters.pointsSpent += actual ?? requested;
     const json: any = {};
     if (result.errors?.length) {
       json.errors = result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path, ...(e.extensions && Object.keys(e.extensions).length ? { extensions: e.extensions } : {}) }));

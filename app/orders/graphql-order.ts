@@ -25,6 +25,9 @@ export const LINE_ITEM_FIELDS = `id name title variantTitle sku quantity current
 
 export const SHIPPING_LINE_FIELDS = `id title code originalPriceSet { ${BAG} } discountedPriceSet { ${BAG} } ${TAX_LINES} ${ALLOCATIONS}`;
 
+export const REFUND_LINE_ITEM_FIELDS = "quantity lineItem { id }";
+export const ORDER_ADJUSTMENT_FIELDS = `reason amountSet { ${BAG} }`;
+
 const ADDRESS = "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
 
 /** The order as the app reads it. `$lineItems` sets the line items per page. */
@@ -43,8 +46,8 @@ export const ORDER_FIELDS = `
   fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
   refunds(first: 5) {
     id createdAt
-    refundLineItems(first: 10) { nodes { quantity lineItem { id } } ${PAGE_INFO} }
-    orderAdjustments(first: 2) { nodes { reason amountSet { ${BAG} } } ${PAGE_INFO} }
+    refundLineItems(first: 10) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
+    orderAdjustments(first: 2) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }
   }`;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected");
@@ -84,6 +87,9 @@ export const GraphqlShippingLineSchema = z.object({
   taxLines: z.array(TaxLine),
   discountAllocations: z.array(Allocation),
 });
+
+export const GraphqlRefundLineItemSchema = z.object({ quantity: z.number().int(), lineItem: z.object({ id: gidOf("LineItem") }) });
+export const GraphqlOrderAdjustmentSchema = z.object({ reason: z.string().nullable(), amountSet: Bag });
 
 const Address = z.object({
   firstName: z.string().nullable(),
@@ -150,8 +156,8 @@ export const GraphqlOrderSchema = z.object({
     z.object({
       id: gidOf("Refund"),
       createdAt: z.string().nullable(),
-      refundLineItems: connection(z.object({ quantity: z.number().int(), lineItem: z.object({ id: gidOf("LineItem") }) })),
-      orderAdjustments: connection(z.object({ reason: z.string().nullable(), amountSet: Bag })),
+      refundLineItems: connection(GraphqlRefundLineItemSchema),
+      orderAdjustments: connection(GraphqlOrderAdjustmentSchema),
     }),
   ),
 });
@@ -253,7 +259,8 @@ function shippingLine(line: GraphqlShippingLine) {
 
 /**
  * The order as a webhook would have sent it, as plain JSON (what the app stores as the order's snapshot).
- * `lineItems`/`shippingLines` must be complete: the caller reads further pages first (hasNextPage is ignored here).
+ * `lineItems`/`shippingLines` and each refund's lines and adjustments must be complete: the caller reads further
+ * pages first (hasNextPage is ignored here).
  */
 export function toWebhookJson(order: GraphqlOrder): Record<string, unknown> {
   return {

@@ -2,16 +2,20 @@
 // (app/orders/graphql-order.ts), so reconciliation, past orders and "invoice now" feed the same mapping as the
 // orders/paid webhook. No configuration is read here (benchmarks and tests bring their own client);
 // app/shopify-admin/orders.server.ts wires the shop's session.
-// An order's line items (and shipping lines) beyond the first page are read page by page before it is returned:
-// an order is never invoiced from part of its lines.
+// An order's line items, shipping lines, and each refund's lines and adjustments beyond the first page are read
+// page by page before it is returned: an order is never invoiced from part of its lines or refunds.
 import { z } from "zod";
 import type { ShopifyOrder } from "../orders/order";
 import {
   GraphqlLineItemSchema,
+  GraphqlOrderAdjustmentSchema,
   GraphqlOrderSchema,
+  GraphqlRefundLineItemSchema,
   GraphqlShippingLineSchema,
   LINE_ITEM_FIELDS,
+  ORDER_ADJUSTMENT_FIELDS,
   ORDER_FIELDS,
+  REFUND_LINE_ITEM_FIELDS,
   SHIPPING_LINE_FIELDS,
   toWebhookOrder,
   type GraphqlOrder,
@@ -55,9 +59,17 @@ const MORE_LINE_ITEMS = `query OrderLineItems($id: ID!, $after: String) { order(
 const MORE_SHIPPING_LINES = `query OrderShippingLines($id: ID!, $after: String) { order(id: $id) {
   shippingLines(first: ${LINES_PAGE}, after: $after) { nodes { ${SHIPPING_LINE_FIELDS} } pageInfo { hasNextPage endCursor } } } }`;
 
+// A refund's further pages through `refund(id:)`: 50 refund lines cost 2 + 50 × 2 = 102 points requested.
+const MORE_REFUND_LINE_ITEMS = `query RefundLineItems($id: ID!, $after: String) { refund(id: $id) {
+  refundLineItems(first: ${LINES_PAGE}, after: $after) { nodes { ${REFUND_LINE_ITEM_FIELDS} } pageInfo { hasNextPage endCursor } } } }`;
+const MORE_ORDER_ADJUSTMENTS = `query RefundOrderAdjustments($id: ID!, $after: String) { refund(id: $id) {
+  orderAdjustments(first: ${LINES_PAGE}, after: $after) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } }`;
+
 const ReadOrderData = z.object({ order: GraphqlOrderSchema.nullable() });
 const ListOrdersData = z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) });
 const MoreLineItems = z.object({ order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable() });
+const MoreRefundLineItems = z.object({ refund: z.object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) }).nullable() });
+const MoreOrderAdjustments = z.object({ refund: z.object({ orderAdjustments: z.object({ nodes: z.array(GraphqlOrderAdjustmentSchema), pageInfo: PageInfo }) }).nullable() });
 const MoreShippingLines = z.object({ order: z.object({ shippingLines: z.object({ nodes: z.array(GraphqlShippingLineSchema), pageInfo: PageInfo }) }).nullable() });
 
 /** "gid://shopify/Order/123" for 123, "123" or a GID. */
@@ -68,7 +80,7 @@ export function orderGid(orderId: string | number): string {
   throw new AdminApiError("graphql", `not an order id: ${text}`);
 }
 
-/** Reads the pages of line items and shipping lines the first answer did not hold. */
+/** Reads the pages of line items, shipping lines, refund lines and adjustments the first answer did not hold. */
 async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<GraphqlOrder> {
   const lineItems = [...order.lineItems.nodes];
   let page = order.lineItems.pageInfo;
@@ -86,18 +98,35 @@ async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<Grap
     shippingLines.push(...data.order.shippingLines.nodes);
     page = data.order.shippingLines.pageInfo;
   }
+  const refunds: GraphqlOrder["refunds"] = [];
   for (const refund of order.refunds) {
-    // Refund pages beyond the first are not read: an order with more is refused rather than invoiced wrong.
-    if (refund.refundLineItems.pageInfo.hasNextPage || refund.orderAdjustments.pageInfo.hasNextPage) {
-      throw new AdminApiError("invalid_response", `${order.name} has a refund with more lines than the app reads at once`);
+    const refundLineItems = [...refund.refundLineItems.nodes];
+    page = refund.refundLineItems.pageInfo;
+    while (page.hasNextPage) {
+      const data = await client.graphql(MORE_REFUND_LINE_ITEMS, { id: refund.id, after: page.endCursor }, MoreRefundLineItems);
+      if (!data.refund) throw new AdminApiError("invalid_response", `a refund of ${order.name} disappeared while its lines were read`);
+      refundLineItems.push(...data.refund.refundLineItems.nodes);
+      page = data.refund.refundLineItems.pageInfo;
     }
+    const orderAdjustments = [...refund.orderAdjustments.nodes];
+    page = refund.orderAdjustments.pageInfo;
+    while (page.hasNextPage) {
+      const data = await client.graphql(MORE_ORDER_ADJUSTMENTS, { id: refund.id, after: page.endCursor }, MoreOrderAdjustments);
+      if (!data.refund) throw new AdminApiError("invalid_response", `a refund of ${order.name} disappeared while its adjustments were read`);
+      orderAdjustments.push(...data.refund.orderAdjustments.nodes);
+      page = data.refund.orderAdjustments.pageInfo;
+    }
+    refunds.push({ ...refund, refundLineItems: { nodes: refundLineItems, pageInfo: DONE }, orderAdjustments: { nodes: orderAdjustments, pageInfo: DONE } });
   }
   return {
     ...order,
-    lineItems: { nodes: lineItems, pageInfo: { hasNextPage: false, endCursor: null } },
-    shippingLines: { nodes: shippingLines, pageInfo: { hasNextPage: false, endCursor: null } },
+    lineItems: { nodes: lineItems, pageInfo: DONE },
+    shippingLines: { nodes: shippingLines, pageInfo: DONE },
+    refunds,
   };
 }
+
+const DONE = { hasNextPage: false, endCursor: null };
 
 function convert(order: GraphqlOrder): Order {
   try {

@@ -60,6 +60,48 @@ describe("GraphQL order → webhook order", () => {
     expect(client.stats.requests - before).toBeGreaterThan(2);
   });
 
+  it("a refund with 25 refund lines and 3 adjustments (more than a first page holds) is read whole, page by page", async () => {
+    // Fixture 37 (120 lines), refunded: one unit of each of its first 25 lines back, shipping refunded in 3 parts.
+    type RestLine = { id: number; quantity: number };
+    const base = fixtureOrder(names.find((n) => n.startsWith("37-"))!) as { line_items: RestLine[] };
+    const id = 5_810_003_799;
+    const refunded = base.line_items.slice(0, 25).map((line) => line.id);
+    const order = {
+      ...base,
+      id,
+      admin_graphql_api_id: `gid://shopify/Order/${id}`,
+      name: "#REFUND25",
+      financial_status: "partially_refunded",
+      line_items: base.line_items.map((line) => (refunded.includes(line.id) ? { ...line, current_quantity: line.quantity - 1 } : line)),
+      refunds: [
+        {
+          id: 5_810_003_798,
+          created_at: "2026-11-20T10:00:00+03:00",
+          refund_line_items: refunded.map((lineItemId, i) => ({ id: 5_810_003_700 + i, line_item_id: lineItemId, quantity: 1 })),
+          order_adjustments: [1, 2, 3].map((i) => ({ id: 5_810_003_790 + i, kind: "shipping_refund", amount: `-${i}.50`, tax_amount: "0.00" })),
+        },
+      ],
+    };
+    standin.upsertOrders([order]);
+    const parsed = parseShopifyOrder(order);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+
+    const before = client.stats.requests;
+    const read = await readOrderWith(client, id);
+    expect(read!.refunds![0].refund_line_items!.map((line) => line.line_item_id)).toEqual(refunded);
+    expect(read!.refunds![0].order_adjustments!.map((adjustment) => adjustment.amount)).toEqual(["-1.50", "-2.50", "-3.50"]);
+    // The order, 3 more pages of line items, 1 more of refund lines (10 + 15) and 1 more of adjustments (2 + 1).
+    expect(client.stats.requests - before).toBe(6);
+    const context = fixtureContext("37-wholesale-120-lines");
+    const fromWebhook = JSON.stringify(mapOrderToInvoice(parsed.order, context));
+    expect(JSON.stringify(mapOrderToInvoice(read!, context))).toBe(fromWebhook);
+    // The refund itself as the webhook form has it (the line items' current quantities already say what was
+    // refunded, so it is the refund that would be short, not the invoice body).
+    const project = (o: typeof read) =>
+      o!.refunds!.map((r) => ({ lines: r.refund_line_items!.map((l) => [l.line_item_id, l.quantity]), adjustments: r.order_adjustments!.map((a) => [a.kind, a.amount]) }));
+    expect(project(read)).toEqual(project(parsed.order));
+  });
+
   it("an unknown order is null", async () => {
     expect(await readOrderWith(client, 999_999_999)).toBeNull();
   });
