@@ -1,6 +1,6 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { PAYMENT_METHODS, TAX_RATES } from "../settings/schema";
 import { UNITS, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
@@ -127,6 +127,20 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
         </BlockStack>
       </Card>
     </Layout.AnnotatedSection>
+  );
+}
+
+// Table rows: each field takes a share of the card and the remove button only its own width, so a payment
+// method's name is never cut; on a phone the fields stack.
+const PAYMENT_ROW = { xs: 1, sm: "minmax(0, 1fr) minmax(0, 1fr) auto" };
+const CARRIER_ROW = { xs: 1, md: "minmax(0, 2fr) minmax(0, 3fr) minmax(0, 2fr) auto" };
+
+function RemoveButton({ onClick }: { onClick: () => void }) {
+  const t = useT();
+  return (
+    <Button variant="tertiary" tone="critical" accessibilityLabel={t("settings.remove")} onClick={onClick}>
+      ✕
+    </Button>
   );
 }
 
@@ -291,9 +305,9 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
 
       <Layout.AnnotatedSection id="payment" title={t("settings.payment")} description={t("settings.payment.help")}>
         <Card>
-          <BlockStack gap="300">
+          <BlockStack gap="300" id="payment-methods">
             {form.paymentMethodMap.map((row, index) => (
-              <InlineGrid key={index} columns={["twoThirds", "oneThird"]} gap="200">
+              <InlineGrid key={index} columns={PAYMENT_ROW} gap="200" alignItems="end">
                 <TextField
                   label={t("settings.payment.match")}
                   labelHidden={index > 0}
@@ -302,28 +316,18 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   onChange={(value) => setPayment(index, { match: value })}
                   error={error(`paymentMethodMap.${index}.match`)}
                 />
-                <div style={{ display: "flex", gap: 8, alignItems: "flex-end" }}>
-                  <div style={{ flex: 1, minWidth: 0 }}>
-                    <Select
-                      label={t("settings.payment.method")}
-                      labelHidden={index > 0}
-                      options={methodOptions}
-                      value={row.method}
-                      onChange={(value) => setPayment(index, { method: value })}
-                      error={error(`paymentMethodMap.${index}.method`)}
-                    />
-                  </div>
-                  <Button
-                    variant="tertiary"
-                    tone="critical"
-                    accessibilityLabel={t("settings.remove")}
-                    onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))}
-                  >
-                    ✕
-                  </Button>
-                </div>
+                <Select
+                  label={t("settings.payment.method")}
+                  labelHidden={index > 0}
+                  options={methodOptions}
+                  value={row.method}
+                  onChange={(value) => setPayment(index, { method: value })}
+                  error={error(`paymentMethodMap.${index}.method`)}
+                />
+                <RemoveButton onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))} />
               </InlineGrid>
             ))}
+            {error("paymentMethodMap") && <InlineError fieldID="payment-methods" message={error("paymentMethodMap")!} />}
             <InlineStack>
               <Button onClick={() => set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])}>
                 {t("settings.payment.add")}
@@ -337,7 +341,7 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
         <Card>
           <BlockStack gap="300">
             {form.carriers.map((row, index) => (
-              <InlineGrid key={index} columns={{ xs: 1, md: ["oneThird", "oneHalf", "oneThird"] }} gap="200">
+              <InlineGrid key={index} columns={CARRIER_ROW} gap="200" alignItems="end">
                 <TextField
                   label={t("settings.carriers.name")}
                   labelHidden={index > 0}
@@ -354,29 +358,19 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                   onChange={(value) => setCarrier(index, { title: value })}
                   error={error(`carriers.${index}.title`)}
                 />
-                <div style={{ display: "flex", gap: 8, alignItems: "flex-end" }}>
-                  <div style={{ flex: 1, minWidth: 0 }}>
-                    <TextField
-                      label={t("settings.carriers.taxNumber")}
-                      labelHidden={index > 0}
-                      autoComplete="off"
-                      inputMode="numeric"
-                      value={row.taxNumber}
-                      onChange={(value) => setCarrier(index, { taxNumber: value })}
-                      error={error(`carriers.${index}.taxNumber`)}
-                    />
-                  </div>
-                  <Button
-                    variant="tertiary"
-                    tone="critical"
-                    accessibilityLabel={t("settings.remove")}
-                    onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))}
-                  >
-                    ✕
-                  </Button>
-                </div>
+                <TextField
+                  label={t("settings.carriers.taxNumber")}
+                  labelHidden={index > 0}
+                  autoComplete="off"
+                  inputMode="numeric"
+                  value={row.taxNumber}
+                  onChange={(value) => setCarrier(index, { taxNumber: value })}
+                  error={error(`carriers.${index}.taxNumber`)}
+                />
+                <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
               </InlineGrid>
             ))}
+            {error("carriers") && <InlineError fieldID="carriers" message={error("carriers")!} />}
             <InlineStack>
               <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>{t("settings.carriers.add")}</Button>
             </InlineStack>

@@ -294,6 +294,24 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
   }, 60_000);
 
 
+  it("settings: every payment method reads in full in its dropdown; the whole page in Turkish and English", async () => {
+    for (const locale of ["tr", "en"] as const) {
+      const page = await open("/app/settings", locale);
+      const table = page.locator("#payment-methods");
+      await table.waitFor();
+      const selected = table.locator(".Polaris-Select__SelectedOption");
+      // The demo shop's table is the default one: every method, "Payment intermediary" the longest.
+      await expect.poll(() => selected.count()).toBeGreaterThanOrEqual(10);
+      // A label cut with an ellipsis is wider than its box.
+      const cut = await selected.evaluateAll((spans) => spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent));
+      expect(cut).toEqual([]);
+      await table.evaluate((element) => element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }));
+      await shot(page, `settings-payment-${locale}`);
+      await shot(page, `settings-page-${locale}`, { fullPage: true });
+      await closePage(page);
+    }
+  }, 60_000);
+
   it("marks invoices made in test mode, and after going live issues them for real in one confirmed action (English, Turkish)", async () => {
     const testMode = await db.invoice.findMany({ where: { shopDomain: stack.shop, postedInTestMode: true, state: "completed" } });
     expect(testMode.length).toBeGreaterThanOrEqual(3);
