@@ -1,4 +1,4 @@
-// A local host page for the app's UI extensions (customer account block, admin print action): the extension's own
+// A local host page for the app's UI extensions (customer account block, admin print action, admin action): the extension's own
 // module bundled with Preact, Shopify's `shopify` global stood in (i18n from the extension's locale files, the
 // metafields or selection it reads, a fetch answering the app's API), and the s-* web components given a plain look.
 // For browser tests and screenshots only (test/browser/extensions.test.ts); never part of the app.
@@ -19,7 +19,7 @@ export interface HostOptions {
   /** Answers of the stood-in fetch: path prefix → JSON body. */
   fetchAnswers?: Record<string, unknown>;
   /** A frame around the extension, as Shopify shows it. */
-  frame: "customer-account" | "admin-print";
+  frame: "customer-account" | "admin-print" | "admin-action";
   title: string;
 }
 
@@ -61,6 +61,15 @@ const STYLE = `
   s-banner { display: block; border-radius: 8px; padding: 12px 14px; background: #fff4d4; align-self: stretch; }
   s-banner[tone="critical"] { background: #fee9e8; }
   s-admin-print-action { display: block; }
+  .admin-action { background: #f1f1f1; min-height: 100vh; padding: 32px 0; box-sizing: border-box; }
+  .admin-action .modal { padding: 0; }
+  s-admin-action { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; padding-bottom: 12px; }
+  s-admin-action::before { content: attr(heading); flex-basis: 100%; padding: 14px 20px; border-bottom: 1px solid #e3e3e3; font-weight: 650; box-sizing: border-box; }
+  s-admin-action > s-stack { flex-basis: 100%; padding: 16px 20px; border-bottom: 1px solid #e3e3e3; box-sizing: border-box; }
+  s-admin-action > s-button[slot="secondary-actions"] { order: 1; background: #fff; color: #303030; border: 1px solid #d4d4d4; padding: 6px 12px; }
+  s-admin-action > s-button[slot="primary-action"] { order: 2; margin-right: 20px; padding: 6px 12px; }
+  s-button[disabled] { background: #d4d4d4; }
+  s-banner[tone="info"] { background: #eaf4ff; }
   .print-source { margin-top: 16px; padding: 12px; border: 1px dashed #b5b5b5; border-radius: 8px; color: #616161; font-size: 12px; word-break: break-all; }
 `;
 
@@ -72,7 +81,9 @@ export async function extensionPage(options: HostOptions): Promise<string> {
   const frame =
     options.frame === "customer-account"
       ? `<div class="customer-account"><header>${options.title}</header><div class="page"><div class="order-summary"><h2>${options.locale === "tr" ? "Sipariş #1001" : "Order #1001"}</h2><div>${options.locale === "tr" ? "Teslim edildi · 549,70 ₺" : "Delivered · ₺549.70"}</div></div><div id="root"></div></div></div>`
-      : `<div class="admin-print"><div class="modal"><header>${options.title}</header><div class="body"><div id="root"></div><div class="print-source" id="print-source"></div></div><footer><span id="print-button" class="disabled">${options.locale === "tr" ? "Yazdır" : "Print"}</span></footer></div></div>`;
+      : options.frame === "admin-action"
+        ? `<div class="admin-action"><div class="modal"><div id="root"></div></div></div>`
+        : `<div class="admin-print"><div class="modal"><header>${options.title}</header><div class="body"><div id="root"></div><div class="print-source" id="print-source"></div></div><footer><span id="print-button" class="disabled">${options.locale === "tr" ? "Yazdır" : "Print"}</span></footer></div></div>`;
   const globals = `
     const messages = ${JSON.stringify(locale)};
     const lookup = (key) => key.split(".").reduce((node, part) => (node == null ? undefined : node[part]), messages);

@@ -98,3 +98,47 @@ describe("admin print action", () => {
     }
   });
 });
+
+const createInvoices = (locale: "tr" | "en"): HostOptions => ({
+  extension: "invoice-orders-action",
+  module: "src/ActionExtension.jsx",
+  locale,
+  frame: "admin-action",
+  title: "",
+  api: { data: { selected: [1041, 1042, 1043, 1044, 1045, 1046].map((n) => ({ id: `gid://shopify/Order/${n}` })) } },
+  fetchAnswers: {
+    "/api/orders/invoice": {
+      results: [
+        { orderId: "1041", name: "#1041", result: "queued" },
+        { orderId: "1042", name: "#1042", result: "queued" },
+        { orderId: "1043", name: "#1043", result: "queued" },
+        { orderId: "1044", name: "#1044", result: "already", state: "completed", invoiceId: "inv1" },
+        { orderId: "1045", name: "#1045", result: "refused", reason: "not_paid" },
+        { orderId: "1046", name: "#1046", result: "refused", reason: "cancelled" },
+      ],
+    },
+  },
+});
+
+describe("admin action: create invoices from the order list", () => {
+  it("asks for the selected orders, sends them and says what became of each, in Turkish and English", async () => {
+    const texts = {
+      tr: { intro: "Seçili 6 sipariş faturalansın mı?", create: "Fatura kes", queued: "Faturalanmak üzere kuyruğa alındı: 3", already: "Zaten uygulamada: 1. #1044 (tamamlandı)", refused: ["Faturalanmadı: 2", "#1045: ödenmemiş", "#1046: iptal edilmiş"] },
+      en: { intro: "Invoice 6 selected orders?", create: "Create invoices", queued: "Queued for invoicing: 3", already: "Already in the app: 1. #1044 (completed)", refused: ["Not invoiced: 2", "#1045: not paid", "#1046: cancelled"] },
+    };
+    for (const locale of ["tr", "en"] as const) {
+      const text = texts[locale];
+      const page = await render(createInvoices(locale), 640);
+      expect(await page.locator("#root").innerText()).toContain(text.intro);
+      await page.screenshot({ path: path.join(SHOTS, `invoice-orders-action-ask-${locale}.png`) });
+      await page.locator('s-button[slot="primary-action"]', { hasText: text.create }).click();
+      await page.getByText(text.queued).waitFor();
+      const shown = await page.locator("#root").innerText();
+      expect(shown).toContain(text.already);
+      for (const line of text.refused) expect(shown).toContain(line);
+      expect(shown).not.toMatch(/\{\{?\w+\}\}?/);
+      await page.screenshot({ path: path.join(SHOTS, `invoice-orders-action-${locale}.png`) });
+      await page.close();
+    }
+  });
+});

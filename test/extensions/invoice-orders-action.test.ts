@@ -1,6 +1,6 @@
 // The "Create invoices" admin action as files and as logic: both targets, texts in Turkish and English for every
 // key it uses and every refusal and state the app can answer, and what it sends and shows.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
@@ -30,6 +30,17 @@ describe("invoice-orders-action as files", () => {
     for (const state of INVOICE_STATES) expect(en).toContain(`state.${state}`);
     expect((locale("tr.json") as { title: string }).title).toBe("Fatura kes");
     expect((locale("en.default.json") as { title: string }).title).toBe("Create invoices");
+  });
+});
+
+describe("placeholders in every extension's texts", () => {
+  it("are written as Shopify's i18n.translate fills them ({{count}}); a single-brace {count} would show as it is", () => {
+    const files = readdirSync("extensions").flatMap((extension) => {
+      const dir = path.join("extensions", extension, "locales");
+      return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => path.join(dir, f)) : [];
+    });
+    expect(files).toContain(path.join(DIR, "locales", "tr.json"));
+    for (const file of files) expect(readFileSync(file, "utf8"), file).not.toMatch(/(?<!\{)\{\w+\}(?!\})/);
   });
 });
 
