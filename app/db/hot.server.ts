@@ -1,5 +1,5 @@
 // The pipeline's hot statements as prepared SQL through the database driver itself (better-sqlite3 or pg),
-// not Prisma's query builder: the webhook's delivery record and row insert, the SQLite lease, the worker's
+// not Prisma's query builder: the webhook's delivery record and row insert, the worker's claim, its
 // writes around a post and at the end of a job, and a callback's mark. Prisma costs about 1 ms of CPU per
 // statement here; a prepared statement costs a few microseconds (docs/decisions/0021-pipeline-performance.md).
 // Everything else stays on Prisma. Values are written exactly as Prisma writes them (dates, JSON, booleans), so
@@ -9,6 +9,7 @@
 // so nothing interleaves with it; it waits (asynchronously) while a Prisma transaction is open on the connection,
 // so it never runs inside one.
 import { randomBytes } from "node:crypto";
+import { Prisma } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresConnectionString, postgresSchema, providerOf } from "./provider";
@@ -44,6 +45,77 @@ const CALLBACK_TARGET = `SELECT i."id" AS "id", i."shopDomain" AS "shopDomain", 
 const callbackTarget = (row: { id: string; shopDomain: string; teamId: unknown; apiKeyEncrypted: string | null } | undefined): CallbackTarget | null =>
   row ? { ...row, teamId: row.teamId === null ? null : Number(row.teamId) } : null;
 
+export interface ClaimRowsOptions {
+  owner: string;
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+  perShopLimit: number;
+}
+
+export interface ClaimedRowRef {
+  id: string;
+  shopDomain: string;
+}
+
+/**
+ * The claim's choice, as SQL both databases run (window functions: SQLite 3.25+, PostgreSQL). `due` ranks each shop's
+ * due rows (live first, then oldest), `busy` counts every worker's live leases per shop, and `picked` keeps each
+ * shop's free share, in rounds: every shop's first row (shops by their oldest due row) before any shop's second,
+ * all live rows before any past row. `p` names a parameter: now, perShop, limit.
+ */
+const claimChoice = (p: (name: "now" | "perShop" | "limit") => string) => `busy AS (
+    SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice" WHERE "leaseUntil" >= ${p("now")} GROUP BY "shopDomain"
+  ), due AS (
+    SELECT i."id", i."shopDomain", i."priority",
+      ROW_NUMBER() OVER (PARTITION BY i."shopDomain" ORDER BY i."priority", i."nextAttemptAt", i."id") AS "inShop",
+      ROW_NUMBER() OVER (PARTITION BY i."shopDomain", i."priority" ORDER BY i."nextAttemptAt", i."id") AS "round",
+      MIN(i."nextAttemptAt") OVER (PARTITION BY i."shopDomain", i."priority") AS "shopFirst"
+    FROM "Invoice" AS i
+    WHERE i."nextAttemptAt" <= ${p("now")} AND (i."leaseUntil" IS NULL OR i."leaseUntil" < ${p("now")})
+  ), picked AS (
+    SELECT d."id" FROM due AS d LEFT JOIN busy AS b ON b."shopDomain" = d."shopDomain"
+    WHERE d."inShop" <= ${p("perShop")} - COALESCE(b."n", 0)
+    ORDER BY d."priority", d."round", d."shopFirst", d."shopDomain"
+    LIMIT ${p("limit")}
+  )`;
+
+/** Claimed rows in the order the worker starts them: live first, then oldest first. */
+const claimOrder = (rows: Array<{ id: string; shopDomain: string; priority: unknown; nextAttemptAt: unknown }>): ClaimedRowRef[] =>
+  rows
+    .map((row) => ({ ...row, priority: Number(row.priority), at: new Date(row.nextAttemptAt as string | Date).getTime() }))
+    .sort((a, b) => a.priority - b.priority || a.at - b.at || (a.id < b.id ? -1 : 1))
+    .map(({ id, shopDomain }) => ({ id, shopDomain }));
+
+/** A claimed row as the worker reads it (as Prisma's `include: { shop: { include: { settings: true } } }` gives it). */
+export type RefundRow = Prisma.RefundGetPayload<object>;
+
+export type JobInvoice = Prisma.InvoiceGetPayload<{ include: { shop: { include: { settings: true } } } }>;
+
+export interface JobRow {
+  row: JobInvoice;
+  /** Whether the order has edits not yet read again (the worker reads the order again only then). */
+  unreadEdits: boolean;
+}
+
+/** The end of a job, stored in one transaction only while `owner` still holds the row's lease. */
+export interface FinishJob {
+  id: string;
+  owner: string;
+  shopDomain: string;
+  /** The row's new columns; the lease is released with them. */
+  values: InvoiceValues;
+  events: NewEvent[];
+  /** Refunds this job dealt with, and how (only those not handled yet). */
+  refunds: Array<{ ids: string[]; handling: string }>;
+  /** Makes the order's write-back due now; waiting (no_scope) while the shop's offline token lacks write_orders. */
+  writeBack: boolean;
+  /** The service's team learned from a record, stored while the shop's settings have none. */
+  teamId: number | null;
+  /** For a row left processing: a callback recorded since then asks for a read now. */
+  callbacksSince: Date | null;
+}
+
 export type CallbackMark = "marked" | "early" | "not_found" | "duplicate";
 
 export interface HotStatements {
@@ -54,8 +126,19 @@ export interface HotStatements {
   shopTrigger(shop: string): Promise<string | null>;
   /** Inserts an invoice row and its events unless the shop already has a row for the order. */
   insertInvoice(values: InvoiceValues, events: NewEvent[]): Promise<"created" | "duplicate" | "unknown_shop">;
-  /** SQLite's claim of one row: leases it while it is still due (a post shows "sending"). */
-  leaseRow(id: string, owner: string, leaseUntil: Date, now: Date): Promise<boolean>;
+  /**
+   * The worker's claim in one statement: picks up to `limit` due rows (live before past, each shop's oldest first,
+   * round-robin over shops, at most each shop's free share of `perShopLimit` counted over every worker's live
+   * leases) and leases them to `owner`. PostgreSQL locks them with FOR UPDATE SKIP LOCKED in the same statement.
+   * Ordered live first, then oldest first.
+   */
+  claimRows(options: ClaimRowsOptions): Promise<ClaimedRowRef[]>;
+  /** A claimed row with its shop and the shop's settings, and whether the order has unread edits: one read. */
+  jobRow(id: string): Promise<JobRow | null>;
+  /** An order's refunds, oldest first (as Prisma reads them). */
+  refundsOf(shop: string, orderId: string): Promise<RefundRow[]>;
+  /** Stores a job's end (see FinishJob); `stored` is false when the lease was lost. */
+  finishJob(job: FinishJob): Promise<{ stored: boolean; rereadNow: boolean }>;
   /** Updates a row only while `owner` holds its lease; false when the lease was lost. */
   updateLeased(id: string, owner: string, values: InvoiceValues, options?: { incrementAttempts?: boolean }): Promise<boolean>;
   /** What a callback for an invoice row is checked with: the row's shop, its team and its encrypted API key. */
@@ -96,6 +179,82 @@ function columnsOf(values: InvoiceValues): string[] {
 
 const quote = (column: string) => `"${column}"`;
 
+/** Prisma.DbNull clears a JSON column (SQL NULL); Prisma.JsonNull stores JSON's null. */
+function jsonText(value: unknown): string | null {
+  const name = (value as { _getName?: () => string } | null)?._getName?.();
+  if (name === "DbNull") return null;
+  if (name === "JsonNull") return "null";
+  return JSON.stringify(value);
+}
+
+// ---------------------------------------------------------------- rows as Prisma reads them
+
+type ScalarField = { name: string; type: string };
+const scalarFields = (model: string): ScalarField[] =>
+  Prisma.dmmf.datamodel.models.find((m) => m.name === model)!.fields.filter((f) => f.kind === "scalar").map((f) => ({ name: f.name, type: f.type }));
+
+/** The job row's read: the invoice, its shop and its settings (columns named "shop.x" and "settings.x"), and two facts. */
+const JOB_MODELS = [
+  { alias: "i", model: "Invoice", prefix: "" },
+  { alias: "h", model: "Shop", prefix: "shop." },
+  { alias: "s", model: "ShopSettings", prefix: "settings." },
+] as const;
+let jobFields: Array<{ prefix: string; fields: ScalarField[] }> | null = null;
+function jobRowSql(param: string): string {
+  jobFields ??= JOB_MODELS.map(({ model, prefix }) => ({ prefix, fields: scalarFields(model) }));
+  const columns = JOB_MODELS.flatMap(({ alias }, k) => jobFields![k].fields.map((f) => `${alias}."${f.name}" AS "${jobFields![k].prefix}${f.name}"`));
+  return `SELECT ${columns.join(", ")},
+      EXISTS (SELECT 1 FROM "OrderEdit" AS e WHERE e."shopDomain" = i."shopDomain" AND e."orderId" = i."orderId" AND e."readAt" IS NULL) AS "unreadEdits"
+    FROM "Invoice" AS i JOIN "Shop" AS h ON h."domain" = i."shopDomain" LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain"
+    WHERE i."id" = ${param}`;
+}
+
+/** A stored date as a Date: Prisma's ISO text on SQLite (or SQLite's own "YYYY-MM-DD HH:MM:SS", UTC), a Date on PostgreSQL. */
+function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "number") return new Date(value);
+  const text = String(value);
+  return new Date(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(text) ? `${text.replace(" ", "T")}Z` : text);
+}
+
+function decodeField(field: ScalarField, value: unknown, jsonIsText: boolean): unknown {
+  if (value === null || value === undefined) return null;
+  switch (field.type) {
+    case "DateTime":
+      return toDate(value);
+    case "Json":
+      return jsonIsText && typeof value === "string" ? JSON.parse(value) : value;
+    case "Boolean":
+      return typeof value === "boolean" ? value : Number(value) !== 0;
+    case "Int":
+      return Number(value);
+    case "BigInt":
+      return BigInt(value as string);
+    default:
+      return value;
+  }
+}
+
+function decodeJobRow(raw: Record<string, unknown> | undefined, jsonIsText: boolean): JobRow | null {
+  if (!raw) return null;
+  const [invoice, shop, settings] = jobFields!.map(({ prefix, fields }) =>
+    Object.fromEntries(fields.map((field) => [field.name, decodeField(field, raw[prefix + field.name], jsonIsText)])),
+  );
+  const row = { ...invoice, shop: { ...shop, settings: settings.shopDomain === null ? null : settings } } as unknown as JobInvoice;
+  return { row, unreadEdits: decodeField({ name: "", type: "Boolean" }, raw.unreadEdits, false) as boolean };
+}
+
+let refundFields: ScalarField[] | null = null;
+function refundsSql(shop: string, order: string): string {
+  refundFields ??= scalarFields("Refund");
+  return `SELECT ${refundFields.map((f) => `"${f.name}"`).join(", ")} FROM "Refund" WHERE "shopDomain" = ${shop} AND "orderId" = ${order} ORDER BY "refundedAt", "id"`;
+}
+const decodeRefund = (raw: Record<string, unknown>, jsonIsText: boolean) =>
+  Object.fromEntries(refundFields!.map((field) => [field.name, decodeField(field, raw[field.name], jsonIsText)])) as unknown as RefundRow;
+
+/** Whether a comma-separated scope list has write_orders (as app/writeback/scope.server.ts reads it). */
+const hasWriteOrders = (scope: string | null | undefined) => (scope ?? "").split(",").some((s) => s.trim() === "write_orders");
+
 // ---------------------------------------------------------------- SQLite
 
 /** Prisma's SQLite adapter writes dates as ISO 8601 text with "+00:00". */
@@ -103,7 +262,7 @@ const sqliteDate = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 function sqliteValue(column: string, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (JSON_COLUMNS.has(column)) return JSON.stringify(value);
+  if (JSON_COLUMNS.has(column)) return jsonText(value);
   if (value instanceof Date) return sqliteDate(value);
   if (typeof value === "boolean") return value ? 1 : 0;
   return value;
@@ -203,16 +362,60 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         throw error;
       }
     },
-    async leaseRow(id, owner, leaseUntil, now) {
-      const at = sqliteDate(now);
-      return write(
+    async claimRows({ owner, now, leaseUntil, limit, perShopLimit }) {
+      if (limit <= 0) return [];
+      // One statement: SQLite runs it alone (writes are serialised), so the rows it picks are still due when leased.
+      const rows = await write(
         () =>
           prepared(
-            `UPDATE "Invoice" SET "leaseOwner" = ?, "leaseUntil" = ?, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = ?
-             WHERE "id" = ? AND "nextAttemptAt" <= ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?)`,
-          ).run(owner, sqliteDate(leaseUntil), sqliteDate(new Date()), id, at, at).changes === 1,
+            `WITH ${claimChoice((name) => `@${name}`)}
+             UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = @updated
+             WHERE "id" IN (SELECT "id" FROM picked)
+             RETURNING "id", "shopDomain", "priority", "nextAttemptAt"`,
+          ).all({ now: sqliteDate(now), perShop: perShopLimit, limit, owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()) }) as Parameters<typeof claimOrder>[0],
         false,
       );
+      return claimOrder(rows);
+    },
+    async jobRow(id) {
+      return decodeJobRow(await read(() => prepared(jobRowSql("?")).get(id) as Record<string, unknown> | undefined), true);
+    },
+    async refundsOf(shop, orderId) {
+      const rows = await read(() => prepared(refundsSql("?", "?")).all(shop, orderId) as Record<string, unknown>[]);
+      return rows.map((row) => decodeRefund(row, true));
+    },
+    async finishJob(job) {
+      return write(() => {
+        if (!update(job.id, job.owner, { ...job.values, leaseOwner: null, leaseUntil: null })) return { stored: false, rereadNow: false };
+        const now = sqliteDate(new Date());
+        for (const refunds of job.refunds) {
+          if (refunds.ids.length === 0) continue;
+          prepared(`UPDATE "Refund" SET "handling" = ?, "handledAt" = ? WHERE "shopDomain" = ? AND "refundId" IN (SELECT "value" FROM json_each(?)) AND "handling" IS NULL`).run(
+            refunds.handling,
+            now,
+            job.shopDomain,
+            JSON.stringify(refunds.ids),
+          );
+        }
+        insertEvents(job.id, job.events);
+        if (job.writeBack) {
+          const session = prepared(`SELECT "scope" FROM "Session" WHERE "shop" = ? AND "isOnline" = 0 LIMIT 1`).get(job.shopDomain) as { scope: string | null } | undefined;
+          const [status, due, lastError] = hasWriteOrders(session?.scope) ? ["pending", now, null] : ["no_scope", null, "missing scope write_orders"];
+          prepared(
+            `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES (?, ?, ?, 0, ?, ?, ?)
+             ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"`,
+          ).run(job.id, job.shopDomain, status, due, lastError, now);
+        }
+        if (job.teamId !== null) {
+          prepared(`UPDATE "ShopSettings" SET "teamId" = ?, "updatedAt" = ? WHERE "shopDomain" = ? AND "teamId" IS NULL`).run(job.teamId, now, job.shopDomain);
+        }
+        let rereadNow = false;
+        if (job.callbacksSince) {
+          rereadNow = prepared(`SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = ? AND "type" = 'callback' AND "at" >= ? LIMIT 1`).get(job.id, sqliteDate(job.callbacksSince)) !== undefined;
+          if (rereadNow) prepared(`UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, now, job.id);
+        }
+        return { stored: true, rereadNow };
+      });
     },
     async updateLeased(id, owner, values, options) {
       return write(() => update(id, owner, values, options?.incrementAttempts), false);
@@ -252,10 +455,19 @@ const pgDate = (date: Date) => date.toISOString().replace("Z", "");
 
 function pgValue(column: string, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (JSON_COLUMNS.has(column)) return JSON.stringify(value);
+  if (JSON_COLUMNS.has(column)) return jsonText(value);
   if (value instanceof Date) return pgDate(value);
   return value;
 }
+
+/**
+ * `timestamp(3)` columns hold UTC without a zone; pg would read them in the process's zone. Read as UTC instead
+ * (only where rows are handed to the app as Prisma would: the job row).
+ */
+const UTC_TIMESTAMPS = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 1114 ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
 
 const pgCode = (error: unknown) => (error as { code?: string } | null)?.code ?? "";
 
@@ -351,14 +563,84 @@ function postgresHot(databaseUrl: string): HotStatements {
         throw error;
       }
     },
-    async leaseRow(id, owner, leaseUntil, now) {
-      const result = await pool.query({
-        name: "hot-lease-row",
-        text: `UPDATE "Invoice" SET "leaseOwner" = $1, "leaseUntil" = $2::timestamp(3), "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = $5::timestamp(3)
-               WHERE "id" = $4 AND "nextAttemptAt" <= $3::timestamp(3) AND ("leaseUntil" IS NULL OR "leaseUntil" < $3::timestamp(3))`,
-        values: [owner, pgDate(leaseUntil), pgDate(now), id, pgDate(new Date())],
+    async claimRows({ owner, now, leaseUntil, limit, perShopLimit }) {
+      if (limit <= 0) return [];
+      // One statement: the chosen rows are locked (skipping rows another worker is claiming right now) and leased
+      // at once. Under the lock PostgreSQL re-checks the due condition on the row's newest version, so a row
+      // another worker leased or finished since this statement's snapshot is left out.
+      const params = { now: "$1::timestamp(3)", perShop: "$2::int", limit: "$3::int" } as const;
+      const { rows } = await pool.query({
+        name: "hot-claim-rows",
+        text: `WITH ${claimChoice((name) => params[name])}, locked AS (
+                 SELECT i."id" FROM "Invoice" AS i
+                 WHERE i."id" IN (SELECT "id" FROM picked) AND i."nextAttemptAt" <= $1::timestamp(3) AND (i."leaseUntil" IS NULL OR i."leaseUntil" < $1::timestamp(3))
+                 FOR UPDATE SKIP LOCKED
+               )
+               UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN 'sending' ELSE u."state" END, "updatedAt" = $6::timestamp(3)
+               FROM locked WHERE u."id" = locked."id"
+               RETURNING u."id", u."shopDomain", u."priority", u."nextAttemptAt"`,
+        values: [pgDate(now), perShopLimit, limit, owner, pgDate(leaseUntil), pgDate(new Date())],
       });
-      return result.rowCount === 1;
+      return claimOrder(rows);
+    },
+    async jobRow(id) {
+      const { rows } = await pool.query({ name: "hot-job-row", text: jobRowSql("$1"), values: [id], types: UTC_TIMESTAMPS });
+      return decodeJobRow(rows[0], false);
+    },
+    async refundsOf(shop, orderId) {
+      const { rows } = await pool.query({ name: "hot-refunds-of", text: refundsSql("$1", "$2"), values: [shop, orderId], types: UTC_TIMESTAMPS });
+      return rows.map((row) => decodeRefund(row, false));
+    },
+    async finishJob(job) {
+      return transaction(async (client) => {
+        // The update takes the row's lock first: a callback marking the row waits for this commit, then finds the
+        // remote id stored; one that came before is counted below (app/pipeline/callback.server.ts).
+        if (!(await update(client, job.id, job.owner, { ...job.values, leaseOwner: null, leaseUntil: null }))) return { stored: false, rereadNow: false };
+        const now = pgDate(new Date());
+        for (const refunds of job.refunds) {
+          if (refunds.ids.length === 0) continue;
+          await client.query({
+            name: "hot-refunds-handled",
+            text: `UPDATE "Refund" SET "handling" = $1, "handledAt" = $2::timestamp(3) WHERE "shopDomain" = $3 AND "refundId" = ANY($4::text[]) AND "handling" IS NULL`,
+            values: [refunds.handling, now, job.shopDomain, refunds.ids],
+          });
+        }
+        await insertEvents(client, job.id, job.events);
+        if (job.writeBack) {
+          const { rows } = await client.query<{ scope: string | null }>({
+            name: "hot-offline-scope",
+            text: `SELECT "scope" FROM "Session" WHERE "shop" = $1 AND "isOnline" = false LIMIT 1`,
+            values: [job.shopDomain],
+          });
+          const [status, due, lastError] = hasWriteOrders(rows[0]?.scope) ? ["pending", now, null] : ["no_scope", null, "missing scope write_orders"];
+          await client.query({
+            name: "hot-schedule-write-back",
+            text: `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES ($1, $2, $3, 0, $4::timestamp(3), $5, $6::timestamp(3))
+                   ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"`,
+            values: [job.id, job.shopDomain, status, due, lastError, now],
+          });
+        }
+        if (job.teamId !== null) {
+          await client.query({
+            name: "hot-learn-team",
+            text: `UPDATE "ShopSettings" SET "teamId" = $1, "updatedAt" = $2::timestamp(3) WHERE "shopDomain" = $3 AND "teamId" IS NULL`,
+            values: [job.teamId, now, job.shopDomain],
+          });
+        }
+        let rereadNow = false;
+        if (job.callbacksSince) {
+          const { rowCount } = await client.query({
+            name: "hot-callbacks-since",
+            text: `SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = $1 AND "type" = 'callback' AND "at" >= $2::timestamp(3) LIMIT 1`,
+            values: [job.id, pgDate(job.callbacksSince)],
+          });
+          rereadNow = rowCount === 1;
+          if (rereadNow) {
+            await client.query({ name: "hot-read-now", text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $1::timestamp(3) WHERE "id" = $2`, values: [now, job.id] });
+          }
+        }
+        return { stored: true, rereadNow };
+      });
     },
     async updateLeased(id, owner, values, options) {
       return update(pool as unknown as pg.ClientBase, id, owner, values, options?.incrementAttempts);

@@ -5,7 +5,7 @@
 //                     a partially refunded one is posted again for the kept lines (delete and re-issue);
 //   formalised        nothing is changed at the service; the refunds are marked for the invoice page's after-sale view.
 import type { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { hot } from "../db.server";
 import { dec } from "../invoicing/money";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../orders/order";
 import { amountOnly, fullyRefunded, orderAsItStands, refundedLinesOf, type StoredRefund } from "../orders/refunds";
@@ -15,8 +15,9 @@ export type ReadOrder = (shop: string, orderId: string) => Promise<unknown>;
 
 export type RefundRow = Prisma.RefundGetPayload<object>;
 
+/** The order's refunds, oldest first: a prepared read (every job reads them; app/db/hot.server.ts). */
 export async function refundsOf(shop: string, orderId: string): Promise<RefundRow[]> {
-  return prisma.refund.findMany({ where: { shopDomain: shop, orderId }, orderBy: { refundedAt: "asc" } });
+  return hot().refundsOf(shop, orderId);
 }
 
 /**

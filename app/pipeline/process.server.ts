@@ -2,7 +2,8 @@
 // Every write at the end is conditional on still holding the lease, so a worker that stalled past its
 // lease cannot overwrite the work of the worker that took the row over.
 import { Prisma } from "@prisma/client";
-import prisma, { hot } from "../db.server";
+import { hot } from "../db.server";
+import type { JobInvoice, JobRow } from "../db/hot.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import { InvoicingClient, settleUnknownCreate, settleWaybillCreate, type PostedWith } from "../invoicing/client";
@@ -30,7 +31,7 @@ import { signalWork } from "./signal.server";
 import { stateOf, type EventType } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "./after-sale.server";
 import { orderAsItStands } from "../orders/refunds";
-import { scheduleWriteBack, writesBack } from "../writeback/run.server";
+import { writesBack } from "../writeback/run.server";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -47,7 +48,10 @@ export interface ProcessDeps {
 /** Problems and payloads are stored as JSON columns. */
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
-type Row = Prisma.InvoiceGetPayload<{ include: { shop: { include: { settings: true } } } }>;
+type Row = JobInvoice;
+
+/** What the row's read also said: the order's edits are read only when there are any unread. */
+type Facts = Omit<JobRow, "row">;
 
 interface Outcome {
   data: Prisma.InvoiceUpdateManyMutationInput;
@@ -66,13 +70,15 @@ const defaultClientFor = (connection: Connection) =>
   new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
 
 export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): Promise<void> {
-  const row = await prisma.invoice.findUnique({ where: { id: claim.id }, include: { shop: { include: { settings: true } } } });
-  if (!row || row.leaseOwner !== claim.leaseOwner) return;
+  // One prepared read of the row, its shop and settings, and whether the order has refunds or unread edits.
+  const read = await hot().jobRow(claim.id);
+  if (!read || read.row.leaseOwner !== claim.leaseOwner) return;
+  const { row, ...facts } = read;
   const log = logger.child({ shop: row.shopDomain, orderId: row.orderId, order: row.orderName, invoice: row.id });
   const startedAt = deps.now();
   let outcome: Outcome;
   try {
-    outcome = await work(row, deps, log);
+    outcome = await work(row, facts, deps, log);
   } catch (error) {
     // A bug or an unexpected failure: keep the row, try again on the same backoff, and give up after the same
     // limit. The attempt is counted here, so even a failure before the post counted it cannot loop forever.
@@ -82,11 +88,11 @@ export async function processClaimedRow(claim: ClaimedRow, deps: ProcessDeps): P
   await finish(row, claim, outcome, startedAt, log);
 }
 
-async function work(row: Row, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+async function work(row: Row, facts: Facts, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
   const connection = connectionFrom(row.shopDomain, row.shop.settings, { forceTestMode: row.isTest });
   if (!connection.ok) return needsAttention(connection.missing.map(missingSettingProblem));
   const client = (deps.clientFor ?? defaultClientFor)(connection.connection);
-  return row.remoteId === null ? post(row, client, connection.connection, deps, log) : sync(row, client, deps);
+  return row.remoteId === null ? post(row, facts, client, connection.connection, deps, log) : sync(row, facts, client, deps);
 }
 
 function missingSettingProblem(missing: ConnectionProblem): Problem {
@@ -212,7 +218,7 @@ function waybillSource(row: Row, waybillId: number, client: Client, connection: 
   };
 }
 
-async function post(row: Row, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+async function post(row: Row, facts: Facts, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
   // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
   // the shop installs again (app/shops/shops.server.ts recordShop).
   if (row.shop.uninstalledAt) {
@@ -223,7 +229,7 @@ async function post(row: Row, client: Client, connection: Connection, deps: Proc
   }
   const now = deps.now();
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
-  if (row.waybillId === null) {
+  if (row.waybillId === null && facts.unreadEdits) {
     const refreshed = await refreshEditedOrder(row, deps.readOrder ?? readOrderFromShopify, now);
     if (!refreshed.ok) return editedOrderWaits(row, deps, refreshed.reason);
     if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
@@ -326,10 +332,10 @@ function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "poste
   };
 }
 
-async function sync(row: Row, client: Client, deps: ProcessDeps): Promise<Outcome> {
+async function sync(row: Row, facts: Facts, client: Client, deps: ProcessDeps): Promise<Outcome> {
   try {
     const record = await client.getInvoice(row.remoteId!);
-    const undone = await afterSaleAtService(row, record, client, deps);
+    const undone = await afterSaleAtService(row, facts, record, client, deps);
     if (undone) return undone;
     const applied = applyRecord(row, record, deps);
     if (applied.data.state === "processing") {
@@ -366,7 +372,7 @@ const WITHDRAWABLE = new Set(["pending", "failed"]);
  * is posted again for the kept lines. Formalised already: the refunds go to the invoice page's after-sale view.
  * Null when there is nothing to do here (the ordinary status read goes on).
  */
-async function afterSaleAtService(row: Row, record: InvoiceRecord, client: Client, deps: ProcessDeps): Promise<Outcome | null> {
+async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord, client: Client, deps: ProcessDeps): Promise<Outcome | null> {
   if (row.waybillId !== null || row.state === "cancelled") return null;
   const refunds = await refundsOf(row.shopDomain, row.orderId);
   const pending = refunds.filter((r) => r.handling === null);
@@ -563,49 +569,31 @@ function describe(error: unknown): string {
 }
 
 async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: Date, log: typeof logger) {
-  // The row and its audit trail change together, and only while this worker still holds the lease.
-  let rereadNow = false;
-  const stored = await prisma.$transaction(async (tx) => {
-    const result = await tx.invoice.updateMany({
-      where: { id: row.id, leaseOwner: claim.leaseOwner },
-      data: { ...outcome.data, leaseOwner: null, leaseUntil: null },
-    });
-    if (result.count !== 1) return false;
-    for (const update of outcome.refunds ?? []) {
-      if (update.ids.length === 0) continue;
-      await tx.refund.updateMany({
-        where: { shopDomain: row.shopDomain, refundId: { in: update.ids }, handling: null },
-        data: { handling: update.handling, handledAt: new Date() },
-      });
-    }
-    if (outcome.events.length) {
-      await tx.invoiceEvent.createMany({
-        data: outcome.events.map((event) => ({
-          invoiceId: row.id,
-          type: event.type,
-          message: event.message ?? null,
-          // Which worker reached the service: the audit trail of a multi-process deployment.
-          data: event.type === "posted" || event.type === "settled" ? json({ ...(event.data as object), worker: claim.leaseOwner }) : event.data,
-        })),
-      });
-    }
-    // The order carries the invoice's state (tags, metafields, Flow): a step of its own, due now, which can
-    // fail and retry without ever touching this row (app/writeback/run.server.ts).
-    const nextState = outcome.data.state as string | undefined;
-    const changed = nextState !== row.state || (outcome.data.serialNumber !== undefined && outcome.data.serialNumber !== row.serialNumber);
-    if (writesBack(row, nextState, changed)) await scheduleWriteBack(tx, row.id, row.shopDomain, new Date());
+  // The row, its audit trail, the refunds handled, the order's write-back and the team learned change together, and
+  // only while this worker still holds the lease: one transaction of prepared statements (app/db/hot.server.ts).
+  const nextState = outcome.data.state as string | undefined;
+  const changed = nextState !== row.state || (outcome.data.serialNumber !== undefined && outcome.data.serialNumber !== row.serialNumber);
+  const at = new Date();
+  const { stored, rereadNow } = await hot().finishJob({
+    id: row.id,
+    owner: claim.leaseOwner,
+    shopDomain: row.shopDomain,
+    values: outcome.data,
+    events: outcome.events.map((event) => ({
+      type: event.type,
+      at,
+      message: event.message ?? null,
+      // Which worker reached the service: the audit trail of a multi-process deployment.
+      data: event.type === "posted" || event.type === "settled" ? { ...(event.data as object), worker: claim.leaseOwner } : event.data,
+    })),
+    refunds: outcome.refunds ?? [],
+    // The order carries the invoice's state (tags, metafields, Flow): a step of its own, due now, which can fail and
+    // retry without ever touching this row (app/writeback/run.server.ts); it waits while write_orders is missing.
+    writeBack: writesBack(row, nextState, changed),
     // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
-    if (outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null) {
-      await tx.shopSettings.updateMany({ where: { shopDomain: row.shopDomain, teamId: null }, data: { teamId: outcome.teamId } });
-    }
-    // A callback that came while this worker was busy (before the remote id was stored) asks for a read
-    // now. Counted after the update above took the row's lock, so a callback is either seen here or
-    // finds the remote id stored (app/pipeline/callback.server.ts).
-    if (outcome.data.state === "processing") {
-      rereadNow = (await tx.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback", at: { gte: startedAt } } })) > 0;
-      if (rereadNow) await tx.invoice.update({ where: { id: row.id }, data: { nextAttemptAt: new Date() } });
-    }
-    return true;
+    teamId: outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null ? outcome.teamId : null,
+    // A callback that came while this worker was busy (before the remote id was stored) asks for a read now.
+    callbacksSince: outcome.data.state === "processing" ? startedAt : null,
   });
   if (!stored) {
     log.warn("lease lost before the work was stored; the row's new owner decides");
