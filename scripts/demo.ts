@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalStack } from "./lib/local-stack";
+import { startLocalStack, stopLocalStacks } from "./lib/local-stack";
+import { shorten } from "./lib/shorten";
 import { E_INVOICE_TAX_NUMBERS } from "../sandbox/taxnumbers";
 import { startStandin } from "../shopify-standin/server";
 
@@ -46,6 +47,23 @@ function table(rows: string[][]): string {
   return [line(rows[0]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 }
 
+// Ctrl+C (SIGINT) or SIGTERM at any moment, even while starting, stops everything the demo started: the app's
+// process, the sandbox and the stand-in (test/demo/demo-stop.test.ts). `npm run demo` execs node, so npm's
+// forwarded signal reaches this process (an `sh -c` in between would die alone and leave the demo serving).
+const aborted = new AbortController();
+const stoppers: Array<() => Promise<void>> = [];
+let stopping: Promise<never> | undefined;
+function stop(code = 0): Promise<never> {
+  stopping ??= (async () => {
+    aborted.abort();
+    await Promise.all([stopLocalStacks(), ...stoppers.map((fn) => fn().catch(() => undefined))]);
+    process.exit(code);
+  })();
+  return stopping;
+}
+process.once("SIGINT", () => void stop());
+process.once("SIGTERM", () => void stop());
+
 const started = Date.now();
 const SHOP = "demo-magaza.myshopify.com";
 const orders = loadOrders(values.orders);
@@ -56,6 +74,7 @@ const orders = loadOrders(values.orders);
 const missed = orders.find((o) => o.file === "24-guest-order.json") ?? orders.at(-1)!;
 missed.order = { ...missed.order, updated_at: new Date().toISOString() };
 const standin = await startStandin({ port: 0, shop: SHOP, orders: orders.map((o) => o.order) });
+stoppers.push(() => standin.stop());
 console.log("Starting the invoicing sandbox and the app (building it first if needed)...");
 // The demo's B2B buyer (Anadolu Tekstil, VKN 0720039666) has an e-invoice mailbox: it gets an e-Fatura.
 const stack = await startLocalStack({
@@ -67,14 +86,7 @@ const stack = await startLocalStack({
   // The demo runs its reconciliation pass itself (below), after the webhooks, to show it.
   env: { RECONCILE_INTERVAL_MINUTES: "0" },
   eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS, "0720039666"],
-});
-const stop = async () => {
-  await stack.stop();
-  await standin.stop();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+}).catch((error: unknown) => (aborted.signal.aborted ? stop() : Promise.reject(error)));
 
 try {
   // Read the app's database from this process too (SQLite in WAL mode allows it).
@@ -93,7 +105,7 @@ try {
   const missedName = String(missed.order.name);
   console.log(`The webhook of ${missedName} (${missed.file}) was "lost". Reconciliation: npm run reconcile -- --shop ${SHOP}`);
   // Asynchronously: the Admin API stand-in answering the pass runs in this process.
-  const pass = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/reconcile.ts", "--shop", SHOP], { env: { ...stack.env, LOG_LEVEL: "warn" } }).catch(
+  const pass = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/reconcile.ts", "--shop", SHOP], { env: { ...stack.env, LOG_LEVEL: "warn" }, signal: aborted.signal }).catch(
     (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
   );
   console.log(`  ${(pass.stdout || pass.stderr).trim().split("\n").at(-1)}`);
@@ -109,8 +121,7 @@ try {
     (Array.isArray(problems) ? problems : [])
       .filter((p) => p.severity !== "warning")
       .map((p) => problemText(p, "en"))
-      .join(" ")
-      .slice(0, 160);
+      .join(" ");
   const reconciled = new Set(
     (await db.invoiceEvent.findMany({ where: { type: "received", message: { startsWith: "found by reconciliation" } }, select: { invoiceId: true } })).map((e) => e.invoiceId),
   );
@@ -125,7 +136,7 @@ try {
       invoice.serialNumber ?? "-",
       `${totals?.grand_total ?? invoice.orderTotal} ${invoice.currency}`,
       invoice.pdfUrl ?? "-",
-      describe(invoice.problems) || "",
+      shorten(describe(invoice.problems), 120),
     ]);
   }
   console.log("\n" + table(rows) + "\n");
@@ -160,6 +171,5 @@ try {
   console.log(`(English: ${stack.appUrl}/local-admin?shop=${stack.shop}&locale=en) · Ctrl+C stops the demo.`);
 } catch (error) {
   console.error(`The demo failed: ${(error as Error).message}`);
-  await stack.stop();
-  process.exit(1);
+  await stop(1);
 }

@@ -20,4 +20,11 @@ if (!["localhost", "127.0.0.1", "[::1]"].includes(appHost)) {
 }
 await startAppServer({ routes: (app) => mountLocalAdmin(app, { apiKey, apiSecret }) });
 
+// A demo or test that dies without stopping it (SIGKILL, a crash) must not leave it serving: when this process's
+// parent is gone (it was adopted by another), stop as on SIGTERM.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.kill(process.pid, "SIGTERM");
+}, 1000).unref();
+
 export {};

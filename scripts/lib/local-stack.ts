@@ -53,6 +53,29 @@ export interface LocalStack {
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
+/**
+ * What every stack started in this process still holds (the app's process, the sandbox), so a signal can stop it
+ * all even while a stack is still starting: `stopLocalStacks()` (scripts/demo.ts on SIGINT and SIGTERM).
+ */
+const running = new Set<() => Promise<void>>();
+
+export async function stopLocalStacks(): Promise<void> {
+  await Promise.all([...running].map((stop) => stop().catch(() => undefined)));
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited in `graceMs`. */
+function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -102,6 +125,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...(options.sandboxLog ? { log: options.sandboxLog } : {}),
     ...(options.eInvoiceTaxNumbers ? { seed: { eInvoiceTaxNumbers: options.eInvoiceTaxNumbers } } : {}),
   });
+  const app: { process?: ChildProcess } = {}; // set once spawned
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      if (app.process) await stopChild(app.process);
+      await sandbox.stop();
+      running.delete(stop);
+    })();
+    return stopped;
+  };
+  running.add(stop);
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const dir = path.join(root, "tmp", "local-stack");
@@ -151,18 +185,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     { cwd: root, env: appEnv, encoding: "utf8" },
   );
   if (setup.status !== 0) {
-    await sandbox.stop();
+    await stop();
     throw new Error(`shop:setup failed:\n${setup.stderr || setup.stdout}`);
   }
 
   let output = "";
   // The demo's server: the production server on the production build, with the local admin in front
   // (scripts/local-server.ts). No npm or tsx process in between, so a signal reaches it.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/local-server.ts"], {
+  const child = (app.process = spawn(process.execPath, ["--import", "tsx", "scripts/local-server.ts"], {
     cwd: root,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
     if (options.logs) process.stderr.write(chunk);
@@ -172,8 +206,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     await waitForHealth(appUrl, child, () => output);
   } catch (error) {
-    child.kill("SIGKILL");
-    await sandbox.stop();
+    await stop();
     throw error;
   }
 
@@ -191,21 +224,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const headers = webhookHeaders({ topic, shop, rawBody, secret: deliverOptions.secret ?? secret, webhookId: deliverOptions.webhookId });
       return fetch(`${appUrl}/webhooks/${topic}`, { method: "POST", headers, body: rawBody });
     },
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            child.kill("SIGKILL");
-            resolve(null);
-          }, 5000);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve(null);
-          });
-        });
-      }
-      await sandbox.stop();
-    },
+    stop,
   };
 }
