@@ -80,6 +80,20 @@ const claimChoice = (p: (name: "now" | "perShop" | "limit") => string) => `busy 
     LIMIT ${p("limit")}
   )`;
 
+/** Write-backs due now, oldest first; `p` names a parameter: now, limit. */
+const writeBackChoice = (p: (name: "now" | "limit") => string) =>
+  `SELECT "invoiceId" FROM "OrderWriteBack" WHERE "nextAttemptAt" <= ${p("now")} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${p("now")}) ORDER BY "nextAttemptAt" LIMIT ${p("limit")}`;
+
+/** The next due moment of either queue (an invoice row's lease outlasting its due time counts from the lease's end). */
+const NEXT_DUE = `SELECT
+    (SELECT CASE WHEN "leaseUntil" > "nextAttemptAt" THEN "leaseUntil" ELSE "nextAttemptAt" END FROM "Invoice" WHERE "nextAttemptAt" IS NOT NULL ORDER BY "nextAttemptAt" LIMIT 1) AS "invoice",
+    (SELECT MIN("nextAttemptAt") FROM "OrderWriteBack") AS "writeBack"`;
+
+function earliest(row: { invoice: unknown; writeBack: unknown } | undefined): Date | null {
+  const dates = [row?.invoice, row?.writeBack].filter((value) => value !== null && value !== undefined).map(toDate);
+  return dates.length ? dates.reduce((a, b) => (a < b ? a : b)) : null;
+}
+
 /** Claimed rows in the order the worker starts them: live first, then oldest first. */
 const claimOrder = (rows: Array<{ id: string; shopDomain: string; priority: unknown; nextAttemptAt: unknown }>): ClaimedRowRef[] =>
   rows
@@ -133,6 +147,10 @@ export interface HotStatements {
    * Ordered live first, then oldest first.
    */
   claimRows(options: ClaimRowsOptions): Promise<ClaimedRowRef[]>;
+  /** Leases up to `limit` due write-backs (oldest first) to `owner`, in one statement. */
+  claimWriteBacks(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<Array<{ invoiceId: string; shopDomain: string }>>;
+  /** The earliest moment an invoice row (its lease's end, if later) or a write-back becomes due, to sleep until then. */
+  nextDue(): Promise<Date | null>;
   /** A claimed row with its shop and the shop's settings, and whether the order has unread edits: one read. */
   jobRow(id: string): Promise<JobRow | null>;
   /** An order's refunds, oldest first (as Prisma reads them). */
@@ -377,6 +395,21 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
       );
       return claimOrder(rows);
     },
+    async claimWriteBacks(owner, now, leaseUntil, limit) {
+      if (limit <= 0) return [];
+      return write(
+        () =>
+          prepared(
+            `UPDATE "OrderWriteBack" SET "leaseOwner" = @owner, "leaseUntil" = @until, "updatedAt" = @updated
+             WHERE "invoiceId" IN (${writeBackChoice((name) => `@${name}`)})
+             RETURNING "invoiceId", "shopDomain"`,
+          ).all({ owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()), now: sqliteDate(now), limit }) as Array<{ invoiceId: string; shopDomain: string }>,
+        false,
+      );
+    },
+    async nextDue() {
+      return earliest(await read(() => prepared(NEXT_DUE).get() as { invoice: unknown; writeBack: unknown } | undefined));
+    },
     async jobRow(id) {
       return decodeJobRow(await read(() => prepared(jobRowSql("?")).get(id) as Record<string, unknown> | undefined), true);
     },
@@ -582,6 +615,22 @@ function postgresHot(databaseUrl: string): HotStatements {
         values: [pgDate(now), perShopLimit, limit, owner, pgDate(leaseUntil), pgDate(new Date())],
       });
       return claimOrder(rows);
+    },
+    async claimWriteBacks(owner, now, leaseUntil, limit) {
+      if (limit <= 0) return [];
+      const { rows } = await pool.query<{ invoiceId: string; shopDomain: string }>({
+        name: "hot-claim-write-backs",
+        text: `WITH picked AS (${writeBackChoice((name) => (name === "now" ? "$1::timestamp(3)" : "$2::int"))} FOR UPDATE SKIP LOCKED)
+               UPDATE "OrderWriteBack" AS w SET "leaseOwner" = $3, "leaseUntil" = $4::timestamp(3), "updatedAt" = $5::timestamp(3)
+               FROM picked WHERE w."invoiceId" = picked."invoiceId"
+               RETURNING w."invoiceId", w."shopDomain"`,
+        values: [pgDate(now), limit, owner, pgDate(leaseUntil), pgDate(new Date())],
+      });
+      return rows;
+    },
+    async nextDue() {
+      const { rows } = await pool.query({ name: "hot-next-due", text: NEXT_DUE, types: UTC_TIMESTAMPS });
+      return earliest(rows[0]);
     },
     async jobRow(id) {
       const { rows } = await pool.query({ name: "hot-job-row", text: jobRowSql("$1"), values: [id], types: UTC_TIMESTAMPS });

@@ -9,7 +9,7 @@
 //   shops; past-orders rows (priority 1) only fill the slots left, so a backfill of thousands of orders
 //   never holds up an order paid a minute ago. The per-shop share counts both.
 import { randomUUID } from "node:crypto";
-import prisma, { hot, type Db } from "../db.server";
+import { hot } from "../db.server";
 
 export interface ClaimOptions {
   workerId: string;
@@ -31,15 +31,4 @@ export async function claimDueRows(options: ClaimOptions): Promise<ClaimedRow[]>
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
   const claimed = await hot().claimRows({ owner: options.workerId, now: options.now, leaseUntil, limit: options.limit, perShopLimit: options.perShopLimit });
   return claimed.map((row) => ({ ...row, leaseOwner: options.workerId }));
-}
-
-/** The earliest moment a row becomes due, to sleep until then. */
-export async function nextDueAt(db: Db = prisma): Promise<Date | null> {
-  const row = await db.invoice.findFirst({
-    where: { nextAttemptAt: { not: null } },
-    orderBy: { nextAttemptAt: "asc" },
-    select: { nextAttemptAt: true, leaseUntil: true },
-  });
-  if (!row?.nextAttemptAt) return null;
-  return row.leaseUntil && row.leaseUntil > row.nextAttemptAt ? row.leaseUntil : row.nextAttemptAt;
 }

@@ -2,14 +2,15 @@
 // It sleeps until the next row is due, a signal arrives (a webhook queued a row), or `pollMs` passes.
 // Runs inside the web server by default (WORKER_MODE=inprocess) and as `npm run worker` in production.
 import { logger } from "../logger.server";
-import { claimDueRows, newWorkerId, nextDueAt } from "./claim.server";
+import { claimDueRows, newWorkerId } from "./claim.server";
+import { hot } from "../db.server";
 import { processClaimedRow, type ProcessDeps } from "./process.server";
 import { onWork } from "./signal.server";
 import { pruneWebhookDeliveries } from "../webhooks/deliveries.server";
 import { advanceRuns } from "../past-orders/runs.server";
 import type { OrderReader } from "./order-reader";
 import { reconcileShop, shopsDueForReconciliation } from "./reconcile.server";
-import { claimDueWriteBacks, nextWriteBackDueAt, processWriteBack, type WriteBackDeps } from "../writeback/run.server";
+import { claimDueWriteBacks, processWriteBack, type WriteBackDeps } from "../writeback/run.server";
 import { defaultWriteBackDeps } from "../writeback/admin.server";
 
 /** Housekeeping (old webhook deliveries) runs at most this often per worker. */
@@ -91,12 +92,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     inFlight.add(job);
   }
 
-  /** The earliest due row, invoice or write-back. */
-  async function nextDue(): Promise<Date | null> {
-    const [invoice, writeBack] = await Promise.all([nextDueAt(), nextWriteBackDueAt()]);
-    if (!invoice || !writeBack) return invoice ?? writeBack;
-    return invoice < writeBack ? invoice : writeBack;
-  }
+  /** The earliest due row, invoice or write-back: one prepared read. */
+  const nextDue = () => hot().nextDue();
 
   async function sleepUntilNeeded() {
     if (pendingWake) return;

@@ -4,7 +4,7 @@
 // invoice. Bounded: WRITEBACK.maxAttempts, then "failed" until the merchant retries.
 // docs/decisions/0015-order-write-back.md
 import type { Prisma } from "@prisma/client";
-import prisma, { type Db } from "../db.server";
+import prisma, { hot, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { retryDelayMs } from "../pipeline/backoff";
 import { signalWork } from "../pipeline/signal.server";
@@ -91,31 +91,10 @@ export async function scheduleWriteBack(db: Pick<Db, "orderWriteBack">, invoiceI
   });
 }
 
-const dueWhere = (now: Date) => ({ nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
-
-/** Leases up to `limit` due write-backs (a conditional update each: safe with many workers on both databases). */
+/** Leases up to `limit` due write-backs: one prepared statement (SKIP LOCKED on PostgreSQL), safe with many workers. */
 export async function claimDueWriteBacks(options: { workerId: string; now: Date; limit: number; leaseMs: number }): Promise<ClaimedWriteBack[]> {
-  if (options.limit <= 0) return [];
-  const due = await prisma.orderWriteBack.findMany({
-    where: dueWhere(options.now),
-    orderBy: { nextAttemptAt: "asc" },
-    take: options.limit,
-    select: { invoiceId: true, shopDomain: true },
-  });
-  const claimed: ClaimedWriteBack[] = [];
-  for (const row of due) {
-    const won = await prisma.orderWriteBack.updateMany({
-      where: { invoiceId: row.invoiceId, ...dueWhere(options.now) },
-      data: { leaseOwner: options.workerId, leaseUntil: new Date(options.now.getTime() + options.leaseMs) },
-    });
-    if (won.count === 1) claimed.push({ ...row, leaseOwner: options.workerId });
-  }
-  return claimed;
-}
-
-export async function nextWriteBackDueAt(): Promise<Date | null> {
-  const row = await prisma.orderWriteBack.findFirst({ where: { nextAttemptAt: { not: null } }, orderBy: { nextAttemptAt: "asc" }, select: { nextAttemptAt: true } });
-  return row?.nextAttemptAt ?? null;
+  const claimed = await hot().claimWriteBacks(options.workerId, options.now, new Date(options.now.getTime() + options.leaseMs), options.limit);
+  return claimed.map((row) => ({ ...row, leaseOwner: options.workerId }));
 }
 
 function tagSettingsOf(settings: { orderTag: string; eArchiveTag: string; eInvoiceTag: string } | null): TagSettings {
