@@ -113,6 +113,24 @@ describe("past-orders runs", () => {
     expect(view).toMatchObject({ state: "done", progress: { total: 7, done: 5, needsAttention: 1, failed: 1, inQueue: 0 } });
   });
 
+  it("asks for the next page while it records this one, and reads no page twice", async () => {
+    const orders = Array.from({ length: 7 }, () => paidOrder());
+    const reader = fakeReader(orders, 2);
+    const started = await startDryRun(SHOP, from, to, [], now);
+    const id = started.ok ? started.id : "";
+    await runToEnd(id, reader);
+    // Counting: 4 pages of 2, each asked for once (the last one has no next page to read ahead).
+    expect(reader.queries).toHaveLength(4);
+    await startRun(SHOP, id, now);
+    expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(true);
+    // The first page recorded, the second already asked for.
+    expect(reader.queries).toHaveLength(6);
+    expect(await prisma.invoice.count({ where: { backfillId: id } })).toBe(2);
+    await runToEnd(id, reader);
+    expect(reader.queries).toHaveLength(8);
+    expect(await prisma.invoice.count({ where: { backfillId: id } })).toBe(7);
+  });
+
   it("a step that fails keeps its page for the next step; a step that crashed holds the lease only until it expires", async () => {
     const orders = [paidOrder(), paidOrder(), paidOrder()];
     const reader = fakeReader(orders, 2);
