@@ -1,0 +1,263 @@
+// Backfill of past orders (issue 10): N paid orders read through the Admin GraphQL stand-in and invoiced through
+// the invoicing sandbox, by the real machinery: the past-orders page's action (dry run, then Start) on the
+// production build, and the real worker process (`scripts/worker.ts`: its scheduler reads the pages, its slots
+// post the invoices). Timed from Start until the run is "done" (every invoice final), against the ideal set by
+// the cost bucket and the service latency:
+//   ideal = max(points the run's queries cost beyond a full bucket ÷ restore rate,
+//               orders × 2 service round trips (POST, one GET after the final callback) × latency ÷ concurrency).
+// Same run, for comparison: a bare reader (the app's Admin API client paging through the same orders, nothing
+// else) and the dry run (reads every page too).
+// Shopify's standard plan restores 100 points/s: 10,000 orders would take hours, so the stand-in's restore rate
+// is raised (--restore-rate) and the ideal uses the same bucket; what Shopify's own rate would mean is computed
+// from the measured cost per order, not measured.
+// Run: npm run build && npx tsx bench/backfill.bench.ts [--orders=10000] [--restore-rate=5000] [--bucket-size=2000]
+//        [--graphql-latency=100] [--service-latency=50] [--worker-concurrency=16] [--no-baseline]
+import { spawn } from "node:child_process";
+import { createHmac, randomUUID } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startLocalStack } from "../scripts/lib/local-stack";
+import { paidOrder } from "../test/helpers/orders";
+import { stopProcess } from "../test/helpers/processes";
+import { USER_AGENT } from "../test/helpers/browser";
+
+// The app's modules read their configuration when loaded; this process only uses their Admin API client and
+// database access (the app itself runs as the production build, with its own environment).
+Object.assign(process.env, {
+  SHOPIFY_API_KEY: "bench",
+  SHOPIFY_API_SECRET: "bench",
+  SHOPIFY_APP_URL: "http://127.0.0.1",
+  ENCRYPTION_KEY: "0".repeat(64),
+  LOCAL_SERVICES: "1",
+  LOG_LEVEL: "warn",
+  DATABASE_URL: `file:${path.resolve("tmp/bench/backfill-unused.sqlite")}`,
+});
+mkdirSync(path.resolve("tmp/bench"), { recursive: true });
+// The stand-in helper loads the app's Shopify module, whose session storage wants its table.
+await (await import("../app/db/migrate")).migrate(process.env.DATABASE_URL!, process.cwd());
+const { createDb } = await import("../app/db/client");
+const { BucketState, createAdminClient } = await import("../app/shopify-admin/client.server");
+const { listOrdersWith } = await import("../app/shopify-admin/order-reads");
+const { createdBetweenQuery } = await import("../app/pipeline/order-reader");
+const { spawnStandin } = await import("../test/helpers/standin");
+
+const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const ORDERS = Number(args.get("orders") ?? 10_000);
+const RESTORE_RATE = Number(args.get("restore-rate") ?? 5000);
+const BUCKET_SIZE = Number(args.get("bucket-size") ?? 2000);
+const GRAPHQL_LATENCY_MS = Number(args.get("graphql-latency") ?? 100);
+const SERVICE_LATENCY_MS = Number(args.get("service-latency") ?? 50);
+const CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
+const BASELINE = !args.has("no-baseline");
+const SHOPIFY_RESTORE_RATE = 100;
+const SHOPIFY_BUCKET = 2000;
+const SHOP = "gecmis-bench.myshopify.com";
+
+const report: string[] = [];
+const say = (line: string) => {
+  console.log(line);
+  report.push(line);
+};
+const load = () => os.loadavg().map((value) => value.toFixed(1)).join(", ");
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+say(`# Backfill benchmark, ${new Date().toISOString()}`);
+say(`Command: \`npx tsx bench/backfill.bench.ts ${process.argv.slice(2).join(" ")}\``);
+say(
+  `Node ${process.version}, ${os.cpus().length} cores; load average (uptime) at the start: ${load()}. ${ORDERS} orders, GraphQL latency ${GRAPHQL_LATENCY_MS} ms, ` +
+    `bucket ${BUCKET_SIZE} points restoring **${RESTORE_RATE} points/s** (Shopify's standard plan: ${SHOPIFY_BUCKET} and ${SHOPIFY_RESTORE_RATE}/s), ` +
+    `sandbox latency ${SERVICE_LATENCY_MS} ms, worker concurrency ${CONCURRENCY} (per shop ${CONCURRENCY}), SQLite, production build.`,
+);
+
+// Paid orders over the last 40 days (inside the 60 days Shopify serves without read_all_orders), one line each.
+const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+const orders = Array.from({ length: ORDERS }, (_, i) => {
+  const at = day(2 + (i % 38) + (i % 997) / 1000);
+  return paidOrder({ created_at: at, processed_at: at, updated_at: at });
+});
+const from = new Date(Date.now() - 41 * 86_400_000);
+
+const standin = await spawnStandin(orders, [
+  "--shop", SHOP,
+  "--scopes", "read_orders",
+  "--latency-ms", String(GRAPHQL_LATENCY_MS),
+  "--bucket-size", String(BUCKET_SIZE),
+  "--restore-rate", String(RESTORE_RATE),
+]);
+type Stats = { queries: number; pointsSpent: number; throttled: number; requests: number };
+const standinStats = async () => (await standin.control("stats")) as Stats;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Baseline: the app's Admin API client alone, paging through the same orders (one page at a time, as a cursor
+// allows), measured in the same run.
+let baseline: { ms: number; pages: number; points: number } | null = null;
+if (BASELINE) {
+  const before = await standinStats();
+  const client = createAdminClient({ shop: SHOP, endpoint: `${standin.url}/admin/api/2026-07/graphql.json`, accessToken: standin.accessToken, bucket: new BucketState() });
+  const started = performance.now();
+  let after: string | null = null;
+  let read = 0;
+  let pages = 0;
+  do {
+    const page = await listOrdersWith(client, { query: createdBetweenQuery(from, new Date()), after, sortKey: "CREATED_AT" });
+    read += page.orders.length;
+    pages++;
+    after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+  } while (after);
+  const ms = performance.now() - started;
+  if (read !== ORDERS) throw new Error(`the baseline read ${read} orders, not ${ORDERS}`);
+  const stats = await standinStats();
+  baseline = { ms, pages, points: stats.pointsSpent - before.pointsSpent };
+  // Let the bucket fill again, so the app's dry run starts as the baseline did.
+  await new Promise((resolve) => setTimeout(resolve, Math.ceil((BUCKET_SIZE / RESTORE_RATE) * 1000) + 200));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The app: production build, worker off in the web process; the real worker as its own process.
+const cleanup: Array<() => Promise<unknown>> = [() => standin.stop()];
+// A failure stops what the benchmark started (the worker and the app would otherwise keep running).
+const fail = async (error: unknown) => {
+  console.error(error);
+  for (const stop of cleanup.reverse()) await stop().catch(() => undefined);
+  process.exit(1);
+};
+process.on("unhandledRejection", fail);
+process.on("uncaughtException", fail);
+const stack = await startLocalStack({
+  name: "bench-backfill",
+  shop: SHOP,
+  adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders" },
+  env: { WORKER_MODE: "off", RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+});
+stack.sandbox.faults.setLatency(SERVICE_LATENCY_MS);
+const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  env: { ...stack.env, WORKER_CONCURRENCY: String(CONCURRENCY), WORKER_PER_SHOP: String(CONCURRENCY), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+  stdio: "inherit",
+});
+cleanup.push(() => stack.stop(), () => stopProcess(worker));
+
+/** A session token as App Bridge gives the embedded page (HS256 with the app's secret). */
+function sessionToken(): string {
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const payload = { iss: `https://${SHOP}/admin`, dest: `https://${SHOP}`, aud: stack.apiKey, sub: "1", exp: now + 300, nbf: now - 5, iat: now, jti: randomUUID(), sid: `bench-${SHOP}` };
+  const unsigned = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(payload)}`;
+  return `${unsigned}.${createHmac("sha256", stack.secret).update(unsigned).digest("base64url")}`;
+}
+
+/** What the bench reads of the page's loader and action answers. */
+interface PageData {
+  today: string;
+  run?: { state: string; listedAll: boolean; lastError: string | null; plan: { orders: number }; progress: Record<string, number> } | null;
+  result?: { ok: boolean; id: string };
+}
+
+/** The page's own requests: its loader and its action, as Remix's fetcher sends them. */
+async function page(body?: unknown): Promise<PageData> {
+  const response = await fetch(`${stack.appUrl}/app/past-orders?_data=routes%2Fapp.past-orders`, {
+    method: body === undefined ? "GET" : "POST",
+    // A person's browser: Shopify's library answers bots (such as Node's fetch) with 410.
+    headers: { Authorization: `Bearer ${sessionToken()}`, "Content-Type": "application/json", "User-Agent": USER_AGENT },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`the past-orders page answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  return (await response.json()) as PageData;
+}
+
+async function waitFor(predicate: (data: PageData) => boolean, label: string, onPoll?: (data: PageData) => void): Promise<PageData> {
+  const deadline = Date.now() + 3 * 3_600_000;
+  for (;;) {
+    const data = await page();
+    onPoll?.(data);
+    if (predicate(data)) return data;
+    if (data.run?.state === "failed") throw new Error(`the run failed: ${data.run.lastError}`);
+    if (Date.now() > deadline) throw new Error(`${label}: timed out (${JSON.stringify(data.run?.progress)})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const initial = await page();
+// Dry run: the page's whole-day range from 41 days ago to today.
+const dryStats = await standinStats();
+const dryStarted = performance.now();
+const dry = await page({ intent: "dry_run", from: from.toISOString().slice(0, 10), to: initial.today });
+if (!dry.result?.ok) throw new Error(`dry run refused: ${JSON.stringify(dry)}`);
+const ready = await waitFor((data) => data.run?.state === "ready", "dry run");
+const dryMs = performance.now() - dryStarted;
+const dryPoints = (await standinStats()).pointsSpent - dryStats.pointsSpent;
+if (ready.run!.plan.orders !== ORDERS) throw new Error(`the dry run counted ${ready.run!.plan.orders} orders, not ${ORDERS}`);
+await new Promise((resolve) => setTimeout(resolve, Math.ceil((BUCKET_SIZE / RESTORE_RATE) * 1000) + 200));
+
+// Start, as the page's button does; then the page's progress until the run is done.
+const runStats = await standinStats();
+const started = performance.now();
+const start = await page({ intent: "start", id: dry.result.id });
+if (!start.result?.ok) throw new Error(`start refused: ${JSON.stringify(start)}`);
+let listedAllMs = 0;
+const done = await waitFor(
+  (data) => data.run?.state === "done",
+  "run",
+  (data) => {
+    if (!listedAllMs && data.run?.listedAll) listedAllMs = performance.now() - started;
+  },
+);
+const runMs = performance.now() - started;
+const after = await standinStats();
+const runPoints = after.pointsSpent - runStats.pointsSpent;
+const runQueries = after.queries - runStats.queries;
+const loadAtEnd = load();
+
+const db = createDb(stack.databaseUrl);
+const completed = await db.invoice.count({ where: { state: "completed" } });
+const notCompleted = await db.invoice.count({ where: { state: { not: "completed" } } });
+const atService = stack.sandbox.invoices.all().length;
+await db.$disconnect();
+
+// ---------------------------------------------------------------------------------------------------------------
+const pagesOf = Math.ceil(ORDERS / 5);
+const costPerPage = runPoints / runQueries;
+const costPerOrder = runPoints / ORDERS;
+const idealRead = Math.max(0, runPoints - BUCKET_SIZE) / RESTORE_RATE;
+const idealService = (ORDERS * 2 * SERVICE_LATENCY_MS) / CONCURRENCY / 1000;
+const ideal = Math.max(idealRead, idealService);
+const latencyFloor = (runQueries * GRAPHQL_LATENCY_MS) / 1000;
+const shopifyRead = Math.max(0, ORDERS * costPerOrder - SHOPIFY_BUCKET) / SHOPIFY_RESTORE_RATE;
+
+say(`\n## Result (load average at the end: ${loadAtEnd})`);
+say(`| | time | |`);
+say(`|---|---|---|`);
+if (baseline) {
+  say(`| baseline: the app's client alone pages through the ${ORDERS} orders | ${seconds(baseline.ms)} s | ${baseline.pages} pages, ${baseline.points} points |`);
+}
+say(`| dry run (page's action → "ready") | ${seconds(dryMs)} s | ${dryPoints} points |`);
+say(`| run: Start → every order read | ${seconds(listedAllMs)} s | |`);
+say(`| **run: Start → "done" (every invoice final)** | **${seconds(runMs)} s** | ${runQueries} queries, ${runPoints} points |`);
+say(`| ideal (bucket): (${runPoints} − ${BUCKET_SIZE}) points ÷ ${RESTORE_RATE}/s | ${idealRead.toFixed(1)} s | |`);
+say(`| ideal (service): ${ORDERS} × 2 round trips × ${SERVICE_LATENCY_MS} ms ÷ ${CONCURRENCY} | ${idealService.toFixed(1)} s | |`);
+say(`| **ratio run ÷ ideal (${ideal.toFixed(1)} s)** | **${(runMs / 1000 / ideal).toFixed(2)}×** | |`);
+say(``);
+say(
+  `Measured cost: ${costPerPage.toFixed(0)} points per query (${runQueries} queries for ${pagesOf} pages of 5 orders), ${costPerOrder.toFixed(1)} points per order ` +
+    `(actual cost; each page of 5 is requested at its worst case and the difference refunded). One page at a time at ${GRAPHQL_LATENCY_MS} ms GraphQL latency ` +
+    `puts a floor of ${latencyFloor.toFixed(1)} s under reading, outside the ideal.`,
+);
+say(
+  `Rows: ${completed} completed, ${notCompleted} not completed; ${atService} invoices at the sandbox; progress at the end: ${JSON.stringify(done.run!.progress)}; ` +
+    `THROTTLED answers during the run: ${after.throttled - runStats.throttled}.`,
+);
+say(
+  `At Shopify's standard-plan rate (${SHOPIFY_RESTORE_RATE} points/s, bucket ${SHOPIFY_BUCKET}), computed from the measured ${costPerOrder.toFixed(1)} points per order, not measured: ` +
+    `reading ${ORDERS} orders takes at least ${(shopifyRead / 60).toFixed(0)} min (${(ORDERS / shopifyRead).toFixed(1)} orders/s); the service side (${idealService.toFixed(0)} s) would wait on it.`,
+);
+
+await stopProcess(worker);
+await stack.stop();
+await standin.stop();
+const out = path.resolve("tmp/bench");
+mkdirSync(out, { recursive: true });
+const file = path.join(out, `backfill-${ORDERS}.md`);
+rmSync(file, { force: true });
+writeFileSync(file, report.join("\n") + "\n");
+console.log(`\n(written to ${path.relative(process.cwd(), file)}; copy what you keep into bench/results/backfill.md)`);
+process.exit(0);
