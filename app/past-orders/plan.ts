@@ -15,6 +15,11 @@ export interface Plan {
   orders: number;
   /** Of those, orders the app has a row for already (invoiced, in progress or waiting). */
   alreadyRecorded: number;
+  /**
+   * Those rows by what they mean to the merchant: issued (completed), still in progress (waiting, queued,
+   * sending, processing), needing attention (needs_attention, failed), cancelled. Absent in plans saved before.
+   */
+  already?: AlreadyInApp;
   /** Orders the run would invoice. */
   toInvoice: number;
   /** Of those, orders whose invoice could not be made as things stand, and the reasons (problem code → count). */
@@ -30,9 +35,25 @@ export interface Plan {
   lateOrders: string[];
 }
 
+export interface AlreadyInApp {
+  issued: number;
+  inProgress: number;
+  needsAttention: number;
+  cancelled: number;
+}
+
+/** Which count of `already` a row in this state belongs to. */
+export function alreadyKind(state: string): keyof AlreadyInApp {
+  if (state === "completed") return "issued";
+  if (state === "needs_attention" || state === "failed") return "needsAttention";
+  if (state === "cancelled") return "cancelled";
+  return "inProgress";
+}
+
 export const emptyPlan = (testMode: boolean): Plan => ({
   orders: 0,
   alreadyRecorded: 0,
+  already: { issued: 0, inProgress: 0, needsAttention: 0, cancelled: 0 },
   toInvoice: 0,
   needsAttention: 0,
   reasons: {},
@@ -87,11 +108,14 @@ export function blockingProblems(order: unknown, context: PlanContext): Blocking
   return [...byCode.values()];
 }
 
-/** Adds one paid order of the range to the plan. `recorded`: the app has a row for it already. */
-export function addToPlan(plan: Plan, order: { name?: string } & Parameters<typeof deadlineStart>[0], recorded: boolean, context: PlanContext): Plan {
+/** Adds one paid order of the range to the plan. `recordedState`: the state of the app's row for it, if it has one. */
+export function addToPlan(plan: Plan, order: { name?: string } & Parameters<typeof deadlineStart>[0], recordedState: string | null, context: PlanContext): Plan {
   const next: Plan = { ...plan, reasons: { ...plan.reasons }, reasonExamples: { ...plan.reasonExamples }, lateOrders: [...plan.lateOrders], orders: plan.orders + 1 };
-  if (recorded) {
+  if (recordedState !== null) {
     next.alreadyRecorded += 1;
+    const already = { ...(plan.already ?? { issued: 0, inProgress: 0, needsAttention: 0, cancelled: 0 }) };
+    already[alreadyKind(recordedState)] += 1;
+    next.already = already;
     return next;
   }
   next.toInvoice += 1;

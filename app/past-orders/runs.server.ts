@@ -166,14 +166,14 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
       const { context, testMode } = await planContext(run.shopDomain, start);
       const ids = page.orders.map((order) => String((order as { id?: unknown }).id));
       // Waybill rows have no Shopify order ("waybill-{id}") and never match an order id.
-      const recorded = new Set(
-        (await prisma.invoice.findMany({ where: { shopDomain: run.shopDomain, orderId: { in: ids }, waybillId: null }, select: { orderId: true } })).map((row) => row.orderId),
+      const recorded = new Map(
+        (await prisma.invoice.findMany({ where: { shopDomain: run.shopDomain, orderId: { in: ids }, waybillId: null }, select: { orderId: true, state: true } })).map((row) => [row.orderId, row.state]),
       );
       let plan = (run.plan as Plan | null) ?? emptyPlan(testMode);
       for (const order of page.orders) {
         const shaped = order as Parameters<typeof addToPlan>[1] & { id?: unknown; financial_status?: string | null };
         if (!["paid", "partially_refunded"].includes(shaped.financial_status ?? "paid")) continue;
-        plan = addToPlan(plan, shaped, recorded.has(String(shaped.id)), context);
+        plan = addToPlan(plan, shaped, recorded.get(String(shaped.id)) ?? null, context);
       }
       await prisma.backfillRun.updateMany({
         where: held,

@@ -131,9 +131,18 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
       </Card>
     );
   }
+  // Orders the app has already, by what they mean: only issued ones are "already invoiced".
+  const already: Array<[string, string | number]> = plan.already
+    ? [
+        [t("past.plan.alreadyIssued"), plan.already.issued],
+        [t("past.plan.alreadyInProgress"), plan.already.inProgress],
+        [t("past.plan.alreadyNeedsAttention"), plan.already.needsAttention],
+        ...(plan.already.cancelled ? [[t("past.plan.alreadyCancelled"), plan.already.cancelled] as [string, number]] : []),
+      ]
+    : [[t("past.plan.alreadyRecorded"), plan.alreadyRecorded]];
   const rows: Array<[string, string | number]> = [
     [t("past.plan.orders"), plan.orders],
-    [t("past.plan.alreadyRecorded"), plan.alreadyRecorded],
+    ...already,
     [t("past.plan.toInvoice"), plan.toInvoice],
     [t("past.plan.needsAttention"), plan.needsAttention],
     [t("past.plan.quota"), plan.testMode ? t("past.plan.quotaTest") : plan.quota],

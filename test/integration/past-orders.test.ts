@@ -58,9 +58,28 @@ describe("past-orders runs", () => {
     const view = await latestRun(SHOP);
     expect(view).toMatchObject({ state: "ready" });
     expect(view!.plan).toMatchObject({ orders: 4, alreadyRecorded: 1, toInvoice: 3, needsAttention: 1, quota: 3, testMode: false, late: 1, lateOrders: ["#OLD1"] });
+    // The row the app has is queued, not issued: it is "in progress", never "already invoiced".
+    expect(view!.plan!.already).toEqual({ issued: 0, inProgress: 1, needsAttention: 0, cancelled: 0 });
     expect(Object.keys(view!.plan!.reasons)).toEqual(["line.unsupported_tax_rate"]);
     expect(reader.queries[0]).toContain(`created_at:>='${from.toISOString()}'`);
     expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(1);
+  });
+
+  it("the dry run says 'already invoiced' only of issued invoices; the other rows the app has are in progress, need attention or are cancelled", async () => {
+    const recent = { created_at: "2026-11-21T10:00:00+03:00", processed_at: "2026-11-21T10:00:00+03:00" };
+    const states = ["completed", "completed", "waiting", "queued", "sending", "processing", "needs_attention", "failed", "cancelled"];
+    const orders = states.map(() => paidOrder(recent));
+    for (const [i, state] of states.entries()) {
+      const row = await createInvoiceRow(SHOP, { orderId: String(orders[i].id) });
+      await prisma.invoice.update({ where: { id: row.id }, data: { state } });
+    }
+    const reader = fakeReader([...orders, paidOrder(recent)], 3);
+    const started = await startDryRun(SHOP, from, to, ["read_orders"], now);
+    if (!started.ok) throw new Error(started.reason);
+    await runToEnd(started.id, reader);
+    const plan = (await latestRun(SHOP))!.plan!;
+    expect(plan).toMatchObject({ orders: 10, alreadyRecorded: 9, toInvoice: 1 });
+    expect(plan.already).toEqual({ issued: 2, inProgress: 4, needsAttention: 2, cancelled: 1 });
   });
 
   it("uses no quota in test mode, and every order needs the settings the shop lacks", async () => {
