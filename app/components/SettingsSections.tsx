@@ -1,12 +1,20 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { PAYMENT_METHODS, TAX_RATES } from "../settings/schema";
-import { UNITS, type SettingsForm } from "../settings/schema";
+import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
 
 type Set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
 type ErrorOf = (field: string) => string | undefined;
+type TextKey = { [K in keyof SettingsForm]: SettingsForm[K] extends string ? K : never }[keyof SettingsForm];
+
+/** What a text field or select of the form takes from its field name: id, value, change and error. */
+const binder = (form: SettingsForm, set: Set, error: ErrorOf) => (key: TextKey) => ({
+  id: key,
+  value: form[key],
+  onChange: (value: string) => set(key, value),
+  error: error(key),
+});
 
 interface Option {
   id: number;
@@ -35,6 +43,7 @@ const toId = (value: string) => (value ? Number(value) : null);
 
 export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChannelExtra, webhookRegisteredAt }: ConnectionProps) {
   const t = useT();
+  const bind = binder(form, set, error);
   const listsReady = lists !== null && lists.error === null;
   const listHelp = lists === null ? t("settings.listsNeedKey") : undefined;
   return (
@@ -52,25 +61,19 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
             )}
           </InlineStack>
           <TextField
-            id="apiKey"
+            {...bind("apiKey")}
             label={t("settings.apiKey")}
             labelHidden
             type="password"
             autoComplete="new-password"
-            value={form.apiKey}
             placeholder={hasApiKey ? t("settings.apiKey.placeholderSet") : t("settings.apiKey.placeholderEmpty")}
             helpText={t("settings.apiKey.help")}
-            onChange={(value) => set("apiKey", value)}
-            error={error("apiKey")}
           />
           <TextField
-            id="baseUrl"
+            {...bind("baseUrl")}
             label={t("settings.baseUrl")}
             autoComplete="off"
-            value={form.baseUrl}
             helpText={t("settings.baseUrl.help")}
-            onChange={(value) => set("baseUrl", value)}
-            error={error("baseUrl")}
           />
           {lists?.error && <Banner tone="warning">{t("settings.listsError", { error: lists.error })}</Banner>}
           <Select
@@ -112,12 +115,9 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
             />
           </InlineGrid>
           <Select
-            id="trigger"
+            {...bind("trigger")}
             label={t("settings.trigger")}
-            options={["paid", "fulfilled", "manual"].map((value) => ({ value, label: t.dyn(`settings.trigger.${value}`, value) }))}
-            value={form.trigger}
-            onChange={(value) => set("trigger", value)}
-            error={error("trigger")}
+            options={TRIGGERS.map((value) => ({ value, label: t.dyn(`settings.trigger.${value}`, value) }))}
           />
           {hasApiKey && (
             <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
@@ -146,6 +146,7 @@ function RemoveButton({ onClick }: { onClick: () => void }) {
 
 export function MappingSections({ form, set, error }: { form: SettingsForm; set: Set; error: ErrorOf }) {
   const t = useT();
+  const bind = binder(form, set, error);
   const units = (UNITS as readonly string[]).includes(form.unit) ? [...UNITS] : [form.unit, ...UNITS];
   const methodOptions = PAYMENT_METHODS.map((value) => ({ value, label: t.dyn(`settings.payment.${value}`, value) }));
 
@@ -161,22 +162,16 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
           <BlockStack gap="400">
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <Select
-                id="defaultTaxRate"
+                {...bind("defaultTaxRate")}
                 label={t("settings.defaultTaxRate")}
                 helpText={t("settings.defaultTaxRate.help")}
                 options={TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
-                value={form.defaultTaxRate}
-                onChange={(value) => set("defaultTaxRate", value)}
-                error={error("defaultTaxRate")}
               />
               <Select
-                id="unit"
+                {...bind("unit")}
                 label={t("settings.unit")}
                 helpText={t("settings.unit.help")}
                 options={units.map((unit) => ({ value: unit, label: unit }))}
-                value={form.unit}
-                onChange={(value) => set("unit", value)}
-                error={error("unit")}
               />
             </InlineGrid>
             <Checkbox
@@ -188,43 +183,31 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             />
             <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
               <TextField
-                id="exemptionCode"
+                {...bind("exemptionCode")}
                 label={t("settings.exemptionCode")}
                 helpText={t("settings.exemptionCode.help")}
                 autoComplete="off"
-                value={form.exemptionCode}
-                onChange={(value) => set("exemptionCode", value)}
-                error={error("exemptionCode")}
               />
               <TextField
-                id="exemptionReason"
+                {...bind("exemptionReason")}
                 label={t("settings.exemptionReason")}
                 helpText={t("settings.exemptionReason.help")}
                 autoComplete="off"
-                value={form.exemptionReason}
-                onChange={(value) => set("exemptionReason", value)}
-                error={error("exemptionReason")}
               />
             </InlineGrid>
             <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
               <TextField
-                id="exportExemptionCode"
+                {...bind("exportExemptionCode")}
                 label={t("settings.exportExemptionCode")}
                 helpText={t("settings.exportExemptionCode.help")}
                 autoComplete="off"
                 inputMode="numeric"
-                value={form.exportExemptionCode}
-                onChange={(value) => set("exportExemptionCode", value)}
-                error={error("exportExemptionCode")}
               />
               <TextField
-                id="exportExemptionReason"
+                {...bind("exportExemptionReason")}
                 label={t("settings.exportExemptionReason")}
                 helpText={t("settings.exportExemptionReason.help")}
                 autoComplete="off"
-                value={form.exportExemptionReason}
-                onChange={(value) => set("exportExemptionReason", value)}
-                error={error("exportExemptionReason")}
               />
             </InlineGrid>
           </BlockStack>
@@ -235,40 +218,28 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
         <Card>
           <BlockStack gap="400">
             <TextField
-              id="taxNumberAttributes"
+              {...bind("taxNumberAttributes")}
               label={t("settings.taxNumberAttributes")}
               helpText={t("settings.taxNumberAttributes.help")}
               autoComplete="off"
-              value={form.taxNumberAttributes}
-              onChange={(value) => set("taxNumberAttributes", value)}
-              error={error("taxNumberAttributes")}
             />
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <TextField
-                id="citizenNumberAttributes"
+                {...bind("citizenNumberAttributes")}
                 label={t("settings.citizenNumberAttributes")}
                 autoComplete="off"
-                value={form.citizenNumberAttributes}
-                onChange={(value) => set("citizenNumberAttributes", value)}
-                error={error("citizenNumberAttributes")}
               />
               <TextField
-                id="taxOfficeAttributes"
+                {...bind("taxOfficeAttributes")}
                 label={t("settings.taxOfficeAttributes")}
                 autoComplete="off"
-                value={form.taxOfficeAttributes}
-                onChange={(value) => set("taxOfficeAttributes", value)}
-                error={error("taxOfficeAttributes")}
               />
             </InlineGrid>
             <TextField
-              id="companyTitleAttributes"
+              {...bind("companyTitleAttributes")}
               label={t("settings.companyTitleAttributes")}
               helpText={t("settings.companyTitleAttributes.help")}
               autoComplete="off"
-              value={form.companyTitleAttributes}
-              onChange={(value) => set("companyTitleAttributes", value)}
-              error={error("companyTitleAttributes")}
             />
             <Checkbox
               id="useBillingCompany"
@@ -278,25 +249,19 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             />
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <TextField
-                id="foreignBuyerTaxNumber"
+                {...bind("foreignBuyerTaxNumber")}
                 label={t("settings.foreignBuyerTaxNumber")}
                 helpText={t("settings.foreignBuyerTaxNumber.help")}
                 autoComplete="off"
                 inputMode="numeric"
-                value={form.foreignBuyerTaxNumber}
-                onChange={(value) => set("foreignBuyerTaxNumber", value)}
-                error={error("foreignBuyerTaxNumber")}
               />
               <Select
-                id="invoiceCurrency"
+                {...bind("invoiceCurrency")}
                 label={t("settings.invoiceCurrency")}
                 options={[
                   { value: "shop", label: t("settings.invoiceCurrency.shop") },
                   { value: "presentment", label: t("settings.invoiceCurrency.presentment") },
                 ]}
-                value={form.invoiceCurrency}
-                onChange={(value) => set("invoiceCurrency", value)}
-                error={error("invoiceCurrency")}
               />
             </InlineGrid>
           </BlockStack>
@@ -379,22 +344,16 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             </Text>
             <InlineGrid columns={{ xs: 1, md: ["twoThirds", "oneThird"] }} gap="200">
               <TextField
-                id="defaultCarrierTitle"
+                {...bind("defaultCarrierTitle")}
                 label={t("settings.carriers.title")}
                 autoComplete="off"
-                value={form.defaultCarrierTitle}
-                onChange={(value) => set("defaultCarrierTitle", value)}
-                error={error("defaultCarrierTitle")}
                 helpText={t("settings.defaultCarrier.help")}
               />
               <TextField
-                id="defaultCarrierTaxNumber"
+                {...bind("defaultCarrierTaxNumber")}
                 label={t("settings.carriers.taxNumber")}
                 autoComplete="off"
                 inputMode="numeric"
-                value={form.defaultCarrierTaxNumber}
-                onChange={(value) => set("defaultCarrierTaxNumber", value)}
-                error={error("defaultCarrierTaxNumber")}
               />
             </InlineGrid>
           </BlockStack>
