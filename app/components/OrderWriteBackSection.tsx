@@ -4,12 +4,13 @@ import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layou
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useRevalidator } from "@remix-run/react";
 import type { SettingsForm } from "../settings/schema";
+import { binder, type ErrorOf, type SetField } from "./SettingsSections";
 import { useT } from "../i18n/react";
 
 interface Props {
   form: SettingsForm;
-  set: <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
-  error: (field: string) => string | undefined;
+  set: SetField;
+  error: ErrorOf;
   canWrite: boolean;
 }
 
@@ -17,6 +18,7 @@ export function OrderWriteBackSection({ form, set, error, canWrite }: Props) {
   const t = useT();
   const shopify = useAppBridge();
   const revalidator = useRevalidator();
+  const bind = binder(form, set, error);
   const grant = async () => {
     // App Bridge shows Shopify's own grant dialog; the page then reads the scopes again.
     await (shopify as unknown as { scopes?: { request(scopes: string[]): Promise<unknown> } }).scopes?.request(["write_orders"]).catch(() => undefined);
@@ -43,32 +45,23 @@ export function OrderWriteBackSection({ form, set, error, canWrite }: Props) {
             </Banner>
           )}
           <TextField
-            id="orderTag"
+            {...bind("orderTag")}
             label={t("writeBack.orderTag")}
             helpText={t("writeBack.orderTag.help")}
             autoComplete="off"
-            value={form.orderTag}
-            onChange={(value) => set("orderTag", value)}
-            error={error("orderTag")}
           />
           <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
             <TextField
-              id="eArchiveTag"
+              {...bind("eArchiveTag")}
               label={t("writeBack.eArchiveTag")}
               helpText={t("writeBack.kindTag.help")}
               autoComplete="off"
-              value={form.eArchiveTag}
-              onChange={(value) => set("eArchiveTag", value)}
-              error={error("eArchiveTag")}
             />
             <TextField
-              id="eInvoiceTag"
+              {...bind("eInvoiceTag")}
               label={t("writeBack.eInvoiceTag")}
               helpText={t("writeBack.kindTag.help")}
               autoComplete="off"
-              value={form.eInvoiceTag}
-              onChange={(value) => set("eInvoiceTag", value)}
-              error={error("eInvoiceTag")}
             />
           </InlineGrid>
         </BlockStack>

@@ -4,12 +4,12 @@ import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineG
 import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
 
-type Set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
-type ErrorOf = (field: string) => string | undefined;
+export type SetField = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
+export type ErrorOf = (field: string) => string | undefined;
 type TextKey = { [K in keyof SettingsForm]: SettingsForm[K] extends string ? K : never }[keyof SettingsForm];
 
 /** What a text field or select of the form takes from its field name: id, value, change and error. */
-const binder = (form: SettingsForm, set: Set, error: ErrorOf) => (key: TextKey) => ({
+export const binder = (form: SettingsForm, set: SetField, error: ErrorOf) => (key: TextKey) => ({
   id: key,
   value: form[key],
   onChange: (value: string) => set(key, value),
@@ -23,7 +23,7 @@ interface Option {
 
 interface ConnectionProps {
   form: SettingsForm;
-  set: Set;
+  set: SetField;
   error: ErrorOf;
   hasApiKey: boolean;
   lists: { integrations: Option[]; saleChannels: Option[]; error: string | null } | null;
@@ -144,7 +144,7 @@ function RemoveButton({ onClick }: { onClick: () => void }) {
   );
 }
 
-export function MappingSections({ form, set, error }: { form: SettingsForm; set: Set; error: ErrorOf }) {
+export function MappingSections({ form, set, error }: { form: SettingsForm; set: SetField; error: ErrorOf }) {
   const t = useT();
   const bind = binder(form, set, error);
   const units = (UNITS as readonly string[]).includes(form.unit) ? [...UNITS] : [form.unit, ...UNITS];
