@@ -109,8 +109,6 @@ describe("a past-orders run against the Admin API stand-in", () => {
     await prisma.backfillRun.update({ where: { id: dry.id }, data: { state: "ready", plan: { orders: 1000 } } });
     let view: RunView | null = null;
     expect(await startRun(SHOP, dry.id)).toEqual({ ok: true, id: dry.id });
-    // Shopify throttles a few reads mid-run: the client waits and reads the same page again.
-    await shopify.control("faults", { throttled: 3 });
     // Once the run has a backlog, live orders arrive; each is posted before the past orders waiting then.
     await waitUntil(async () => (await prisma.invoice.count({ where: { backfillId: dry.id, state: "queued" } })) >= 40, 240_000);
     const live = [fresh(), fresh(), fresh()];
@@ -120,6 +118,9 @@ describe("a past-orders run against the Admin API stand-in", () => {
       await pipeline.deliverPaid(order);
     }
     openGate();
+    // Shopify throttles a few reads mid-run (the reader has pages left: it stops at a backlog of 200 of the
+    // 1,000): the client waits and reads the same page again, while the worker posts the backlog.
+    await shopify.control("faults", { throttled: 3 });
     const progress: number[] = [];
     await waitUntil(async () => {
       view = await latestRun(SHOP);
