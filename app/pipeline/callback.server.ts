@@ -3,11 +3,12 @@
 // re-reads the invoice (GET) and stores what it finds. A callback can therefore not be turned into load:
 //   - it must be fresh: its `time` (the service's clock, Istanbul) within CALLBACK_FRESHNESS of ours;
 //   - it must carry the shop's team once the app knows it (learned from the service's invoice records);
-//   - the same callback (invoice, time, hash) is acted on once (a unique key on its event);
+//   - the same callback (invoice, time, hash) is recorded once (a unique key on its event); again, it only
+//     schedules a coalesced read while the invoice is processing (two status changes within one second look alike);
 //   - re-reads are coalesced: a callback schedules the read CALLBACK_COALESCE_MS later unless one is due
 //     sooner, so a burst of callbacks for one invoice costs one GET.
 import { DateTime } from "luxon";
-import { hot } from "../db.server";
+import prisma, { hot } from "../db.server";
 import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
 import { TURKEY_ZONE } from "../orders/dates";
@@ -79,12 +80,27 @@ export async function receiveCallback(invoiceId: string, body: unknown, now = ne
   // remote id yet) the callback is only recorded, and the worker sees it and re-reads. Each step takes the row's
   // lock with a conditional update first, so it cannot interleave with the worker's finishing transaction.
   const marked = await hot().markCallback(invoice.id, remoteId, event, readAt, now);
-  // This very callback was seen already: a replay changes nothing.
-  if (marked === "duplicate") return { status: 200, body: { ok: true, ignored: "duplicate" } };
+  // This very (invoice, time, hash) was seen already. It is a replay, or a second notification of the same second:
+  // the service sends one per status change (spec, Events) and `time` has whole seconds, so the second may be the
+  // final status. While the invoice is still processing it costs one coalesced status read and no event; otherwise
+  // nothing.
+  if (marked === "duplicate") {
+    if (await scheduleRead(invoice.id, remoteId, readAt)) await signalWork();
+    return { status: 200, body: { ok: true, ignored: "duplicate" } };
+  }
   // A callback about another invoice gets the same answer as an unknown one, revealing nothing.
   if (marked === "not_found") return NOT_FOUND;
   if (marked === "early") return { status: 200, body: { ok: true } };
   // Woken workers sleep until the read is due (the earliest nextAttemptAt).
   await signalWork();
   return { status: 200, body: { ok: true } };
+}
+
+/** A status read of a processing invoice at `readAt` unless one is due sooner; true when one was scheduled. */
+async function scheduleRead(id: string, remoteId: number, readAt: Date): Promise<boolean> {
+  const { count } = await prisma.invoice.updateMany({
+    where: { id, remoteId, state: "processing", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }] },
+    data: { nextAttemptAt: readAt },
+  });
+  return count > 0;
 }

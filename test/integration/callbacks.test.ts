@@ -95,6 +95,23 @@ describe("callbacks", () => {
     expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ state: "completed", syncAttempts: 0 });
   });
 
+  it("the same callback again while the invoice is processing reads it again: two status changes within one second look alike", async () => {
+    const { row, worker, reads } = await completedInvoice();
+    const time = istanbul(new Date());
+    expect(await (await callback(row.id, row.remoteId!, { time })).json()).toEqual({ ok: true });
+    await waitForInvoices(() => reads() >= 1);
+    await waitForInvoices((rows) => rows[0]?.nextAttemptAt === null && !rows[0].leaseOwner);
+    // As if that read had found the invoice still running, and the service then finished it within the same second:
+    // its next notification carries the same time, so the same hash.
+    await prisma.invoice.update({ where: { id: row.id }, data: { state: "processing", formalStatus: "running", workflowStatus: "processing", serialNumber: null } });
+    expect(await (await callback(row.id, row.remoteId!, { time })).json()).toEqual({ ok: true, ignored: "duplicate" });
+    worker.wake();
+    const [after] = await waitForInvoices((rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null);
+    expect(after.serialNumber).toBe(row.serialNumber);
+    expect(reads()).toBe(2);
+    expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(1);
+  });
+
   it("ten different callbacks for one invoice within a few seconds cost one status read", async () => {
     const { row, reads } = await completedInvoice();
     const base = Date.now();
