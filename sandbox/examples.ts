@@ -1,4 +1,5 @@
 // Example request bodies that pass sandbox/rules.ts: used by the sandbox's tests and the README.
+// Amounts are JSON numbers and tax_rate a string, as the spec's tables type them.
 export interface ExampleIds {
   saleChannelId: number;
   invoiceIntegrationId: number;
@@ -18,7 +19,7 @@ export function exampleInvoiceBody(ids: ExampleIds, today: string): Record<strin
     issue_time: "10:15",
     cash_sale: true,
     payment_date: today,
-    lines: [{ id: "gid-1", name: "Tişört", quantity: 2, unit: "C62", unit_price: "27.775", tax_rate: "20" }],
+    lines: [{ id: "gid-1", name: "Tişört", quantity: 2, unit: "C62", unit_price: 27.775, tax_rate: "20" }],
     customer: {
       id: "shopify-77",
       type: "person",

@@ -6,8 +6,10 @@
 // lists them all in the order they run. The answer is Laravel-shaped: `{ "lines.0.tax_rate": ["..."] }`,
 // `{}` when the body is valid.
 //
-// Numbers may arrive as JSON numbers or as decimal strings ("12.50"); both are parsed exactly with
-// decimal.js (app/invoicing/money.ts), anything else is "must be a number". Booleans must be JSON booleans.
+// Types are the spec's tables, no looser: a field typed "number" (quantity, unit_price, discount,
+// currency_rate, the ids) must be a JSON number, a decimal string ("12.50") is "must be a number"; a field
+// typed "string" (tax_rate, "one of 0, 1, 2, 8, 10, 18, 20") must be a JSON string. Accepted numbers are
+// read exactly with decimal.js (app/invoicing/money.ts). Booleans must be JSON booleans.
 import { DateTime } from "luxon";
 import { dec, type Decimal } from "../app/invoicing/money";
 
@@ -68,7 +70,12 @@ export function parseDecimal(value: unknown): Decimal | null {
   return null;
 }
 
-/** An integer id: a JSON integer or a string of digits. */
+/** A JSON integer: what the spec's "number" ids (sale_channel_id, invoice_integration_id, customer_id) are. */
+export function isJsonInteger(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value);
+}
+
+/** An integer id: a JSON integer or a string of digits (reading stored or already validated values). */
 export function parseId(value: unknown): number | null {
   if (typeof value === "number") return Number.isSafeInteger(value) ? value : null;
   if (typeof value === "string" && /^\d{1,15}$/.test(value.trim())) return Number(value.trim());
@@ -152,17 +159,21 @@ function optionalDate(o: Obj, key: string, path: string, e: ErrorBag): void {
   if (value !== undefined && value !== null && value !== "" && !isDate(value)) e.add(path, msg.date(path));
 }
 
-function optionalDecimal(o: Obj, key: string, path: string, e: ErrorBag): Decimal | null {
+/**
+ * A field the spec types "number": a finite JSON number. `lenient` also takes a decimal string, for the
+ * fields whose type the spec does not show (extra_taxes.*.tax_rate).
+ */
+function optionalDecimal(o: Obj, key: string, path: string, e: ErrorBag, lenient = false): Decimal | null {
   const value = o[key];
   if (value === undefined || value === null || value === "") return null;
-  const parsed = parseDecimal(value);
+  const parsed = typeof value === "number" || lenient ? parseDecimal(value) : null;
   if (parsed === null) e.add(path, msg.numeric(path));
   return parsed;
 }
 
-function requiredDecimal(o: Obj, key: string, path: string, e: ErrorBag): Decimal | null {
+function requiredDecimal(o: Obj, key: string, path: string, e: ErrorBag, lenient = false): Decimal | null {
   if (!requireFilled(o, key, path, e)) return null;
-  return optionalDecimal(o, key, path, e);
+  return optionalDecimal(o, key, path, e, lenient);
 }
 
 /** `true` only for a JSON `true` (Laravel's "accepted" values other than true are not sent by clients). */
@@ -189,8 +200,8 @@ export const invoiceIntegrationBelongsToAccount: Rule = (b, c, e) => {
     if (b.workflow_status !== "predraft") e.add(key, msg.required(key));
     return;
   }
-  const id = parseId(b[key]);
-  if (id === null) return e.add(key, msg.integer(key));
+  const id = b[key];
+  if (!isJsonInteger(id)) return e.add(key, msg.integer(key));
   if (!c.invoiceIntegrationIds.includes(id)) e.add(key, msg.invalid(key));
 };
 
@@ -198,8 +209,8 @@ export const invoiceIntegrationBelongsToAccount: Rule = (b, c, e) => {
 export const saleChannelBelongsToAccount: Rule = (b, c, e) => {
   const key = "sale_channel_id";
   if (!requireFilled(b, key, key, e)) return;
-  const id = parseId(b[key]);
-  if (id === null) return e.add(key, msg.integer(key));
+  const id = b[key];
+  if (!isJsonInteger(id)) return e.add(key, msg.integer(key));
   if (!c.saleChannelIds.includes(id)) e.add(key, msg.invalid(key));
 };
 
@@ -305,8 +316,12 @@ export const lineQuantityPositive: LineRule = (l, p, _b, _c, e) => {
   if (quantity !== null && !quantity.gt(0)) e.add(`${p}.quantity`, msg.gt(`${p}.quantity`, 0));
 };
 
-/** lines.*.unit: required, a non-empty UN/ECE unit code (C62, KGM, ...). */
-export const lineUnit: LineRule = (l, p, _b, _c, e) => requiredString(l, "unit", `${p}.unit`, e);
+/** lines.*.unit: required, a UN/ECE Recommendation 20 unit code (C62, KGM, ...): 1 to 3 capitals or digits. */
+export const lineUnit: LineRule = (l, p, _b, _c, e) => {
+  const key = `${p}.unit`;
+  requiredString(l, "unit", key, e);
+  if (typeof l.unit === "string" && isFilled(l.unit) && !/^[A-Z0-9]{1,3}$/.test(l.unit)) e.add(key, `The ${key} field must be a UN/ECE unit code (for example C62).`);
+};
 
 /** lines.*.unit_price: required number, greater than or equal to 0. */
 export const lineUnitPriceNotNegative: LineRule = (l, p, _b, _c, e) => {
@@ -314,12 +329,12 @@ export const lineUnitPriceNotNegative: LineRule = (l, p, _b, _c, e) => {
   if (price !== null && price.lt(0)) e.add(`${p}.unit_price`, msg.gte(`${p}.unit_price`, 0));
 };
 
-/** lines.*.tax_rate: required, one of 0, 1, 2, 8, 10, 18, 20 (as a number or a numeric string). */
+/** lines.*.tax_rate: required string (the spec's type), one of 0, 1, 2, 8, 10, 18, 20. */
 export const lineTaxRateAllowed: LineRule = (l, p, _b, _c, e) => {
   const key = `${p}.tax_rate`;
   if (!isFilled(l.tax_rate) && l.tax_rate !== 0) return e.add(key, msg.required(key));
-  const rate = parseDecimal(l.tax_rate);
-  if (rate === null || !TAX_RATES.some((allowed) => rate.eq(allowed))) e.add(key, msg.in(key, TAX_RATES));
+  if (typeof l.tax_rate !== "string") return e.add(key, msg.string(key));
+  if (!TAX_RATES.includes(l.tax_rate as (typeof TAX_RATES)[number])) e.add(key, msg.in(key, TAX_RATES));
 };
 
 /** lines.*.exemption_code and exemption_reason: required when tax_rate is 0. */
@@ -365,7 +380,7 @@ export const lineExtraTaxes: LineRule = (l, p, _b, _c, e) => {
     if (isFilled(extra.tax_code)) {
       if (typeof extra.tax_code !== "string" && typeof extra.tax_code !== "number") e.add(`${q}.tax_code`, msg.string(`${q}.tax_code`));
     } else e.add(`${q}.tax_code`, msg.required(`${q}.tax_code`));
-    const rate = requiredDecimal(extra, "tax_rate", `${q}.tax_rate`, e);
+    const rate = requiredDecimal(extra, "tax_rate", `${q}.tax_rate`, e, true);
     if (rate !== null && rate.lt(0)) e.add(`${q}.tax_rate`, msg.gte(`${q}.tax_rate`, 0));
   });
 };
@@ -389,7 +404,7 @@ export const LINE_RULES: LineRule[] = [
 /** customer_id or customer: a customer object is required when customer_id is not sent. */
 export const customerOrCustomerId: Rule = (b, _c, e) => {
   if (isFilled(b.customer_id)) {
-    if (parseId(b.customer_id) === null) e.add("customer_id", msg.integer("customer_id"));
+    if (!isJsonInteger(b.customer_id)) e.add("customer_id", msg.integer("customer_id"));
   } else if (!isFilled(b.customer)) {
     e.add("customer", msg.requiredWithout("customer", "customer_id"));
   }

@@ -679,7 +679,7 @@ export class SandboxState {
         cash_sale: false,
         waybill_number: invoiced.document_number,
         waybill_date: invoiced.issue_date,
-        lines: invoiced.lines.map((l) => ({ id: l.seller_product_code, name: l.name, quantity: l.quantity, unit: l.unit, unit_price: l.unit_price, tax_rate: l.tax_rate })),
+        lines: invoiced.lines.map((l) => ({ id: l.seller_product_code, name: l.name, quantity: Number(l.quantity), unit: l.unit, unit_price: Number(l.unit_price), tax_rate: l.tax_rate })),
         customer: { id: `waybill-${ids.invoiced}`, type: "company", tax_number: delivery.identifier_number, tax_office: delivery.tax_office, title: delivery.title, country: delivery.country, city: delivery.city, district: delivery.district, address: delivery.address },
       },
       invoiced,

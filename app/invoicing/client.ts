@@ -20,6 +20,7 @@ import {
   type InvoicingError,
   type RequestContext,
 } from "./errors";
+import { dec } from "./money";
 import { cleanDocumentText } from "./text";
 import {
   InvoiceIntegrationSchema,
@@ -54,6 +55,7 @@ export interface InvoicingClientOptions {
 }
 
 interface CallOptions {
+  /** Sent as JSON; a RawJson is sent as it is. */
   body?: unknown;
   /** Non-idempotent: a repeat could create a second invoice. */
   create?: boolean;
@@ -83,7 +85,7 @@ export class InvoicingClient {
     const request = { method: "POST", path: "/invoices", create: true };
     const clean = cleanDocumentText(body);
     checkRequest(request, clean);
-    return this.json(request, InvoiceRecordSchema, { body: clean, create: true });
+    return this.json(request, InvoiceRecordSchema, { body: invoiceBodyJson(clean), create: true });
   }
 
   /** POST /waybills/{id}/invoice: same body and rules as createInvoice. */
@@ -91,7 +93,7 @@ export class InvoicingClient {
     const request = { method: "POST", path: `/waybills/${idSegment(waybillId)}/invoice`, create: true };
     const clean = cleanDocumentText(body);
     checkRequest(request, clean);
-    return this.json(request, InvoiceRecordSchema, { body: clean, create: true });
+    return this.json(request, InvoiceRecordSchema, { body: invoiceBodyJson(clean), create: true });
   }
 
   async getInvoice(id: number): Promise<InvoiceRecord> {
@@ -245,7 +247,7 @@ export class InvoicingClient {
       return await this.fetchImpl(this.baseUrl + request.path, {
         method: request.method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.body === undefined ? undefined : options.body instanceof RawJson ? options.body.text : JSON.stringify(options.body),
         signal,
         // A followed redirect would turn a POST into a GET; a redirect means a wrong base URL.
         redirect: "manual",
@@ -344,6 +346,43 @@ export async function settleWaybillCreate(
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/** A request body already written as JSON text. */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+
+const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
+
+/**
+ * The invoice body as JSON text. The spec types quantity, unit_price, discount and currency_rate as numbers
+ * (a strict service refuses "12.50"), while the app holds amounts as exact decimal strings (0003). Each is
+ * written as a JSON number with the decimal's own digits ("27.775" → 27.775), so no amount passes through a
+ * binary float on our side; extra_taxes' tax_rate, whose type the spec does not show, is left as it is.
+ */
+export function invoiceBodyJson(body: InvoiceRequest): RawJson {
+  const numbers: string[] = [];
+  const marker = `\u0000num${Math.random().toString(36).slice(2)}:`;
+  const asNumber = (value: unknown) => {
+    if (typeof value !== "string" || !DECIMAL_TEXT.test(value)) return value;
+    numbers.push(dec(value).toFixed());
+    return `${marker}${numbers.length - 1}`;
+  };
+  const marked = {
+    ...body,
+    ...(body.currency_rate !== undefined ? { currency_rate: asNumber(body.currency_rate) } : {}),
+    lines: body.lines.map((line) => ({
+      ...line,
+      quantity: asNumber(line.quantity),
+      unit_price: asNumber(line.unit_price),
+      ...(line.discount !== undefined ? { discount: asNumber(line.discount) } : {}),
+    })),
+  };
+  const text = JSON.stringify(marked);
+  // The marker has a random part and a NUL (written \u0000), so no text of the body is taken for it.
+  const escaped = JSON.stringify(marker).slice(1, -1).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  return new RawJson(text.replace(new RegExp(`"${escaped}(\\d+)"`, "g"), (_, i: string) => numbers[Number(i)]));
+}
 
 function checkRequest(request: RequestContext, body: InvoiceRequest): void {
   const result = InvoiceRequestSchema.safeParse(body);

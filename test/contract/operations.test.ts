@@ -422,7 +422,7 @@ describe("waybills", () => {
   it("validates a waybill invoice body like a create", async () => {
     const id = other.waybillIds.completed;
     const body = await waybillBody(otherClient, other, id);
-    const response = await raw(sandbox, "POST", `/waybills/${id}/invoice`, { ...body, lines: [{ ...body.lines[0], quantity: "0" }] }, other.apiKey);
+    const response = await raw(sandbox, "POST", `/waybills/${id}/invoice`, { ...body, lines: [{ ...body.lines[0], quantity: 0, unit_price: Number(body.lines[0].unit_price) }] }, other.apiKey);
     expect(response.status).toBe(422);
     expect(Object.keys(response.json.errors)).toEqual(["lines.0.quantity"]);
     expect((await otherClient.getWaybill(id)).invoice_id).toBeNull();

@@ -44,12 +44,17 @@ async function expectRejected(change: (b: Body) => unknown, key: string, message
 }
 
 describe("the body that all cases start from", () => {
-  it("is accepted, with amounts as decimal strings or JSON numbers", async () => {
-    expect((await raw(sandbox, "POST", "/invoices", invoiceBody(sandbox.account))).status).toBe(201);
-    const numbers = invoiceBody(sandbox.account);
-    const response = await raw(sandbox, "POST", "/invoices", { ...numbers, currency_rate: 1, lines: [{ ...numbers.lines[0], quantity: 2, unit_price: 27.775, tax_rate: 20 }] });
+  it("is accepted with amounts as JSON numbers and tax_rate as a string; the other JSON types are refused, as the spec types them", async () => {
+    const response = await raw(sandbox, "POST", "/invoices", invoiceBody(sandbox.account));
     expect(response.status).toBe(201);
     expect(response.json.data.grand_total).toBe("66.66");
+    const strings = invoiceBody(sandbox.account);
+    const refused = await raw(sandbox, "POST", "/invoices", { ...strings, currency_rate: "1", lines: [{ ...strings.lines[0], quantity: "2", unit_price: "27.775", tax_rate: 20 }] });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.json.errors).sort()).toEqual(["currency_rate", "lines.0.quantity", "lines.0.tax_rate", "lines.0.unit_price"]);
+    // The app's client holds amounts as decimal strings and sends them as JSON numbers.
+    const record = await clientFor(sandbox).createInvoice({ ...strings, currency_rate: "1", lines: [{ ...strings.lines[0], quantity: "2", unit_price: "27.775" }] });
+    expect(record.grand_total).toBe("66.66");
   });
 });
 

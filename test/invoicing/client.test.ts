@@ -158,9 +158,27 @@ describe("requests", () => {
     expect(sent.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(sent.headers.accept).toBe("application/json");
     expect(sent.headers["content-type"]).toBe("application/json");
-    // Amounts travel as the decimal strings the app built.
-    expect(JSON.parse(sent.body)).toEqual(request);
-    expect(JSON.parse(sent.body).lines[0].unit_price).toBe("41.67");
+    // The spec types the amounts as numbers: they travel as JSON numbers, tax_rate stays a string.
+    expect(JSON.parse(sent.body)).toEqual({ ...request, currency_rate: 1, lines: [{ ...request.lines[0], quantity: 2, unit_price: 41.67 }] });
+    expect(sent.body).toContain('"quantity":2,"unit":"C62","unit_price":41.67,"tax_rate":"20"');
+  });
+
+  it("writes each amount as a JSON number with the decimal's own digits, however many (spec: quantity, unit_price, discount, currency_rate are numbers)", async () => {
+    const { baseUrl, received } = await serve(json(201, { data: record() }));
+    const line = { ...request.lines[0], quantity: "1000000.5", unit_price: "1234567.123456789012", discount_type: "amount" as const, discount: "0.10" };
+    // Buyer text that looks like an amount or like JSON stays text.
+    const tricky = { ...request, currency_rate: "34.56789", description: '"27.775" \\u0000num1:0', lines: [line] };
+    await client(baseUrl).createInvoice(tricky);
+    const sent = received[0].body;
+    expect(sent).toContain('"currency_rate":34.56789');
+    expect(sent).toContain('"quantity":1000000.5');
+    // More digits than a double holds, written as they are: no binary float on our side.
+    expect(sent).toContain('"unit_price":1234567.123456789012');
+    expect(sent).toContain('"discount":0.1');
+    const parsed = JSON.parse(sent);
+    expect(parsed.description).toBe(tricky.description);
+    for (const key of ["quantity", "unit_price", "discount"]) expect(typeof parsed.lines[0][key]).toBe("number");
+    expect(parsed.lines[0].tax_rate).toBe("20");
   });
 
   it("a request without a body sends no Content-Type", async () => {

@@ -10,6 +10,7 @@ import { computeTotals } from "../../app/invoicing/totals";
 import { mapOrderToInvoice, type MappingResult } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { validateInvoiceBody } from "../../sandbox/rules";
+import { onTheWire } from "../helpers/wire";
 import { expectedPath, fixtureContext, fixtureNames, fixtureOrder } from "./fixture-loader";
 
 function map(name: string): MappingResult {
@@ -43,7 +44,7 @@ describe("fixture orders", () => {
     const result = map(name);
     if (!result.ok) return;
     const ctx = fixtureContext(name);
-    expect(validateInvoiceBody(result.body, { saleChannelIds: [ctx.saleChannelId], invoiceIntegrationIds: [ctx.invoiceIntegrationId], today: result.body.issue_date })).toEqual({});
+    expect(validateInvoiceBody(onTheWire(result.body), { saleChannelIds: [ctx.saleChannelId], invoiceIntegrationIds: [ctx.invoiceIntegrationId], today: result.body.issue_date })).toEqual({});
     expect(InvoiceRequestSchema.safeParse(result.body).success).toBe(true);
     expect(result.totals).toEqual(computeTotals(result.body.lines));
     expect(result.totals.grand_total).toBe(result.paid);

@@ -11,6 +11,7 @@ import { mapOrderToInvoice, type MappingContext } from "../../app/orders/map-ord
 import { parseShopifyOrder } from "../../app/orders/order";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import { todayInIstanbul, validateInvoiceBody } from "../../sandbox/rules";
+import { onTheWire } from "../helpers/wire";
 
 const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const RATES = ["0", "0.01", "0.02", "0.08", "0.1", "0.18", "0.2"];
@@ -134,7 +135,7 @@ describe("mapping property", () => {
         if (!parsed.ok) return;
         const result = mapOrderToInvoice(parsed.order, context);
         if (!result.ok) throw new Error(JSON.stringify(result.problems));
-        expect(validateInvoiceBody(result.body, rulesContext)).toEqual({});
+        expect(validateInvoiceBody(onTheWire(result.body), rulesContext)).toEqual({});
         expect(InvoiceRequestSchema.safeParse(result.body).success).toBe(true);
         const grand = dec(computeTotals(result.body.lines).grand_total);
         const difference = grand.sub(paid);

@@ -4,6 +4,7 @@ import { WaybillRecordSchema } from "../../app/invoicing/schemas";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import { draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
 import { validateInvoiceBody } from "../../sandbox/rules";
+import { onTheWire } from "../helpers/wire";
 
 const settings = MappingSettingsSchema.parse({ exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" });
 const waybill = WaybillRecordSchema.parse({
@@ -105,7 +106,7 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     // 125 + 230 + 10 = 365 net; VAT 25 + 46 = 71; exact.
     expect(result.totals).toMatchObject({ lines_total: "365.00", tax_total: "71.00", grand_total: "436.00" });
     expect(result.customerName).toBe("Anadolu Yapı Market Ltd. Şti.");
-    expect(validateInvoiceBody(body, { saleChannelIds: [11], invoiceIntegrationIds: [21], today: "2026-11-22" })).toEqual({});
+    expect(validateInvoiceBody(onTheWire(body), { saleChannelIds: [11], invoiceIntegrationIds: [21], today: "2026-11-22" })).toEqual({});
   });
 
   it("refuses what an order's invoice would refuse, field by field", () => {
