@@ -5,6 +5,8 @@
 // 2. Idle latency: from sending a webhook to the app being idle, until the sandbox receives the POST.
 // 3. Drain: 2,000 queued orders posted through the sandbox at a fixed latency, against the ideal
 //    (orders × latency ÷ concurrency).
+// 4. Fairness: 10,000 queued orders of 100 shops on PostgreSQL, each shop's wait against its fair share.
+// --only=ingest|idle|drain|fairness runs one part.
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -21,6 +23,8 @@ const CONCURRENCY = Number(args.get("concurrency") ?? 32);
 const DRAIN_ORDERS = Number(args.get("drain") ?? 2000);
 const DRAIN_LATENCY_MS = Number(args.get("latency") ?? 50);
 const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
+/** --profile-workers=DIR: each worker process writes a V8 CPU profile there (summarise with bench/profile-summary.ts). */
+const PROFILE_DIR = args.get("profile-workers");
 
 function order(i: number) {
   const id = 7_000_000_000_000 + i;
@@ -212,7 +216,7 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   // No reconciliation: the shop has no Admin API here, and a pass would only fail and log.
   const started = Date.now();
   workers = Array.from({ length: options.processes }, () =>
-    spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    spawn(process.execPath, [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), "--import", "tsx", "scripts/worker.ts"], {
       env: { ...stack.env, WORKER_CONCURRENCY: perProcess, WORKER_PER_SHOP: String(WORKER_CONCURRENCY), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
       stdio: "inherit",
     }),
@@ -243,15 +247,124 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   await stack.stop();
 }
 
+// 4. Fairness (PostgreSQL): FAIR_ORDERS queued orders of FAIR_SHOPS shops, sized by Zipf's law (the first shop has
+//    the most) and queued biggest shop first, so that a first-come-first-served worker would make the small shops
+//    wait for the big ones. Each shop's wait (until its last order is posted, from the first post) is compared
+//    with its fair share: the time it would take if every shop with orders left got an equal part of the
+//    throughput measured in the same run (max-min fair sharing: shop s is done after Σ_t min(n_t, n_s) orders).
+const FAIR_ORDERS = Number(args.get("fairness-orders") ?? 10_000);
+const FAIR_SHOPS = Number(args.get("fairness-shops") ?? 100);
+const FAIR_PROCESSES = Number(args.get("fairness-processes") ?? 2);
+
+async function fairness(postgresUrl: string) {
+  const stack = await startLocalStack({ name: "bench-fairness", postgresUrl, env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+  const db = createDb(stack.databaseUrl);
+  const { orderSnapshot } = await import("../app/orders/order");
+  const { decryptSecret, encryptSecret } = await import("../app/settings/crypto.server");
+  const { decodeKey } = await import("../app/env.server");
+  const key = decodeKey(stack.env.ENCRYPTION_KEY!)!;
+  // The other shops: copies of the stack's shop and its settings (the same sandbox account answers them all; the
+  // API key is encrypted again for each shop, which its ciphertext is bound to).
+  const shopRow = await db.shop.findUniqueOrThrow({ where: { domain: stack.shop } });
+  const settings = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
+  const shops = [stack.shop, ...Array.from({ length: FAIR_SHOPS - 1 }, (_, k) => `bench-shop-${k + 1}.myshopify.com`)];
+  await db.shop.createMany({ data: shops.slice(1).map((domain) => ({ ...shopRow, domain })) });
+  const apiKey = decryptSecret(settings.apiKeyEncrypted!, stack.shop, key);
+  await db.shopSettings.createMany({
+    data: shops.slice(1).map((shopDomain) => ({ ...settings, shopDomain, apiKeyEncrypted: encryptSecret(apiKey, shopDomain, key), mapping: settings.mapping ?? undefined })),
+  });
+  // Zipf sizes, at least one order each, summing to FAIR_ORDERS.
+  const weights = shops.map((_, k) => 1 / (k + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const sizes = weights.map((w) => Math.max(1, Math.floor((FAIR_ORDERS * w) / total)));
+  sizes[0] += FAIR_ORDERS - sizes.reduce((a, b) => a + b, 0);
+  // Queued as the webhook route queues them, biggest shop first, one millisecond apart.
+  const base = Date.now() - 60_000;
+  let seq = 0;
+  for (let k = 0; k < shops.length; k++) {
+    const rows = Array.from({ length: sizes[k] }, () => {
+      const i = seq++;
+      const body = order(1_000_000 + i);
+      return {
+        shopDomain: shops[k],
+        orderId: String(body.id),
+        orderName: body.name,
+        orderCreatedAt: new Date(body.created_at),
+        customerId: String(body.customer.id),
+        customerName: "Ayşe Yılmaz",
+        orderTotal: body.total_price,
+        currency: body.currency,
+        orderSnapshot: orderSnapshot(body) as object,
+        state: "queued",
+        nextAttemptAt: new Date(base + i),
+      };
+    });
+    for (let start = 0; start < rows.length; start += 1000) await db.invoice.createMany({ data: rows.slice(start, start + 1000) });
+  }
+  stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
+  const perProcess = String(Math.ceil(WORKER_CONCURRENCY / FAIR_PROCESSES));
+  const workers = Array.from({ length: FAIR_PROCESSES }, () =>
+    spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      // The default share per shop (2): with 100 shops the concurrency is spread over many of them.
+      env: { ...stack.env, WORKER_CONCURRENCY: perProcess, RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+      stdio: "inherit",
+    }),
+  );
+  const deadline = Date.now() + 30 * 60_000;
+  while ((await db.invoice.count({ where: { remoteId: null, state: { in: ["queued", "sending"] } } })) > 0) {
+    if (Date.now() > deadline) throw new Error("fairness run: orders not posted after 30 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve).kill("SIGTERM"))));
+  // When each shop's orders were posted (the "posted" event the worker stores with the row).
+  const posted = await db.$queryRawUnsafe<Array<{ shopDomain: string; first: Date; last: Date; n: number }>>(
+    `SELECT i."shopDomain", MIN(e."at") AS "first", MAX(e."at") AS "last", COUNT(*)::int AS "n"
+     FROM "InvoiceEvent" AS e JOIN "Invoice" AS i ON i."id" = e."invoiceId" WHERE e."type" = 'posted' GROUP BY i."shopDomain"`,
+  );
+  const at = (date: Date) => new Date(date).getTime();
+  const start = Math.min(...posted.map((row) => at(row.first)));
+  const end = Math.max(...posted.map((row) => at(row.last)));
+  const perSecond = (FAIR_ORDERS - 1) / ((end - start) / 1000);
+  const results = shops.map((shop, k) => {
+    const row = posted.find((p) => p.shopDomain === shop) ?? { n: 0, last: new Date(NaN), first: new Date(NaN), shopDomain: shop };
+    const fairOrders = sizes.reduce((sum, n) => sum + Math.min(n, sizes[k]), 0);
+    const fairSeconds = fairOrders / perSecond;
+    const waited = (at(row.last) - start) / 1000;
+    return { shop, orders: sizes[k], posted: row.n, waited, fairSeconds, ratio: waited / fairSeconds };
+  });
+  const worst = [...results].sort((a, b) => b.ratio - a.ratio);
+  say(`\n## 4. Fairness: ${FAIR_ORDERS} queued orders of ${FAIR_SHOPS} shops (Zipf sizes ${sizes[0]} … ${sizes[sizes.length - 1]}, biggest shop queued first), PostgreSQL, ${FAIR_PROCESSES} worker processes, concurrency ${WORKER_CONCURRENCY}, 2 per shop, service latency ${DRAIN_LATENCY_MS} ms`);
+  say(`All posted in ${((end - start) / 1000).toFixed(1)} s from the first post (${perSecond.toFixed(0)} posts/s). Wait = until a shop's last order was posted; fair share = Σ min(n_t, n_s) ÷ that throughput.`);
+  say(`Worst ratio wait/fair share: **${worst[0].ratio.toFixed(2)}×** (${worst[0].shop}, ${worst[0].orders} orders); shops over 2×: ${results.filter((r) => r.ratio > 2).length} of ${results.length}; median ${[...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)].ratio.toFixed(2)}×`);
+  say(`| shop | orders | waited s | fair share s | ratio |`);
+  say(`|---|---|---|---|---|`);
+  for (const r of results.filter((_, k) => k < 3 || k % 10 === 9 || k === results.length - 1)) {
+    say(`| ${r.shop.replace(".myshopify.com", "")} | ${r.orders} | ${r.waited.toFixed(1)} | ${r.fairSeconds.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  }
+  const unposted = await db.invoice.groupBy({ by: ["state"], where: { remoteId: null }, _count: { _all: true } });
+  if (unposted.length) say(`Not posted: ${JSON.stringify(unposted.map((row) => [row.state, row._count._all]))}`);
+  if (results.some((r) => r.posted !== r.orders)) say(`Posted counts differ from orders for some shops: ${JSON.stringify(results.filter((r) => r.posted !== r.orders))}`);
+  await db.$disconnect();
+  await stack.stop();
+}
+
 const only = args.get("only");
 if (!only || only === "drain") {
   say(`\n## 3. Drain ${DRAIN_ORDERS} queued orders, service latency ${DRAIN_LATENCY_MS} ms, total worker concurrency ${WORKER_CONCURRENCY} (includes worker start-up, about 1 s)`);
-  await drain("SQLite, 1 worker process", { processes: 1 });
+  // --drain-runs=sqlite,pg1,pg2 (default: all three) picks the runs.
+  const runs = new Set((args.get("drain-runs") ?? "sqlite,pg1,pg2").split(","));
+  if (runs.has("sqlite")) await drain("SQLite, 1 worker process", { processes: 1 });
   const postgresUrl = args.get("postgres") ?? process.env.TEST_DATABASE_URL;
   if (postgresUrl) {
-    await drain("PostgreSQL (on the same 2 cores), 1 worker process", { postgresUrl, processes: 1 });
-    await drain("PostgreSQL (on the same 2 cores), 2 worker processes", { postgresUrl, processes: 2 });
+    if (runs.has("pg1")) await drain("PostgreSQL (on the same 2 cores), 1 worker process", { postgresUrl, processes: 1 });
+    if (runs.has("pg2")) await drain("PostgreSQL (on the same 2 cores), 2 worker processes", { postgresUrl, processes: 2 });
   } else say("PostgreSQL: skipped (pass --postgres=postgresql://... or set TEST_DATABASE_URL)");
+}
+
+if (!only || only === "fairness") {
+  const postgresUrl = args.get("postgres") ?? process.env.TEST_DATABASE_URL;
+  if (postgresUrl) await fairness(postgresUrl);
+  else say("\n## 4. Fairness: skipped (PostgreSQL only: pass --postgres=postgresql://... or set TEST_DATABASE_URL)");
 }
 
 console.log("\n" + report.join("\n"));

@@ -61,22 +61,24 @@ export interface ClaimedRowRef {
 /**
  * The claim's choice, as SQL both databases run (window functions: SQLite 3.25+, PostgreSQL). `due` ranks each shop's
  * due rows (live first, then oldest), `busy` counts every worker's live leases per shop, and `picked` keeps each
- * shop's free share, in rounds: every shop's first row (shops by their oldest due row) before any shop's second,
- * all live rows before any past row. `p` names a parameter: now, perShop, limit.
+ * shop's free share, in rounds: every shop's next row before any shop's row after it, where a shop with k rows in
+ * flight offers its first due row in round k + 1, and all live rows come before any past row. Within a round the
+ * shops are taken in random order: over many claims each shop with due rows gets an equal part of the slots. (Oldest
+ * shop first let the shops queued first take every slot while they had rows: a shop whose orders came after a large
+ * shop's waited for all of them; bench/pipeline.bench.ts --only=fairness.) `p` names a parameter: now, perShop, limit.
  */
 const claimChoice = (p: (name: "now" | "perShop" | "limit") => string) => `busy AS (
     SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice" WHERE "leaseUntil" >= ${p("now")} GROUP BY "shopDomain"
   ), due AS (
     SELECT i."id", i."shopDomain", i."priority",
       ROW_NUMBER() OVER (PARTITION BY i."shopDomain" ORDER BY i."priority", i."nextAttemptAt", i."id") AS "inShop",
-      ROW_NUMBER() OVER (PARTITION BY i."shopDomain", i."priority" ORDER BY i."nextAttemptAt", i."id") AS "round",
-      MIN(i."nextAttemptAt") OVER (PARTITION BY i."shopDomain", i."priority") AS "shopFirst"
+      ROW_NUMBER() OVER (PARTITION BY i."shopDomain", i."priority" ORDER BY i."nextAttemptAt", i."id") AS "round"
     FROM "Invoice" AS i
     WHERE i."nextAttemptAt" <= ${p("now")} AND (i."leaseUntil" IS NULL OR i."leaseUntil" < ${p("now")})
   ), picked AS (
     SELECT d."id" FROM due AS d LEFT JOIN busy AS b ON b."shopDomain" = d."shopDomain"
     WHERE d."inShop" <= ${p("perShop")} - COALESCE(b."n", 0)
-    ORDER BY d."priority", d."round", d."shopFirst", d."shopDomain"
+    ORDER BY d."priority", d."round" + COALESCE(b."n", 0), RANDOM()
     LIMIT ${p("limit")}
   )`;
 

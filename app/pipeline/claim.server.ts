@@ -1,6 +1,8 @@
 // Claiming due rows with a lease, safely with many worker processes.
-// - Fairness: candidates are picked per shop, oldest first, and no shop gets more than `perShopLimit`
-//   rows in flight (counted over all workers by live leases), so one large shop cannot starve the rest.
+// - Fairness: each shop's rows are taken oldest first, the shops in rounds (a shop with fewer rows in flight
+//   first, ties in random order, so every shop with due rows gets an equal part of the slots over time), and no
+//   shop gets more than `perShopLimit` rows in flight (counted over all workers by live leases), so one large
+//   shop, or the shops whose orders came first, cannot starve the rest.
 // - Exclusivity: on PostgreSQL the chosen rows are locked with FOR UPDATE SKIP LOCKED and leased in the
 //   same statement; on SQLite, where writes are serialised, the one statement that picks them leases them.
 // - Cost: the choice and the lease are one prepared statement (app/db/hot.server.ts claimRows), not the two

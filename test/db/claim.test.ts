@@ -42,6 +42,14 @@ describe("claiming due rows", () => {
     expect(await claim("w2", 8, 2)).toEqual([]);
   });
 
+  it("a shop with a row in flight yields the next slot to a shop with none, even one whose orders came later", async () => {
+    const [busy] = await queue(SHOP, 5, new Date(now.getTime() - 60_000));
+    const [later] = await queue(OTHER_SHOP, 1);
+    await prisma.invoice.update({ where: { id: busy.id }, data: { state: "sending", leaseOwner: "w0", leaseUntil: new Date(now.getTime() + 60_000) } });
+    // SHOP has a row in flight: OTHER_SHOP's newer order goes before SHOP's older ones.
+    expect((await claim("w1", 1, 2)).map((c) => c.id)).toEqual([later.id]);
+  });
+
   it("two workers claiming at once never get the same row", async () => {
     await queue(SHOP, 6);
     await queue(OTHER_SHOP, 6);
