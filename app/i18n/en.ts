@@ -389,6 +389,7 @@ export const en = {
   "waybill.description": "Note on the invoice",
   "waybill.totalsPending": "The totals appear when every line has a quantity, a unit price and a VAT rate.",
   "waybill.error.required": "Required.",
+  "waybill.error.waybill_number": "Digits only: the invoicing service takes the waybill number as a number (leave out a prefix such as IRS).",
   "waybill.error.vkn": "“{value}” is not a valid tax number: 10 digits with a valid check digit.",
   "waybill.error.tckn": "“{value}” is not a valid T.C. citizen number: 11 digits with valid check digits (or 11111111111 for an anonymous consumer).",
   "waybill.error.email": "Enter an e-mail address, or leave it empty.",

@@ -385,6 +385,7 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.description": "Fatura notu",
   "waybill.totalsPending": "Her kalemin miktarı, birim fiyatı ve KDV oranı girildiğinde toplamlar görünür.",
   "waybill.error.required": "Zorunlu.",
+  "waybill.error.waybill_number": "Yalnızca rakam: fatura servisi irsaliye numarasını sayı olarak alır (IRS gibi bir ön eki yazmayın).",
   "waybill.error.vkn": "“{value}” geçerli bir vergi numarası değil: 10 hane ve geçerli kontrol hanesi olmalı.",
   "waybill.error.tckn": "“{value}” geçerli bir T.C. kimlik numarası değil: 11 hane ve geçerli kontrol haneleri olmalı (nihai tüketici için 11111111111).",
   "waybill.error.email": "Bir e-posta adresi girin ya da boş bırakın.",

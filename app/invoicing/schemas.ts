@@ -70,7 +70,8 @@ export const InvoiceLineRequestSchema = z.object({
   id: z.union([z.number(), z.string().min(1)]),
   name: z.string().min(1),
   quantity: AmountSchema.refine(positive, "quantity must be greater than 0"),
-  unit: z.string().min(1),
+  // UN/ECE Recommendation 20 code (C62, KGM, ...), as the sandbox checks it.
+  unit: z.string().regex(/^[A-Z0-9]{1,3}$/, "expected a UN/ECE unit code"),
   unit_price: AmountSchema.refine(nonNegative, "unit_price must be >= 0"),
   tax_rate: z.enum(TAX_RATES),
   sku: z.string().optional(),
@@ -131,12 +132,13 @@ export const InvoiceRequestSchema = z
     order_id: z.string().min(1).optional(),
     order_d_id: z.string().optional(),
     order_created_at: DateYmd.optional(),
-    currency: z.string().optional(),
     currency_rate: AmountSchema.refine(positive, "currency_rate must be greater than 0").optional(),
     issue_date: DateYmd,
     issue_time: TimeHi,
-    // The spec says "numeric string"; not enforced, real waybill numbers carry a letter prefix.
-    waybill_number: z.string().optional(),
+    // The spec: a numeric string (the waybill form says so before anything is sent).
+    waybill_number: z.string().regex(/^\d+$/, "expected a numeric string").optional(),
+    // The spec: a currency code (ISO 4217, facts file); the sandbox refuses anything else.
+    currency: z.string().regex(/^[A-Z]{3}$/, "expected a 3-letter ISO 4217 code").optional(),
     waybill_date: DateYmd.optional(),
     cash_sale: z.boolean(),
     due_date: DateYmd.optional(),

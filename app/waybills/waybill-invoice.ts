@@ -251,6 +251,8 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
 
   // Waybill and payment
   if (!form.waybillNumber) fail("waybillNumber", "required");
+  // The spec: waybill_number is a numeric string; a strict service refuses a prefixed number ("IRS2026…").
+  else if (!/^\d+$/.test(form.waybillNumber)) fail("waybillNumber", "waybill_number");
   if (!ymd(form.waybillDate)) fail("waybillDate", "date");
   else if (form.waybillDate > today) fail("waybillDate", "date_future");
   if (form.cashSale) {

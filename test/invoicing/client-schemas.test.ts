@@ -63,6 +63,14 @@ describe("InvoiceRequestSchema", () => {
     expect(issues({ ...valid, lines: [{ ...line, tax_rate: "0", exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" }] })).toEqual([]);
   });
 
+  it("refuses what the spec's formats refuse: a currency that is not an ISO code, a waybill number that is not numeric, a unit that is not a UN/ECE code", () => {
+    expect(issues({ ...valid, currency: "TL" })).toEqual(["currency"]);
+    expect(issues({ ...valid, currency: "try" })).toEqual(["currency"]);
+    expect(issues({ ...valid, waybill_number: "IRS2026000000001" })).toEqual(["waybill_number"]);
+    expect(issues({ ...valid, waybill_number: "2026000000001" })).toEqual([]);
+    expect(issues({ ...valid, lines: [{ ...valid.lines[0], unit: "Adet" }] })).toEqual(["lines.0.unit"]);
+  });
+
   it("requires tax office and title of a company", () => {
     const company = { ...valid.customer!, type: "company" as const, tax_number: "1234567890", title: undefined };
     expect(issues({ ...valid, customer: company })).toEqual(["customer.tax_office", "customer.title"]);

@@ -126,6 +126,8 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     expect(errorsOf((f) => (f.paymentDate = ""))).toEqual({ paymentDate: "date" });
     expect(errorsOf((f) => (f.paymentDate = "2026-11-23"))).toEqual({ paymentDate: "date_future" });
     expect(errorsOf((f) => (f.waybillDate = "2026-02-30"))).toEqual({ waybillDate: "date" });
+    // The spec's waybill_number is a numeric string: a prefixed number is refused here, not by the service.
+    expect(errorsOf((f) => (f.waybillNumber = "IRS2026000000001"))).toEqual({ waybillNumber: "waybill_number" });
     expect(errorsOf((f) => (f.dueDate = "soon"))).toEqual({ dueDate: "date" });
     expect(errorsOf((f) => ((f.customer.address = "a".repeat(501)), (f.lines[0].name = "n".repeat(256))))).toEqual({ "customer.address": "too_long", "lines.0.name": "too_long" });
   });
