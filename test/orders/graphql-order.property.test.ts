@@ -1,8 +1,8 @@
 // Property: any webhook-shaped order, served in the GraphQL shape by the Admin API stand-in and read back through
-// the app's client (in-process fetch, the real query, line items and shipping lines page by page), maps to the
+// the app's client (in-process fetch, the real query, line items, shipping lines and refund lines page by page), maps to the
 // byte-identical result (body, totals, problems) as the webhook form. Orders are generated wide: presentment
 // currencies, several tax lines, discounts, gift cards, refunds, fulfillments, missing customers and addresses,
-// time zones, more lines than one page holds.
+// time zones, more lines (and refund lines, and adjustments) than one page holds.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
@@ -57,7 +57,11 @@ const orderArb = fc.record({
   shippingAddress: address,
   gateways: fc.array(fc.constantFrom("shopify_payments", "iyzico", "gift_card", "Kapıda Ödeme", "manual", "paytr"), { maxLength: 2 }),
   fulfillments: fc.array(fc.record({ company: fc.option(fc.constantFrom("Yurtiçi Kargo", "Aras Kargo", "DHL", "Bilinmeyen"), { nil: null }), status: fc.constantFrom("success", "success", "cancelled") }), { maxLength: 2 }),
-  refund: fc.option(fc.record({ quantity: fc.integer({ min: 1, max: 3 }), adjustment: fc.integer({ min: -5_000, max: 0 }) }), { nil: null }),
+  // Up to 14 refund lines and 3 adjustments: past the first page the app asks for (10 and 2).
+  refund: fc.option(
+    fc.record({ quantity: fc.integer({ min: 1, max: 3 }), lines: fc.integer({ min: 1, max: 14 }), adjustments: fc.array(fc.integer({ min: -5_000, max: -1 }), { maxLength: 3 }) }),
+    { nil: null },
+  ),
   source: fc.constantFrom("web", "web", "pos", "shopify_draft_order"),
   status: fc.constantFrom("paid", "paid", "partially_refunded", "pending"),
   offset: fc.constantFrom("+03:00", "Z", "-05:00", "+14:00"),
@@ -138,7 +142,17 @@ function restOrder(g: Generated, id: number) {
     financial_status: g.status,
     fulfillments: g.fulfillments.map((f, i) => ({ id: id * 10 + i, status: f.status, created_at: at, tracking_company: f.company, tracking_number: f.company ? `T${i}` : null })),
     refunds: g.refund
-      ? [{ id: id * 10, created_at: at, refund_line_items: [{ line_item_id: lineItems[0].id, quantity: Math.min(g.refund.quantity, lineItems[0].quantity) }], order_adjustments: g.refund.adjustment ? [{ kind: "refund_discrepancy", amount: money(g.refund.adjustment) }] : [] }]
+      ? [
+          {
+            id: id * 10,
+            created_at: at,
+            refund_line_items: Array.from({ length: g.refund.lines }, (_, k) => {
+              const line = lineItems[k % lineItems.length];
+              return { line_item_id: line.id, quantity: Math.min(g.refund!.quantity, line.quantity) };
+            }),
+            order_adjustments: g.refund.adjustments.map((cents) => ({ kind: "refund_discrepancy", amount: money(cents) })),
+          },
+        ]
       : [],
   };
 }
@@ -161,6 +175,7 @@ describe("GraphQL order → webhook order, property", () => {
   it("every generated order maps byte for byte the same through the Admin API as from its webhook", async () => {
     let id = 6_000_000_000;
     let paged = 0;
+    let pagedRefunds = 0;
     let problems = 0;
     const codes = new Map<string, number>();
     await fc.assert(
@@ -175,6 +190,10 @@ describe("GraphQL order → webhook order, property", () => {
         const fromWebhook = mapOrderToInvoice(parsed.order, context);
         expect(JSON.stringify(mapOrderToInvoice(read!, context))).toBe(JSON.stringify(fromWebhook));
         if (g.lines.length > 5 || g.shipping.length > 2) paged++;
+        // The refunds as the webhook has them, whole (their lines and adjustments page separately).
+        const refunds = (o: typeof read) => (o!.refunds ?? []).map((r) => [r.refund_line_items, r.order_adjustments]);
+        expect(JSON.stringify(refunds(read))).toBe(JSON.stringify(refunds(parsed.order)));
+        if (g.refund && (g.refund.lines > 10 || g.refund.adjustments.length > 2)) pagedRefunds++;
         if (!fromWebhook.ok) {
           problems++;
           for (const p of fromWebhook.problems) if (p.severity === "error") codes.set(p.code, (codes.get(p.code) ?? 0) + 1);
@@ -182,9 +201,10 @@ describe("GraphQL order → webhook order, property", () => {
       }),
       { numRuns: 300, seed: 20261123 },
     );
-    console.log(`graphql property: 300 orders, ${paged} needed more than one page of lines, ${problems} mapped to problems`, JSON.stringify([...codes]));
+    console.log(`graphql property: 300 orders, ${paged} needed more than one page of lines, ${pagedRefunds} of refund lines or adjustments, ${problems} mapped to problems`, JSON.stringify([...codes]));
     // The generator reaches the paging path, invoice bodies and refusals, so the property says something about each.
     expect(paged).toBeGreaterThan(20);
+    expect(pagedRefunds).toBeGreaterThan(10);
     expect(problems).toBeGreaterThan(0);
     expect(300 - problems).toBeGreaterThan(100);
   }, 120_000);
