@@ -27,6 +27,14 @@ export const SHIPPING_LINE_FIELDS = `id title code originalPriceSet { ${BAG} } d
 
 export const REFUND_LINE_ITEM_FIELDS = "quantity lineItem { id }";
 export const ORDER_ADJUSTMENT_FIELDS = `reason amountSet { ${BAG} }`;
+/**
+ * `Order.refunds` is a list, not a connection: it has no cursor. The first read asks for this many; an answer that
+ * is full is read again without the limit (app/shopify-admin/order-reads.ts), so no refund is ever cut off.
+ */
+export const REFUNDS_FIRST = 5;
+export const REFUND_FIELDS = `id createdAt
+    refundLineItems(first: 10) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
+    orderAdjustments(first: 2) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }`;
 
 const ADDRESS = "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
 
@@ -44,11 +52,7 @@ export const ORDER_FIELDS = `
   lineItems(first: ${LINE_ITEMS_PAGE}) { nodes { ${LINE_ITEM_FIELDS} } ${PAGE_INFO} }
   shippingLines(first: 2) { nodes { ${SHIPPING_LINE_FIELDS} } ${PAGE_INFO} }
   fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
-  refunds(first: 5) {
-    id createdAt
-    refundLineItems(first: 10) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
-    orderAdjustments(first: 2) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }
-  }`;
+  refunds(first: ${REFUNDS_FIRST}) { ${REFUND_FIELDS} }`;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected");
 const gidOf = (type: string) => z.string().regex(new RegExp(`^gid://shopify/${type}/\\d+(\\?.*)?$`), `a ${type} GID expected`);

@@ -15,7 +15,9 @@ import {
   LINE_ITEM_FIELDS,
   ORDER_ADJUSTMENT_FIELDS,
   ORDER_FIELDS,
+  REFUND_FIELDS,
   REFUND_LINE_ITEM_FIELDS,
+  REFUNDS_FIRST,
   SHIPPING_LINE_FIELDS,
   toWebhookOrder,
   type GraphqlOrder,
@@ -65,7 +67,11 @@ const MORE_REFUND_LINE_ITEMS = `query RefundLineItems($id: ID!, $after: String) 
 const MORE_ORDER_ADJUSTMENTS = `query RefundOrderAdjustments($id: ID!, $after: String) { refund(id: $id) {
   orderAdjustments(first: ${LINES_PAGE}, after: $after) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } pageInfo { hasNextPage endCursor } } } }`;
 
+// Every refund of an order whose first answer held REFUNDS_FIRST (the list may have been cut there).
+const ALL_REFUNDS = `query OrderRefunds($id: ID!) { order(id: $id) { refunds { ${REFUND_FIELDS} } } }`;
+
 const ReadOrderData = z.object({ order: GraphqlOrderSchema.nullable() });
+const AllRefunds = z.object({ order: GraphqlOrderSchema.pick({ refunds: true }).nullable() });
 const ListOrdersData = z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) });
 const MoreLineItems = z.object({ order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable() });
 const MoreRefundLineItems = z.object({ refund: z.object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) }).nullable() });
@@ -98,8 +104,14 @@ async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<Grap
     shippingLines.push(...data.order.shippingLines.nodes);
     page = data.order.shippingLines.pageInfo;
   }
+  let firstRefunds = order.refunds;
+  if (firstRefunds.length >= REFUNDS_FIRST) {
+    const data = await client.graphql(ALL_REFUNDS, { id: order.id }, AllRefunds);
+    if (!data.order) throw new AdminApiError("invalid_response", `${order.name} disappeared while its refunds were read`);
+    firstRefunds = data.order.refunds;
+  }
   const refunds: GraphqlOrder["refunds"] = [];
-  for (const refund of order.refunds) {
+  for (const refund of firstRefunds) {
     const refundLineItems = [...refund.refundLineItems.nodes];
     page = refund.refundLineItems.pageInfo;
     while (page.hasNextPage) {

@@ -3,7 +3,7 @@
 // byte-identical result (invoice body, totals, problems) as the webhook's REST form.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
-import { GraphqlOrderSchema, legacyId, toWebhookJson, toWebhookOrder, webhookAmount } from "../../app/orders/graphql-order";
+import { GraphqlOrderSchema, legacyId, REFUNDS_FIRST, toWebhookJson, toWebhookOrder, webhookAmount } from "../../app/orders/graphql-order";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
 import { createAdminClient, type AdminGraphql } from "../../app/shopify-admin/client.server";
 import { readOrderWith } from "../../app/shopify-admin/order-reads";
@@ -100,6 +100,32 @@ describe("GraphQL order → webhook order", () => {
     const project = (o: typeof read) =>
       o!.refunds!.map((r) => ({ lines: r.refund_line_items!.map((l) => [l.line_item_id, l.quantity]), adjustments: r.order_adjustments!.map((a) => [a.kind, a.amount]) }));
     expect(project(read)).toEqual(project(parsed.order));
+  });
+
+  it("an order with more refunds than the first read asks for gets every refund (Order.refunds has no cursor)", async () => {
+    const base = fixtureOrder(names.find((n) => n.startsWith("01-"))!) as Record<string, unknown>;
+    const id = 5_810_004_799;
+    const refundIds = Array.from({ length: REFUNDS_FIRST + 2 }, (_, i) => 5_810_004_700 + i);
+    const order = {
+      ...base,
+      id,
+      admin_graphql_api_id: `gid://shopify/Order/${id}`,
+      name: "#REFUNDS7",
+      financial_status: "partially_refunded",
+      // Goodwill refunds of 1.00 each: no lines, one adjustment.
+      refunds: refundIds.map((refundId, i) => ({
+        id: refundId,
+        created_at: `2026-11-2${i % 3}T10:00:00+03:00`,
+        refund_line_items: [],
+        order_adjustments: [{ id: refundId + 50, kind: "refund_discrepancy", amount: "-1.00", tax_amount: "0.00" }],
+      })),
+    };
+    standin.upsertOrders([order]);
+    const before = client.stats.requests;
+    const read = await readOrderWith(client, id);
+    expect(read!.refunds!.map((refund) => refund.id)).toEqual(refundIds);
+    // The order, then its refunds again without the limit.
+    expect(client.stats.requests - before).toBe(2);
   });
 
   it("an unknown order is null", async () => {
