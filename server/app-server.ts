@@ -40,7 +40,10 @@ const accessLog = pinoHttp({
 export function createApp({ build, clientDir = path.join(ROOT, "build/client"), routes }: AppServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.use(compression());
+  // Not the answers to Shopify's webhooks and the service's callbacks: a few bytes each, without a length (Remix
+  // streams them), so compression gzipped every one; about 9 % of the web process's CPU during webhook ingestion
+  // (bench/results/pipeline.md, Run 4).
+  app.use(compression({ filter: (req, res) => !/^\/(webhooks|callbacks)\//.test(req.path) && compression.filter(req, res) }));
   // Vite fingerprints every file under /assets: cache them for a year; the rest of build/client (favicon...) for an
   // hour. Static files are served before the access log, as remix-serve did.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));

@@ -1,19 +1,30 @@
 // The one way a webhook route receives a Shopify delivery:
 //   1. the body is read with a size limit (413 before reading further: app/http/body-limit.server.ts);
-//   2. authenticate.webhook checks the signature (401) and the headers (400); a signed body that is not JSON is a
+//   2. the library's webhook check (what authenticate.webhook does, without reading the shop's session, which the
+//      routes do not use) verifies the signature (401) and the headers (400); a signed body that is not JSON is a
 //      malformed delivery: 400, not a crash;
 //   3. the route acts only on its own topic (X-Shopify-Topic is not covered by the signature): another topic is a 400;
 //   4. each event (X-Shopify-Event-Id, shared by the retries of one event) is acted on once per shop and topic;
 //      a repeat is answered 200 "duplicate" and changes nothing;
 //   5. the work runs, and what it did is recorded with the delivery.
 // Every failure is thrown as the Response to send.
+import { WebhookValidationErrorReason } from "@shopify/shopify-api";
 import prisma, { hot } from "../db.server";
-import { authenticate } from "../shopify.server";
-import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
+import { webhookValidator } from "../shopify.server";
+import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { recordShop } from "../shops/shops.server";
 import { webhookResponse, type DeliveryOutcome } from "../pipeline/webhook-response";
 
-export type WebhookContext = Awaited<ReturnType<typeof authenticate.webhook>>;
+/** A verified delivery. */
+export interface WebhookContext {
+  shop: string;
+  topic: string;
+  webhookId: string;
+  /** Shared by the retries of one event (X-Shopify-Event-Id). */
+  eventId?: string;
+  apiVersion: string;
+  payload: unknown;
+}
 
 export function jsonError(status: number, error: string): Response {
   return new Response(JSON.stringify({ ok: false, error }), { status, headers: { "Content-Type": "application/json" } });
@@ -26,15 +37,20 @@ function topicKey(topic: string): string {
 
 /** Steps 1 to 3: a verified delivery of `topic`, or the thrown answer. */
 export async function receiveWebhook(request: Request, topic: string): Promise<WebhookContext> {
-  const buffered = await bufferedRequest(request, BODY_LIMITS.webhook);
-  let context: WebhookContext;
-  try {
-    context = await authenticate.webhook(buffered);
-  } catch (error) {
-    // authenticate.webhook parses the body only after the signature checked out.
-    if (error instanceof SyntaxError) throw jsonError(400, "body is not JSON");
-    throw error;
+  if (request.method !== "POST") throw new Response(undefined, { status: 405, statusText: "Method not allowed" });
+  const rawBody = await readTextLimited(request, BODY_LIMITS.webhook);
+  const check = await webhookValidator.validate({ rawBody, rawRequest: request });
+  if (!check.valid) {
+    if (check.reason === WebhookValidationErrorReason.InvalidHmac) throw new Response(undefined, { status: 401, statusText: "Unauthorized" });
+    throw new Response(undefined, { status: 400, statusText: "Bad Request" });
   }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(rawBody);
+  } catch {
+    throw jsonError(400, "body is not JSON");
+  }
+  const context: WebhookContext = { shop: check.domain, topic: check.topic, webhookId: check.webhookId, eventId: check.eventId, apiVersion: check.apiVersion, payload };
   if (topicKey(context.topic) !== topicKey(topic)) throw jsonError(400, `this address takes ${topic} deliveries only`);
   return context;
 }
@@ -44,9 +60,9 @@ export async function receiveWebhook(request: Request, topic: string): Promise<W
  * authentication did not finish) is recorded now; a shop without either never installed the app.
  */
 async function recordInstalledShop(context: WebhookContext): Promise<void> {
-  if (!context.session) return;
-  // A prepared read (no trigger means no Shop row): every order delivery passes here.
-  if ((await hot().shopTrigger(context.shop)) === null) await recordShop(context.shop, {});
+  // A prepared read (no trigger means no Shop row): every order delivery passes here. The session only when needed.
+  if ((await hot().shopTrigger(context.shop)) !== null) return;
+  if (await prisma.session.findFirst({ where: { shop: context.shop, isOnline: false }, select: { id: true } })) await recordShop(context.shop, {});
 }
 
 export interface HandleOptions {
