@@ -165,6 +165,8 @@ export interface HotStatements {
   callbackTarget(invoiceId: string): Promise<CallbackTarget | null>;
   /** A verified callback: the row due for a read at `readAt` (unless sooner), or recorded while it is being posted. */
   markCallback(invoiceId: string, remoteId: number, event: NewEvent, readAt: Date, now: Date): Promise<CallbackMark>;
+  /** PostgreSQL: NOTIFY on `channel` (workers in other processes LISTEN); SQLite: nothing (one host, polling). */
+  notify(channel: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -477,6 +479,9 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         throw error;
       }
     },
+    async notify() {
+      // Across processes on SQLite the workers poll.
+    },
     async close() {
       // The connection is Prisma's: it closes it.
     },
@@ -734,6 +739,9 @@ function postgresHot(databaseUrl: string): HotStatements {
         if (pgCode(error) === "23505") return "duplicate";
         throw error;
       }
+    },
+    async notify(channel) {
+      await pool.query({ name: "hot-notify", text: `SELECT pg_notify($1, '')`, values: [channel] });
     },
     async close() {
       await pool.end();
