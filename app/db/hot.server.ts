@@ -165,6 +165,8 @@ export interface HotStatements {
   callbackTarget(invoiceId: string): Promise<CallbackTarget | null>;
   /** A verified callback: the row due for a read at `readAt` (unless sooner), or recorded while it is being posted. */
   markCallback(invoiceId: string, remoteId: number, event: NewEvent, readAt: Date, now: Date): Promise<CallbackMark>;
+  /** A status read of a processing invoice at `readAt` unless one is due sooner; true when one was scheduled. */
+  scheduleRead(invoiceId: string, remoteId: number, readAt: Date): Promise<boolean>;
   /** PostgreSQL: NOTIFY on `channel` (workers in other processes LISTEN); SQLite: nothing (one host, polling). */
   notify(channel: string): Promise<void>;
   close(): Promise<void>;
@@ -479,6 +481,16 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         throw error;
       }
     },
+    async scheduleRead(invoiceId, remoteId, readAt) {
+      const at = sqliteDate(readAt);
+      return write(
+        () =>
+          prepared(
+            `UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "remoteId" = ? AND "state" = 'processing' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" > ?)`,
+          ).run(at, sqliteDate(new Date()), invoiceId, remoteId, at).changes === 1,
+        false,
+      );
+    },
     async notify() {
       // Across processes on SQLite the workers poll.
     },
@@ -739,6 +751,15 @@ function postgresHot(databaseUrl: string): HotStatements {
         if (pgCode(error) === "23505") return "duplicate";
         throw error;
       }
+    },
+    async scheduleRead(invoiceId, remoteId, readAt) {
+      const result = await pool.query({
+        name: "hot-schedule-read",
+        text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $2::timestamp(3)
+               WHERE "id" = $3 AND "remoteId" = $4 AND "state" = 'processing' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" > $1::timestamp(3))`,
+        values: [pgDate(readAt), pgDate(new Date()), invoiceId, remoteId],
+      });
+      return result.rowCount === 1;
     },
     async notify(channel) {
       await pool.query({ name: "hot-notify", text: `SELECT pg_notify($1, '')`, values: [channel] });

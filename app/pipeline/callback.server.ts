@@ -8,7 +8,7 @@
 //   - re-reads are coalesced: a callback schedules the read CALLBACK_COALESCE_MS later unless one is due
 //     sooner, so a burst of callbacks for one invoice costs one GET.
 import { DateTime } from "luxon";
-import prisma, { hot } from "../db.server";
+import { hot } from "../db.server";
 import { parseCallback, verifyCallback } from "../invoicing/callback-signature.server";
 import { logger } from "../logger.server";
 import { TURKEY_ZONE } from "../orders/dates";
@@ -98,9 +98,6 @@ export async function receiveCallback(invoiceId: string, body: unknown, now = ne
 
 /** A status read of a processing invoice at `readAt` unless one is due sooner; true when one was scheduled. */
 async function scheduleRead(id: string, remoteId: number, readAt: Date): Promise<boolean> {
-  const { count } = await prisma.invoice.updateMany({
-    where: { id, remoteId, state: "processing", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }] },
-    data: { nextAttemptAt: readAt },
-  });
-  return count > 0;
+  // A prepared statement (app/db/hot.server.ts): a status change in the same second as the last comes often.
+  return hot().scheduleRead(id, remoteId, readAt);
 }
