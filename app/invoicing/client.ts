@@ -303,6 +303,8 @@ export interface PostedWith {
   invoiceIntegrationId?: number | null;
   /** The order id as sent to the service. */
   orderId: string;
+  /** The callback address the create carried: it tells a record that does not say its order_id. */
+  callbackUrl?: string;
 }
 
 /**
@@ -312,7 +314,7 @@ export interface PostedWith {
  */
 export async function settleUnknownCreate(
   client: Pick<InvoicingClient, "findInvoicesByOrderId">,
-  { saleChannelId, invoiceIntegrationId, orderId }: PostedWith,
+  { saleChannelId, invoiceIntegrationId, orderId, callbackUrl }: PostedWith,
 ): Promise<InvoiceRecord | null> {
   const found = await client.findInvoicesByOrderId(orderId);
   const matches = found.filter(
@@ -320,8 +322,10 @@ export async function settleUnknownCreate(
       invoice.sale_channel_id === saleChannelId &&
       // A test invoice (dummy integration) of the same order is not the live one, and the other way round.
       (invoiceIntegrationId == null || invoice.invoice_integration_id == null || invoice.invoice_integration_id === invoiceIntegrationId) &&
-      // Records may omit order_id; when present it must match, in case the service ignored the filter.
-      (invoice.order_id == null || invoice.order_id === orderId),
+      // The spec's record has no order_id. When the record says it, it must match (the service may ignore the
+      // filter); when not, the record is this order's only if it echoes our callback address ("as sent"), or a
+      // service that ignored the filter would hand us another order's invoice.
+      (invoice.order_id != null ? invoice.order_id === orderId : callbackUrl !== undefined && invoice.callback_url?.trim() === callbackUrl),
   );
   // Duplicate protection allows one; should there be more, the oldest is the one that counts.
   matches.sort((a, b) => a.id - b.id);

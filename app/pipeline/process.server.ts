@@ -110,11 +110,12 @@ export function serviceOrderId(orderId: string, testMode: boolean): string {
  * What the row's earlier attempt was posted with. Rows posted before these columns existed fall back to the
  * current channel and any integration.
  */
-function earlierPost(row: Row, connection: Connection): PostedWith {
+function earlierPost(row: Row, connection: Connection, appUrl: string): PostedWith {
   return {
     saleChannelId: row.saleChannelId ?? connection.saleChannelId,
     invoiceIntegrationId: row.invoiceIntegrationId,
     orderId: serviceOrderId(row.orderId, row.postedInTestMode),
+    callbackUrl: callbackUrlFor(appUrl, row.id),
   };
 }
 
@@ -142,9 +143,10 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
     saleChannelId: connection.saleChannelId,
     invoiceIntegrationId: connection.invoiceIntegrationId,
     orderId: serviceOrderId(row.orderId, connection.testMode),
+    callbackUrl: callbackUrlFor(deps.appUrl, row.id),
   };
   return {
-    settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection)) }),
+    settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection, deps.appUrl)) }),
     build(now) {
       const parsed = parseShopifyOrder(row.orderSnapshot);
       if (!parsed.ok) return { ok: false, problems: parsed.problems };

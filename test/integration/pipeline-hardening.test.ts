@@ -152,10 +152,11 @@ describe("every loop backs off and ends", () => {
         throw new DuplicateOrderError({ method: "POST", path: "/invoices", create: true }, { order_id: ["already exists"] }, { status: 422 });
       },
       getInvoice: async (): Promise<InvoiceRecord> => existing,
-      findInvoicesByOrderId: async (): Promise<InvoiceRecord[]> => {
+      // The record says which order it is for (a record that does not is taken only by its callback address).
+      findInvoicesByOrderId: async (orderId: string): Promise<InvoiceRecord[]> => {
         lookups += 1;
         if (lookups === 1) throw serverDown();
-        return [existing];
+        return [{ ...existing, order_id: orderId }];
       },
       ...noWaybillCalls,
     };

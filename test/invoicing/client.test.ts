@@ -584,6 +584,18 @@ describe("settleUnknownCreate", () => {
     expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" }))?.id).toBe(701);
   });
 
+  it("a record that does not say its order (the spec's record has no order_id) is this order's only when it echoes the callback address posted with", async () => {
+    const ours = "https://app.example/callbacks/invoices/row-1";
+    const { baseUrl } = await serve(
+      json(200, { data: [record({ id: 900, order_id: null, callback_url: "https://app.example/callbacks/invoices/row-2" }), record({ id: 901, order_id: null, callback_url: ours })] }),
+    );
+    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours }))?.id).toBe(901);
+    // Without the address nothing tells which order such a record is for: none is taken (another order's invoice is worse).
+    expect(await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" })).toBeNull();
+    const silent = await serve(json(200, { data: [record({ id: 902, order_id: null, callback_url: null })] }));
+    expect(await settleUnknownCreate(client(silent.baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours })).toBeNull();
+  });
+
   it("matches the integration the create was posted with: a test (dummy) invoice of the order is not the live one", async () => {
     const { baseUrl } = await serve(
       json(200, { data: [record({ id: 800, sale_channel_id: 8, invoice_integration_id: 99 }), record({ id: 801, sale_channel_id: 8, invoice_integration_id: 21 })] }),
