@@ -208,3 +208,20 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
+
+/**
+ * The `errors[]` of an invoice record (asynchronous processing) as one line for the merchant. The spec does not
+ * show an element's fields: a string is taken as it is, an object by its string `message`, anything else
+ * (null, numbers, other shapes) as its JSON, so no element can break the status read.
+ */
+export function processingErrorsText(errors: unknown): string {
+  if (!Array.isArray(errors) || errors.length === 0) return "-";
+  return errors
+    .map((e) => {
+      if (typeof e === "string") return e;
+      const message = typeof e === "object" && e !== null ? (e as { message?: unknown }).message : undefined;
+      return typeof message === "string" ? message : JSON.stringify(e) ?? String(e);
+    })
+    .join("; ")
+    .slice(0, 1000);
+}

@@ -12,6 +12,7 @@ import {
   BlockedError,
   DuplicateOrderError,
   InvoicingError,
+  processingErrorsText,
   NotFoundError,
   RateLimitedError,
   ValidationError,
@@ -470,7 +471,7 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
     lastError: null,
   };
   if (state === "failed") {
-    data.problems = json([problem("service.formalisation_failed", { details: remoteErrorText(record.errors) })]);
+    data.problems = json([problem("service.formalisation_failed", { details: processingErrorsText(record.errors) })]);
   }
   // Cancelled in Shopify: while the invoice is still being formalised the next read may yet delete it
   // (afterSaleAtService); once formalised, only the merchant can act (the invoice page says how).
@@ -495,13 +496,6 @@ function pickTotals(record: InvoiceRecord) {
   return { lines_total, discount_total, tax_total, extra_tax_total, grand_total };
 }
 
-function remoteErrorText(errors: unknown): string {
-  if (!Array.isArray(errors) || errors.length === 0) return "-";
-  return errors
-    .map((e) => (typeof e === "string" ? e : ((e as { message?: string; code?: string }).message ?? JSON.stringify(e))))
-    .join("; ")
-    .slice(0, 1000);
-}
 
 function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger, notFound?: Problem): Outcome {
   if (error instanceof ValidationError) {
