@@ -4,9 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/invoice-pdf.$id.$signature";
 import { customerPdfUrl, verifyCustomerPdf } from "../../app/print/customer-pdf.server";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
-import { clientFor, invoiceBody, waitFor } from "../contract/helpers";
 import { connectShop } from "../helpers/pipeline";
-import { createInvoiceRow, prisma } from "../helpers/db";
+import { prisma } from "../helpers/db";
+import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
@@ -23,17 +23,8 @@ beforeEach(async () => {
   await connectShop(sandbox, OTHER_SHOP);
 });
 
-/** An invoice formalised at the sandbox and the shop's completed row for it. */
-async function completedInvoice(orderId: string, shop = SHOP) {
-  const client = clientFor(sandbox);
-  const created = await client.createInvoice(invoiceBody(sandbox.account));
-  const record = await waitFor(async () => {
-    const read = await client.getInvoice(created.id);
-    return read.formal_status === "completed" && read;
-  }, 5_000, "formalisation");
-  const row = await createInvoiceRow(shop, { orderId });
-  return prisma.invoice.update({ where: { id: row.id }, data: { state: "completed", remoteId: record.id, serialNumber: record.serial_number } });
-}
+
+const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;
 
 const open = (url: string) => {
   const [, , id, signature] = new URL(url).pathname.split("/");

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/app.invoices.$id.pdf";
 import { pdfFileName } from "../../app/admin/invoice-pdf.server";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
-import { clientFor, invoiceBody, waitFor } from "../contract/helpers";
+import { clientFor, invoiceBody } from "../contract/helpers";
 import { connectShop } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
+import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
@@ -27,24 +28,12 @@ beforeEach(async () => {
   sandbox.faults.reset();
 });
 
-/** An invoice at the sandbox, formalised, and the shop's row that points to it. */
-async function formalisedInvoice(shop = SHOP) {
-  const client = clientFor(sandbox);
-  const created = await client.createInvoice(invoiceBody(sandbox.account));
-  const record = await waitFor(async () => {
-    const read = await client.getInvoice(created.id);
-    return read.formal_status === "completed" && read;
-  }, 5_000, "formalisation");
-  const row = await createInvoiceRow(shop);
-  await prisma.invoice.update({ where: { id: row.id }, data: { state: "completed", remoteId: record.id, serialNumber: record.serial_number, pdfUrl: null } });
-  return { row, record };
-}
 
 const get = async (id: string, shop = SHOP) => callRoute(loader, await adminFetchRequest(`/app/invoices/${id}/pdf`, shop), { id });
 
 describe("the formal PDF through the app", () => {
   it("streams the service's formal PDF with the shop's key, as a download named after the serial number", async () => {
-    const { row, record } = await formalisedInvoice();
+    const { row, record } = await formalisedInvoice(sandbox);
     const response = await get(row.id);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
@@ -60,7 +49,7 @@ describe("the formal PDF through the app", () => {
   });
 
   it("answers 404 for another shop's invoice and for an unknown id, without asking the service", async () => {
-    const { row } = await formalisedInvoice(OTHER_SHOP);
+    const { row } = await formalisedInvoice(sandbox, OTHER_SHOP);
     requests.length = 0;
     for (const id of [row.id, "no-such-invoice"]) {
       const response = await get(id, SHOP);
@@ -82,13 +71,13 @@ describe("the formal PDF through the app", () => {
   });
 
   it("answers 502 when the service fails", async () => {
-    const { row } = await formalisedInvoice();
+    const { row } = await formalisedInvoice(sandbox);
     sandbox.faults.failNext(1, { status: 503, path: "/api/invoices/*" });
     expect((await get(row.id)).status).toBe(502);
   });
 
   it("refuses a request without a session token", async () => {
-    const { row } = await formalisedInvoice();
+    const { row } = await formalisedInvoice(sandbox);
     const response = await callRoute(loader, new Request(`${APP_ORIGIN}/app/invoices/${row.id}/pdf`), { id: row.id });
     expect(response.status).not.toBe(200);
     expect(response.headers.get("content-type")).not.toBe("application/pdf");

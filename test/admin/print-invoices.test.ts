@@ -7,9 +7,9 @@ import { loader as printLoader } from "../../app/routes/print.invoices.$token";
 import { PRINT_TOKEN_TTL_MS, signPrintToken, verifyPrintToken } from "../../app/print/print.server";
 import { printQuery, printSummary } from "../../extensions/order-invoice-print/src/print-summary.js";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
-import { clientFor, invoiceBody, waitFor } from "../contract/helpers";
 import { connectShop } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
+import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
@@ -27,17 +27,8 @@ beforeEach(async () => {
   await connectShop(sandbox, OTHER_SHOP);
 });
 
-/** An invoice formalised at the sandbox and the shop's completed row for `orderId`. */
-async function completedInvoice(orderId: string, shop = SHOP) {
-  const client = clientFor(sandbox);
-  const created = await client.createInvoice(invoiceBody(sandbox.account));
-  const record = await waitFor(async () => {
-    const read = await client.getInvoice(created.id);
-    return read.formal_status === "completed" && read;
-  }, 5_000, "formalisation");
-  const row = await createInvoiceRow(shop, { orderId });
-  return prisma.invoice.update({ where: { id: row.id }, data: { state: "completed", remoteId: record.id, serialNumber: record.serial_number } });
-}
+
+const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;
 
 const ask = async (orders: string, shop = SHOP) =>
   callRoute(apiLoader, await adminFetchRequest(`/api/print/invoices?orders=${encodeURIComponent(orders)}`, shop, { headers: { Origin: "https://extensions.shopifycdn.com" } }));
