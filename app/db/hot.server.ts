@@ -450,8 +450,11 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         }
         let rereadNow = false;
         if (job.callbacksSince) {
-          rereadNow = prepared(`SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = ? AND "type" = 'callback' AND "at" >= ? LIMIT 1`).get(job.id, sqliteDate(job.callbacksSince)) !== undefined;
-          if (rereadNow) prepared(`UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ?`).run(now, now, job.id);
+          rereadNow =
+            prepared(
+              `UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ?
+               AND EXISTS (SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = ? AND "type" = 'callback' AND "at" >= ?)`,
+            ).run(now, now, job.id, job.id, sqliteDate(job.callbacksSince)).changes === 1;
         }
         return { stored: true, rereadNow };
       });
@@ -697,15 +700,14 @@ function postgresHot(databaseUrl: string): HotStatements {
         }
         let rereadNow = false;
         if (job.callbacksSince) {
+          // One statement, read after the update above took the row's lock (its snapshot starts now).
           const { rowCount } = await client.query({
-            name: "hot-callbacks-since",
-            text: `SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = $1 AND "type" = 'callback' AND "at" >= $2::timestamp(3) LIMIT 1`,
-            values: [job.id, pgDate(job.callbacksSince)],
+            name: "hot-read-now-after-callback",
+            text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $1::timestamp(3) WHERE "id" = $2
+                   AND EXISTS (SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = $2 AND "type" = 'callback' AND "at" >= $3::timestamp(3))`,
+            values: [now, job.id, pgDate(job.callbacksSince)],
           });
           rereadNow = rowCount === 1;
-          if (rereadNow) {
-            await client.query({ name: "hot-read-now", text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $1::timestamp(3) WHERE "id" = $2`, values: [now, job.id] });
-          }
         }
         return { stored: true, rereadNow };
       });

@@ -10,6 +10,7 @@ import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
+import { InvoicingClient } from "../../app/invoicing/client";
 import { SHOP } from "../helpers/shopify";
 
 const pipeline = pipelineForEachTest({
@@ -110,6 +111,33 @@ describe("callbacks", () => {
     expect(after.serialNumber).toBe(row.serialNumber);
     expect(reads()).toBe(2);
     expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(1);
+  });
+
+  it("a callback that comes while the post is still being answered makes the read happen at once, not on the schedule", async () => {
+    // The service's callback arrives before the create's answer reaches the worker ("early": the row has no remote
+    // id yet, so it is only recorded). The worker's end of job must see it and make the row due now; the schedule
+    // alone would read it 15 s later (random() = 1: the longest first delay).
+    const worker = await pipeline.startWorker({
+      random: () => 1,
+      clientFor: (connection) => {
+        const client = new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 5000 });
+        const create = client.createInvoice.bind(client);
+        client.createInvoice = async (body) => {
+          const record = await create(body);
+          const [row] = await prisma.invoice.findMany({ where: { shopDomain: SHOP } });
+          expect(await (await callback(row.id, record.id)).json()).toEqual({ ok: true });
+          await settle(50); // the sandbox formalises meanwhile
+          return record;
+        };
+        return client;
+      },
+    });
+    await pipeline.deliverPaid(paidOrder());
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed", 12_000);
+    const types = (await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id }, orderBy: { at: "asc" } })).map((e) => e.type);
+    expect(types.indexOf("callback")).toBeLessThan(types.indexOf("posted"));
+    expect(pipeline.requests.filter((line) => line.startsWith(`GET /api/invoices/${row.remoteId} `))).toHaveLength(1);
+    await worker.stop();
   });
 
   it("ten different callbacks for one invoice within a few seconds cost one status read", async () => {
