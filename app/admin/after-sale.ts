@@ -7,7 +7,7 @@
 // The app never issues an İADE invoice for its own customer's return.
 import { ZERO, dec } from "../invoicing/money";
 import { parseShopifyOrder } from "../orders/order";
-import { refundedLinesOf, type RefundedLine } from "../orders/refunds";
+import { refundedLinesOf, type RefundedLine, type StoredRefund } from "../orders/refunds";
 
 /** Days after delivery to the recipient within which an e-Arşiv invoice may be cancelled (after-sale-facts.md). */
 export const E_ARCHIVE_CANCEL_DAYS = 8;
@@ -25,29 +25,11 @@ export type AfterSalePath =
   | { kind: "buyer_return_invoice" }
   | { kind: "unknown_document" };
 
-export interface RefundInput {
-  refundId: string;
-  refundedAt: Date;
-  lineItems: unknown;
-  hasLineItems: boolean;
-  shipping: string;
-  amount: string;
-  giftCardAmount: string;
-  restock: boolean;
-  handling: string | null;
-}
+/** A stored refund and what the merchant recorded about it. */
+export type RefundInput = StoredRefund & { handling: string | null };
 
-export interface RefundView {
-  refundId: string;
-  refundedAt: string;
-  lines: RefundedLine[];
-  hasLineItems: boolean;
-  shipping: string;
-  amount: string;
-  giftCardAmount: string;
-  restock: boolean;
-  handling: string | null;
-}
+/** A refund as the invoice page shows it: its lines read, its date as ISO. */
+export type RefundView = Omit<RefundInput, "refundedAt" | "lineItems"> & { refundedAt: string; lines: RefundedLine[] };
 
 export interface AfterSaleInput {
   state: string;
