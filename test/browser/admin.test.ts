@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, USER_AGENT } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor, USER_AGENT } from "../helpers/browser";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
@@ -16,17 +16,6 @@ const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    value = await read();
-  }
-  return value;
-}
 
 const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) => openAdminPage(browser, stack, pathInApp, locale, { shop });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor } from "../helpers/browser";
 
 const SHOP = "demo-magaza.myshopify.com";
 const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as { id: number };
@@ -16,17 +16,6 @@ let standin: Standin;
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    value = await read();
-  }
-  return value;
-}
 
 /** The whole "Shopify orders" section (Polaris puts the id on its heading). */
 const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });

@@ -61,3 +61,15 @@ export async function closePage(page: Page) {
   await page.context().close();
   expect(errors).toEqual([]);
 }
+
+/** Polls `read` until `done` holds (outside a test too, where expect.poll is not available), or throws after the timeout. */
+export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    value = await read();
+  }
+  return value;
+}
