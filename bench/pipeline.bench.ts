@@ -16,6 +16,7 @@ import Database from "better-sqlite3";
 import { startLocalStack, freePort } from "../scripts/lib/local-stack";
 import { webhookHeaders } from "../scripts/lib/shopify-signing";
 import { createDb } from "../app/db/client";
+import { benchOrder as order } from "./orders";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const REQUESTS = Number(args.get("requests") ?? 3000);
@@ -25,33 +26,6 @@ const DRAIN_LATENCY_MS = Number(args.get("latency") ?? 50);
 const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
 /** --profile-workers=DIR: each worker process writes a V8 CPU profile there (summarise with bench/profile-summary.ts). */
 const PROFILE_DIR = args.get("profile-workers");
-
-function order(i: number) {
-  const id = 7_000_000_000_000 + i;
-  return {
-    id,
-    name: `#B${i}`,
-    created_at: "2026-11-21T14:03:11+03:00",
-    processed_at: "2026-11-21T14:03:11+03:00",
-    currency: "TRY",
-    presentment_currency: "TRY",
-    taxes_included: true,
-    financial_status: "paid",
-    source_name: "web",
-    total_price: "349.90",
-    payment_gateway_names: ["iyzico"],
-    note_attributes: [{ name: "TC Kimlik No", value: "10000000146" }],
-    customer: { id: 7_300_000_000 + i, first_name: "Ayşe", last_name: "Yılmaz", email: "ayse@example.com" },
-    billing_address: { first_name: "Ayşe", last_name: "Yılmaz", address1: "Bağdat Cad. No: 1", city: "Kadıköy", province: "İstanbul", zip: "34728", country: "Turkey", country_code: "TR" },
-    shipping_address: null,
-    line_items: [
-      { id: 1, product_id: 11, variant_id: 111, title: "Tişört", variant_title: "M", sku: "T-M", quantity: 1, current_quantity: 1, price: "349.90", total_discount: "0.00", discount_allocations: [], tax_lines: [{ rate: 0.2, price: "58.32", title: "KDV" }], taxable: true, requires_shipping: false, gift_card: false },
-    ],
-    shipping_lines: [],
-    fulfillments: [],
-    refunds: [],
-  };
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 

@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { benchOrder } from "./orders";
 import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
 
 const ORDERS = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.split("=")[1] ?? 50);
@@ -54,26 +55,7 @@ const { SHOP } = await import("../test/helpers/shopify");
 const pipeline = await startTestPipeline({ formalizeDelayMs: 50 });
 await installShop(SHOP);
 await connectShop(pipeline.sandbox, SHOP);
-const body = (i: number) => ({
-  id: 8_000_000_000_000 + i,
-  name: `#S${i}`,
-  created_at: "2026-11-21T14:03:11+03:00",
-  processed_at: "2026-11-21T14:03:11+03:00",
-  currency: "TRY",
-  presentment_currency: "TRY",
-  taxes_included: true,
-  financial_status: "paid",
-  total_price: "349.90",
-  payment_gateway_names: ["iyzico"],
-  note_attributes: [{ name: "TC Kimlik No", value: "10000000146" }],
-  customer: { id: 7_300_000_000 + i, first_name: "Ayşe", last_name: "Yılmaz" },
-  billing_address: { first_name: "Ayşe", last_name: "Yılmaz", address1: "Bağdat Cad. No: 1", city: "Kadıköy", country: "Turkey", country_code: "TR" },
-  shipping_address: null,
-  line_items: [{ id: 1, title: "Tişört", quantity: 1, current_quantity: 1, price: "349.90", total_discount: "0.00", discount_allocations: [], tax_lines: [{ rate: 0.2, price: "58.32", title: "KDV" }], taxable: true, requires_shipping: false, gift_card: false }],
-  shipping_lines: [],
-  fulfillments: [],
-  refunds: [],
-});
+const body = (i: number) => benchOrder(i, 8_000_000_000_000, "S");
 
 phase = "webhook";
 const before = counts.statements;
