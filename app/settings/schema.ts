@@ -344,17 +344,21 @@ export function settingsFromForm(form: ValidSettingsForm, current: MappingSettin
   return { connection, mapping, orderTags };
 }
 
-/** The form showing a shop's settings (the API key is never in it). */
-export function formFromSettings(view: {
+/** A shop's saved settings as the server reads them (without the API key; app/settings/settings.server.ts). */
+export interface SettingsView {
   baseUrl: string;
+  hasApiKey: boolean;
   invoiceIntegrationId: number | null;
   saleChannelId: number | null;
   testMode: boolean;
   dummyIntegrationId: number | null;
   trigger: Trigger;
   mapping: MappingSettings;
-  orderTags?: OrderTags;
-}): ValidSettingsForm {
+  orderTags: OrderTags;
+}
+
+/** The form showing a shop's settings (the API key is never in it). */
+export function formFromSettings(view: Omit<SettingsView, "hasApiKey" | "orderTags"> & { orderTags?: OrderTags }): ValidSettingsForm {
   const m = view.mapping;
   return {
     apiKey: "",

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ShopSettings as ShopSettingsRow } from "@prisma/client";
 import prisma from "../db.server";
-import { ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type MappingSettings, type OrderTags, type Trigger } from "./schema";
+import { ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type SettingsView, type MappingSettings, type OrderTags, type Trigger } from "./schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";
 import { checkOutboundUrl, outboundPolicy } from "../outbound/guard.server";
 import { LIVE_BASE_URL } from "../invoicing/schemas";
@@ -42,17 +42,7 @@ export function parseSettings<S extends z.ZodType>(schema: S, input: unknown, pr
   throw new SettingsInvalidError(prefix ? Object.fromEntries(Object.entries(errors).map(([field, code]) => [`${prefix}.${field}`, code])) : errors);
 }
 
-export interface SettingsView {
-  baseUrl: string;
-  hasApiKey: boolean;
-  invoiceIntegrationId: number | null;
-  saleChannelId: number | null;
-  testMode: boolean;
-  dummyIntegrationId: number | null;
-  trigger: Trigger;
-  mapping: MappingSettings;
-  orderTags: OrderTags;
-}
+export type { SettingsView };
 
 /** What the worker needs to post for a shop. */
 export interface Connection {
