@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   formalizeDelayMs?: number;
   /** Extra environment for the app process. */
   env?: Record<string, string>;
+  /** Extra node flags for the app process (a benchmark's --cpu-prof). */
+  nodeArgs?: string[];
   /** Print the app's logs. */
   logs?: boolean;
   /** Settings of the demo shop: test mode posts with the sandbox's dummy integration. */
@@ -192,7 +194,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let output = "";
   // The demo's server: the production server on the production build, with the local admin in front
   // (scripts/local-server.ts). No npm or tsx process in between, so a signal reaches it.
-  const child = (app.process = spawn(process.execPath, ["--import", "tsx", "scripts/local-server.ts"], {
+  const child = (app.process = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/local-server.ts"], {
     cwd: root,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],
