@@ -41,3 +41,6 @@ export default async function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+// The production server answers Shopify's deliveries with this, in front of Remix (server/app-server.ts).
+export { webhookMiddleware } from "./webhooks/node-transport.server";

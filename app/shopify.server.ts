@@ -2,7 +2,6 @@
 // sessions in Prisma, and the shop recorded after every authentication.
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
-import { shopifyApi } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
@@ -38,21 +37,6 @@ const shopify = shopifyApp({
 
 export default shopify;
 
-/**
- * The library's webhook check alone (HMAC and Shopify's headers: `webhooks.validate`), for app/webhooks: the same
- * check `authenticate.webhook` makes, without the offline session it also reads and the Admin client it builds on
- * every delivery, which no webhook route uses (docs/decisions/0021-pipeline-performance.md).
- */
-export const webhookValidator = shopifyApi({
-  apiKey: config.SHOPIFY_API_KEY,
-  apiSecretKey: config.SHOPIFY_API_SECRET,
-  apiVersion: API_VERSION,
-  scopes: config.SCOPES.split(",").map((scope) => scope.trim()).filter(Boolean),
-  hostName: new URL(config.SHOPIFY_APP_URL).host,
-  hostScheme: new URL(config.SHOPIFY_APP_URL).protocol === "http:" ? "http" : "https",
-  isEmbeddedApp: true,
-  logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
-}).webhooks;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const sessionStorage = shopify.sessionStorage;

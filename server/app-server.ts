@@ -2,7 +2,7 @@
 // files, the Remix handler, PORT and HOST, a clean stop), with our own access log: pino, one JSON line per
 // request, with the secrets of a request's URL redacted (server/redact-url.ts, docs/decisions/0020).
 // The demo's server (scripts/local-server.ts) is this one with the local admin's routes in front.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -37,21 +37,39 @@ const accessLog = pinoHttp({
   },
 });
 
+type WebhookMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 export function createApp({ build, clientDir = path.join(ROOT, "build/client"), routes }: AppServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  // Not the answers to Shopify's webhooks and the service's callbacks: a few bytes each, without a length (Remix
-  // streams them), so compression gzipped every one; about 9 % of the web process's CPU during webhook ingestion
-  // (bench/results/pipeline.md, Run 4).
+  // Not the answers to the service's callbacks: a few bytes each, without a length (Remix streams them), so
+  // compression gzipped every one; about 9 % of the web process's CPU during webhook ingestion (bench/results/
+  // pipeline.md, Run 4, when webhooks still went through Remix).
   app.use(compression({ filter: (req, res) => !/^\/(webhooks|callbacks)\//.test(req.path) && compression.filter(req, res) }));
   // Vite fingerprints every file under /assets: cache them for a year; the rest of build/client (favicon...) for an
   // hour. Static files are served before the access log, as remix-serve did.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(clientDir, { maxAge: "1h" }));
-  app.use(accessLog);
+  app.use((req, res, next) => (req.log ? next() : accessLog(req, res, next))); // once: the webhook path logs its own
   routes?.(app);
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;
+}
+
+/**
+ * The server's request handler: Shopify's deliveries first, answered by the build's own code without express,
+ * Remix or compression in between (app/entry.server.tsx, docs/decisions/0021); everything else, and an address
+ * under /webhooks/ that is no topic's, goes to the app above.
+ */
+export function createRequestListener(options: AppServerOptions): RequestListener {
+  const app = createApp(options);
+  const { webhookMiddleware } = options.build.entry.module as { webhookMiddleware?: WebhookMiddleware };
+  if (!webhookMiddleware) return app;
+  return (req, res) => {
+    if (req.method !== "POST" || !req.url?.startsWith("/webhooks/")) return app(req, res);
+    accessLog(req, res);
+    webhookMiddleware(req, res, () => app(req, res));
+  };
 }
 
 /** The invoice worker the build started in this process (app/pipeline/runtime.server.ts), if any. */
@@ -66,7 +84,7 @@ function inProcessWorker(): Promise<{ stop(): Promise<void> }> | undefined {
 export async function startAppServer(options: Omit<AppServerOptions, "build"> & { build?: ServerBuild } = {}): Promise<Server> {
   const build = options.build ?? (await importBuild());
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
-  const server = createServer(createApp({ ...options, build }));
+  const server = createServer(createRequestListener({ ...options, build }));
   const port = Number(process.env.PORT || 3000);
   const host = process.env.HOST || undefined;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -3,8 +3,9 @@
 // without one (chunked) is read until it passes the limit, then its stream is cancelled. The 413 closes the
 // connection, so the server does not drain the rest. Limits and why: docs/decisions/0008-body-limits.md.
 //
-// Webhook routes buffer through here BEFORE authenticate.webhook (which reads the whole body to check the
-// signature), and hand it the buffered copy.
+// Webhooks are read through here before the library's signature check (app/webhooks/receive.server.ts), which
+// takes the text read.
+import type { IncomingMessage } from "node:http";
 
 /** The largest body each kind of route accepts, in bytes. */
 export const BODY_LIMITS = {
@@ -18,9 +19,15 @@ export const BODY_LIMITS = {
   adminAction: 256 * 1024,
 } as const;
 
+export const tooLargeError = (limit: number) => `body larger than ${limit} bytes`;
+
+/** A Content-Length header that already says the body is over `limit`. */
+const declaredOver = (declared: string | null | undefined, limit: number) =>
+  declared != null && /^\d+$/.test(declared.trim()) && Number(declared) > limit;
+
 /** The 413 answer. `Connection: close` stops the server from reading (draining) the rest of the upload. */
 export function payloadTooLarge(limit: number): Response {
-  return new Response(JSON.stringify({ ok: false, error: `body larger than ${limit} bytes` }), {
+  return new Response(JSON.stringify({ ok: false, error: tooLargeError(limit) }), {
     status: 413,
     headers: { "Content-Type": "application/json", Connection: "close" },
   });
@@ -28,8 +35,7 @@ export function payloadTooLarge(limit: number): Response {
 
 /** The body's bytes, at most `limit` of them; throws the 413 Response (Remix sends a thrown Response as is). */
 export async function readBodyLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+  if (declaredOver(request.headers.get("content-length"), limit)) {
     await request.body?.cancel().catch(() => undefined);
     throw payloadTooLarge(limit);
   }
@@ -69,4 +75,35 @@ export async function bufferedRequest(request: Request, limit: number): Promise<
   const bytes = await readBodyLimited(request, limit);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   return new Request(request.url, { method: request.method, headers: request.headers, body: hasBody ? bytes : undefined, signal: request.signal });
+}
+
+/**
+ * The same for node's own request (the production server's direct webhook path): the body, or undefined when it is
+ * over `limit`. The rest of an oversized body is left unread; the caller answers 413 and closes the connection.
+ */
+export function readNodeBodyLimited(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (declaredOver(request.headers["content-length"], limit)) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = () => {
+      request.off("data", onData).off("end", onEnd).off("error", reject).off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total <= limit) return void chunks.push(chunk);
+      stop();
+      request.pause();
+      resolve(undefined);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, total));
+    };
+    const onClose = () => {
+      stop();
+      reject(new Error("the client closed the connection before the body ended"));
+    };
+    request.on("data", onData).on("end", onEnd).on("error", reject).on("close", onClose);
+  });
 }

@@ -1,8 +1,15 @@
 /** What a webhook did: 200 with a short result word, or 400 naming the malformed field. */
 export type DeliveryOutcome = { status: 200; result: string } | { status: 400; error: string };
 
-/** 200 with what happened, or 400 naming the malformed field (Shopify shows the body in its delivery log). */
-export function webhookResponse(outcome: DeliveryOutcome): Response {
-  const body = outcome.status === 200 ? { ok: true, result: outcome.result } : { ok: false, error: outcome.error };
-  return new Response(JSON.stringify(body), { status: outcome.status, headers: { "Content-Type": "application/json" } });
+/** The answer to a delivery, whichever server sends it (a Remix Response or node's own response). */
+export interface WebhookAnswer {
+  status: number;
+  /** Sent as JSON: Shopify shows it in the shop's delivery log. */
+  body: { ok: true; result: string } | { ok: false; error: string };
 }
+
+export function answerOf(outcome: DeliveryOutcome): WebhookAnswer {
+  return outcome.status === 200 ? { status: 200, body: { ok: true, result: outcome.result } } : { status: 400, body: { ok: false, error: outcome.error } };
+}
+
+export const failure = (status: number, error: string): WebhookAnswer => ({ status, body: { ok: false, error } });

@@ -1,11 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleWebhook } from "../webhooks/receive.server";
-import { redactCustomer, type CustomerRedactPayload } from "../privacy/compliance.server";
-import { logger } from "../logger.server";
+import { webhookAction } from "../webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  handleWebhook(request, "customers/redact", async ({ shop, topic, payload }) => {
-    const count = await redactCustomer(shop, payload as CustomerRedactPayload);
-    logger.info({ shop, topic, invoices: count }, "customer redacted");
-    return { status: 200, result: "redacted" };
-  });
+export const action = webhookAction("customers/redact");

@@ -1,6 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleWebhook } from "../webhooks/receive.server";
-import { recordFulfilledOrder } from "../pipeline/enqueue.server";
+import { webhookAction } from "../webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  handleWebhook(request, "orders/fulfilled", ({ shop, topic, payload, webhookId }) => recordFulfilledOrder(shop, payload, { topic, webhookId }), { installedShop: true });
+export const action = webhookAction("orders/fulfilled");

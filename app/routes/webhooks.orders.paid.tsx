@@ -1,6 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleWebhook } from "../webhooks/receive.server";
-import { recordPaidOrder } from "../pipeline/enqueue.server";
+import { webhookAction } from "../webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  handleWebhook(request, "orders/paid", ({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId }), { installedShop: true });
+export const action = webhookAction("orders/paid");

@@ -1,6 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleWebhook } from "../webhooks/receive.server";
-import { recordRefund } from "../pipeline/after-sale-record.server";
+import { webhookAction } from "../webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  handleWebhook(request, "refunds/create", ({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId }), { installedShop: true });
+export const action = webhookAction("refunds/create");

@@ -1,11 +1,3 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { handleWebhook } from "../webhooks/receive.server";
-import { redactShop } from "../privacy/compliance.server";
-import { logger } from "../logger.server";
+import { webhookAction } from "../webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  handleWebhook(request, "shop/redact", async ({ shop, topic }) => {
-    await redactShop(shop);
-    logger.info({ shop, topic }, "shop redacted: all data removed");
-    return { status: 200, result: "redacted" };
-  });
+export const action = webhookAction("shop/redact");

@@ -1,33 +1,27 @@
-// The one way a webhook route receives a Shopify delivery:
+// The one way the app receives a Shopify delivery, whichever server it arrives through (the Remix routes
+// app/routes/webhooks.*, or the production server's direct path, app/webhooks/node-transport.server.ts):
 //   1. the body is read with a size limit (413 before reading further: app/http/body-limit.server.ts);
-//   2. the library's webhook check (what authenticate.webhook does, without reading the shop's session, which the
-//      routes do not use) verifies the signature (401) and the headers (400); a signed body that is not JSON is a
-//      malformed delivery: 400, not a crash;
-//   3. the route acts only on its own topic (X-Shopify-Topic is not covered by the signature): another topic is a 400;
+//   2. Shopify's webhook check (app/webhooks/signature.server.ts: what authenticate.webhook checks, without the
+//      shop's session it also reads, which no topic uses) verifies the signature (401) and the headers (400); a
+//      signed body that is not JSON is a malformed delivery: 400, not a crash;
+//   3. the address's topic only (X-Shopify-Topic is not covered by the signature): another topic is a 400;
 //   4. each event (X-Shopify-Event-Id, shared by the retries of one event) is acted on once per shop and topic;
 //      a repeat is answered 200 "duplicate" and changes nothing;
-//   5. the work runs, and what it did is recorded with the delivery.
-// Every failure is thrown as the Response to send.
-import { WebhookValidationErrorReason } from "@shopify/shopify-api";
+//   5. the topic's work runs (app/webhooks/topics.server.ts), and what it did is recorded with the delivery.
+import type { ActionFunctionArgs } from "@remix-run/node";
 import prisma, { hot } from "../db.server";
-import { webhookValidator } from "../shopify.server";
-import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
+import { env } from "../env.server";
+import { BODY_LIMITS, readBodyLimited } from "../http/body-limit.server";
 import { recordShop } from "../shops/shops.server";
-import { webhookResponse, type DeliveryOutcome } from "../pipeline/webhook-response";
+import { answerOf, failure, type DeliveryOutcome, type WebhookAnswer } from "../pipeline/webhook-response";
+import { checkDelivery } from "./signature.server";
+import { WEBHOOK_TOPICS, type TopicHandler, type WebhookContext, type WebhookTopic } from "./topics.server";
 
-/** A verified delivery. */
-export interface WebhookContext {
-  shop: string;
-  topic: string;
-  webhookId: string;
-  /** Shared by the retries of one event (X-Shopify-Event-Id). */
-  eventId?: string;
-  apiVersion: string;
-  payload: unknown;
-}
-
-export function jsonError(status: number, error: string): Response {
-  return new Response(JSON.stringify({ ok: false, error }), { status, headers: { "Content-Type": "application/json" } });
+/** A delivery as it came, its body already read within BODY_LIMITS.webhook (step 1, the server's part). */
+export interface RawDelivery {
+  /** A request header by its lower-case name. */
+  header: (name: string) => string | undefined;
+  rawBody: Uint8Array;
 }
 
 /** "orders/paid" and "ORDERS_PAID" name the same topic (the library stores topics in the second form). */
@@ -35,24 +29,24 @@ function topicKey(topic: string): string {
   return topic.toUpperCase().replace(/[/.]/g, "_");
 }
 
-/** Steps 1 to 3: a verified delivery of `topic`, or the thrown answer. */
-export async function receiveWebhook(request: Request, topic: string): Promise<WebhookContext> {
-  if (request.method !== "POST") throw new Response(undefined, { status: 405, statusText: "Method not allowed" });
-  const rawBody = await readTextLimited(request, BODY_LIMITS.webhook);
-  const check = await webhookValidator.validate({ rawBody, rawRequest: request });
+/** Steps 2 and 3: the verified delivery, or the answer that refuses it. */
+export function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookContext | WebhookAnswer {
+  const check = checkDelivery(delivery.header, delivery.rawBody, env().SHOPIFY_API_SECRET);
   if (!check.valid) {
-    if (check.reason === WebhookValidationErrorReason.InvalidHmac) throw new Response(undefined, { status: 401, statusText: "Unauthorized" });
-    throw new Response(undefined, { status: 400, statusText: "Bad Request" });
+    if (check.reason === "invalid_hmac") return failure(401, "the signature does not match the body");
+    if (check.reason === "missing_headers") return failure(400, `missing headers: ${check.missingHeaders.join(", ")}`);
+    // No signature or no body: malformed, 400, as the library's check answers.
+    return failure(400, `not a Shopify delivery (${check.reason})`);
   }
   let payload: unknown;
   try {
-    payload = JSON.parse(rawBody);
+    const { buffer, byteOffset, byteLength } = delivery.rawBody;
+    payload = JSON.parse(Buffer.from(buffer, byteOffset, byteLength).toString("utf8"));
   } catch {
-    throw jsonError(400, "body is not JSON");
+    return failure(400, "body is not JSON");
   }
-  const context: WebhookContext = { shop: check.domain, topic: check.topic, webhookId: check.webhookId, eventId: check.eventId, apiVersion: check.apiVersion, payload };
-  if (topicKey(context.topic) !== topicKey(topic)) throw jsonError(400, `this address takes ${topic} deliveries only`);
-  return context;
+  if (topicKey(check.topic) !== topicKey(topic)) return failure(400, `this address takes ${topic} deliveries only`);
+  return { shop: check.domain, topic: check.topic, webhookId: check.webhookId, eventId: check.eventId, apiVersion: check.apiVersion, payload };
 }
 
 /**
@@ -65,26 +59,18 @@ async function recordInstalledShop(context: WebhookContext): Promise<void> {
   if (await prisma.session.findFirst({ where: { shop: context.shop, isOnline: false }, select: { id: true } })) await recordShop(context.shop, {});
 }
 
-export interface HandleOptions {
-  /** Order topics: make sure a shop with a session has its Shop row (work for unknown shops is refused downstream). */
-  installedShop?: boolean;
-}
-
-/** Receives a delivery of `topic` (steps 1-3), acts on its event once (4) and records what was done (5). */
-export async function handleWebhook(
-  request: Request,
-  topic: string,
-  work: (context: WebhookContext) => Promise<DeliveryOutcome>,
-  options: HandleOptions = {},
-): Promise<Response> {
-  const context = await receiveWebhook(request, topic);
+/** Steps 2 to 5 for a delivery to `topic`'s address. Throws only what the app could not do (the database is down). */
+export async function answerDelivery(delivery: RawDelivery, topic: WebhookTopic): Promise<WebhookAnswer> {
+  const context = verifyDelivery(delivery, topic);
+  if ("status" in context) return context;
+  const { work, installedShop }: TopicHandler = WEBHOOK_TOPICS[topic];
   const eventId = context.eventId ?? context.webhookId;
   const key = { shopDomain: context.shop, topic: topicKey(context.topic), eventId };
   // One prepared statement each, not Prisma's query builder: this is every delivery's path (app/db/hot.server.ts).
-  if (!(await hot().recordDelivery(key, context.webhookId ?? null))) return webhookResponse({ status: 200, result: "duplicate" });
+  if (!(await hot().recordDelivery(key, context.webhookId ?? null))) return answerOf({ status: 200, result: "duplicate" });
   let outcome: DeliveryOutcome;
   try {
-    if (options.installedShop) await recordInstalledShop(context);
+    if (installedShop) await recordInstalledShop(context);
     outcome = await work(context);
   } catch (error) {
     // Not done: Shopify retries the same event, which must then be acted on.
@@ -94,5 +80,18 @@ export async function handleWebhook(
   const result = outcome.status === 200 ? outcome.result : `error ${outcome.status}`;
   if (outcome.status !== 200) await prisma.webhookDelivery.deleteMany({ where: key });
   else await hot().setDeliveryResult(key, result);
-  return webhookResponse(outcome);
+  return answerOf(outcome);
+}
+
+export function answerResponse(answer: WebhookAnswer): Response {
+  return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { "Content-Type": "application/json" } });
+}
+
+/** The action of the Remix route at `topic`'s address (app/routes/webhooks.*). */
+export function webhookAction(topic: WebhookTopic) {
+  return async ({ request }: ActionFunctionArgs): Promise<Response> => {
+    if (request.method !== "POST") return answerResponse(failure(405, "deliveries are POST requests"));
+    const rawBody = await readBodyLimited(request, BODY_LIMITS.webhook);
+    return answerResponse(await answerDelivery({ header: (name) => request.headers.get(name) ?? undefined, rawBody }, topic));
+  };
 }

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
 import { installShop, prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
+import { paidOrder } from "../helpers/orders";
+import { webhookHeaders } from "../../scripts/lib/shopify-signing";
 
 const root = path.resolve(__dirname, "../..");
 let child: ChildProcess;
@@ -106,6 +108,20 @@ describe("npm start", () => {
     }
   });
 
+  it("answers Shopify's deliveries on its direct path, before Remix; an address that is no topic's goes to Remix", async () => {
+    const send = (topic: string, secret: string, path = `/webhooks/${topic}`) => {
+      const rawBody = JSON.stringify(paidOrder());
+      return fetch(`${appUrl}${path}`, { method: "POST", headers: webhookHeaders({ topic, shop: SHOP, rawBody, secret }), body: rawBody });
+    };
+    const paid = await send("orders/paid", "prod-server-test-secret");
+    expect([paid.status, await paid.json()]).toEqual([200, { ok: true, result: "queued" }]);
+    // The direct path sends its answer with a length; Remix streams its answers without one.
+    expect(paid.headers.get("content-length")).not.toBeNull();
+    expect((await send("orders/paid", "forged-secret")).status).toBe(401);
+    expect((await send("orders/paid", "prod-server-test-secret", "/webhooks/orders/unknown")).status).toBe(404);
+    expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(1);
+  });
+
   it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {
     const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
     const secret = await accountWebhookSecret(SHOP);
@@ -130,6 +146,8 @@ describe("npm start", () => {
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 200`);
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 401`);
     expect(logged).toContain("GET /print/invoices/[redacted] 404");
+    // Each delivery once, whichever path answered it.
+    expect(logged.filter((line) => line.startsWith("POST /webhooks/"))).toEqual(["POST /webhooks/orders/paid 200", "POST /webhooks/orders/paid 401", "POST /webhooks/orders/unknown 404"]);
     expect(logged).toContainEqual(expect.stringContaining(`GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`));
     for (const value of [secret, "PRINT-TOKEN-1234", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
   });
