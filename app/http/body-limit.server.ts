@@ -69,7 +69,7 @@ export async function readTextLimited(request: Request, limit: number): Promise<
 
 /**
  * A copy of `request` whose body is already read (size-limited), for code that reads the body itself:
- * authenticate.webhook, request.formData(), request.json().
+ * request.formData(), request.json().
  */
 export async function bufferedRequest(request: Request, limit: number): Promise<Request> {
   const bytes = await readBodyLimited(request, limit);
