@@ -3,7 +3,7 @@
 // is stated by each error's `retry` (errors.ts). It does not log; the API key appears only in the
 // Authorization header, never in an error.
 import { z } from "zod";
-import { checkOutboundUrl, guardedFetch, outboundPolicy, outboundRefusalOf, type OutboundPolicy } from "../outbound/guard.server";
+import { checkOutboundUrl, guardedRequest, outboundPolicy, outboundRefusalOf, type GuardedRequest, type OutboundAnswer, type OutboundPolicy } from "../outbound/guard.server";
 import {
   AuthenticationError,
   BlockedError,
@@ -50,8 +50,8 @@ export interface InvoicingClientOptions {
   timeoutMs?: number;
   /** Where calls may go (app/outbound/guard.server.ts); the process's configuration by default. */
   policy?: OutboundPolicy;
-  /** Replaces the guarded fetch (tests); the static address check still applies. */
-  fetch?: typeof fetch;
+  /** Replaces the guarded request (tests); the static address check still applies. */
+  request?: GuardedRequest;
 }
 
 interface CallOptions {
@@ -65,7 +65,7 @@ export class InvoicingClient {
   private readonly baseUrl: string;
   private readonly apiKey: string;
   private readonly timeoutMs: number;
-  private readonly fetchImpl: typeof fetch;
+  private readonly requestImpl: GuardedRequest;
   private readonly policy: OutboundPolicy;
 
   constructor(options: InvoicingClientOptions) {
@@ -73,8 +73,8 @@ export class InvoicingClient {
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.policy = options.policy ?? outboundPolicy();
-    // Every call carries the API key: only the guarded fetch may send it.
-    this.fetchImpl = options.fetch ?? guardedFetch(this.policy);
+    // Every call carries the API key: only the guarded request may send it.
+    this.requestImpl = options.request ?? guardedRequest(this.policy);
   }
 
   /**
@@ -125,34 +125,37 @@ export class InvoicingClient {
     const request = { method: "GET", path: `/invoices/${idSegment(id)}/formal-pdf`, create: false };
     const maxBytes = options.maxBytes ?? MAX_PDF_BYTES;
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const response = await this.exchange(request, {}, signal);
-    if (!response.ok) throw this.errorFromResponse(request, response, await this.readRest(response, signal, request));
-    const declared = response.headers.get("content-length")?.trim();
+    const answer = await this.exchange(request, {}, signal);
+    const status = answer.statusCode;
+    if (status < 200 || status >= 300) throw this.errorFromResponse(request, answer, await this.readRest(answer, signal, request));
+    const declared = header(answer, "content-length")?.trim();
     const length = declared && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+    // Destroying an unfinished body emits an abort error: nobody reads it any more.
+    const cancel = () => void answer.body.on("error", () => undefined).destroy();
     if (length !== null && length > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status: response.status });
+      cancel();
+      throw new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status });
     }
-    const reader = response.body?.getReader();
+    const chunks: AsyncIterator<Buffer> = answer.body[Symbol.asyncIterator]();
     const head: Uint8Array[] = [];
     let received = 0;
     const read = async () => {
       try {
-        return await reader!.read();
+        return await chunks.next();
       } catch (error) {
         throw signal.aborted ? new TimeoutError(request, this.timeoutMs, { cause: error }) : new NetworkError(request, true, { cause: this.redact(error) });
       }
     };
     // Enough bytes to recognise a PDF (chunks can be as small as one byte).
-    while (reader && received < 5) {
+    while (received < 5) {
       const { done, value } = await read();
       if (done) break;
       head.push(value);
       received += value.length;
     }
     if (!startsWith(concat(head), "%PDF-")) {
-      await reader?.cancel().catch(() => undefined);
-      throw new ResponseFormatError(request, "body is not a PDF", { status: response.status });
+      cancel();
+      throw new ResponseFormatError(request, "body is not a PDF", { status });
     }
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -163,12 +166,12 @@ export class InvoicingClient {
         if (done) return controller.close();
         received += value.length;
         if (received > maxBytes) {
-          await reader!.cancel().catch(() => undefined);
-          return controller.error(new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status: response.status }));
+          cancel();
+          return controller.error(new ResponseFormatError(request, `PDF larger than ${maxBytes} bytes`, { status }));
         }
         controller.enqueue(value);
       },
-      cancel: (reason) => reader?.cancel(reason),
+      cancel,
     });
     return { body, length };
   }
@@ -230,27 +233,26 @@ export class InvoicingClient {
   /** One HTTP exchange; resolves with the body of a 2xx, throws a typed error otherwise. */
   private async send(request: RequestContext, options: CallOptions): Promise<{ bytes: Uint8Array; status: number }> {
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const response = await this.exchange(request, options, signal);
+    const answer = await this.exchange(request, options, signal);
     // The body is read under the same deadline: a stalled body is a timeout too.
-    const bytes = await this.readRest(response, signal, request);
-    if (response.status >= 200 && response.status < 300) return { bytes, status: response.status };
-    throw this.errorFromResponse(request, response, bytes);
+    const bytes = await this.readRest(answer, signal, request);
+    if (answer.statusCode >= 200 && answer.statusCode < 300) return { bytes, status: answer.statusCode };
+    throw this.errorFromResponse(request, answer, bytes);
   }
 
   /** Sends the request; resolves with the response once its headers are in (any status), body unread. */
-  private async exchange(request: RequestContext, options: CallOptions, signal: AbortSignal): Promise<Response> {
+  private async exchange(request: RequestContext, options: CallOptions, signal: AbortSignal): Promise<OutboundAnswer> {
     const check = checkOutboundUrl(this.baseUrl + request.path, this.policy);
     if (!check.ok) throw new BlockedError(request, check.reason);
     const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.apiKey}` };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     try {
-      return await this.fetchImpl(this.baseUrl + request.path, {
+      // Never follows a redirect (it would turn a POST into a GET; a redirect means a wrong base URL).
+      return await this.requestImpl(this.baseUrl + request.path, {
         method: request.method,
         headers,
         body: options.body === undefined ? undefined : options.body instanceof RawJson ? options.body.text : JSON.stringify(options.body),
         signal,
-        // A followed redirect would turn a POST into a GET; a redirect means a wrong base URL.
-        redirect: "manual",
       });
     } catch (error) {
       const refused = outboundRefusalOf(error);
@@ -260,22 +262,22 @@ export class InvoicingClient {
     }
   }
 
-  private async readRest(response: Response, signal: AbortSignal, request: RequestContext): Promise<Uint8Array> {
+  private async readRest(answer: OutboundAnswer, signal: AbortSignal, request: RequestContext): Promise<Uint8Array> {
     try {
-      return new Uint8Array(await response.arrayBuffer());
+      return await answer.body.bytes();
     } catch (error) {
       if (signal.aborted) throw new TimeoutError(request, this.timeoutMs, { cause: error });
       throw new NetworkError(request, true, { cause: this.redact(error) });
     }
   }
 
-  private errorFromResponse(request: RequestContext, response: Response, bytes: Uint8Array): InvoicingError {
-    const status = response.status;
+  private errorFromResponse(request: RequestContext, answer: OutboundAnswer, bytes: Uint8Array): InvoicingError {
+    const status = answer.statusCode;
     const body = readErrorBody(bytes);
     const init = { status, serviceMessage: body.message === undefined ? undefined : this.redactText(body.message) };
     if (status === 401 || status === 403) return new AuthenticationError(request, init);
     if (status === 404) return new NotFoundError(request, init);
-    if (status === 429) return new RateLimitedError(request, parseRetryAfter(response.headers.get("retry-after")), init);
+    if (status === 429) return new RateLimitedError(request, parseRetryAfter(header(answer, "retry-after")), init);
     if (request.create && isDuplicateAnswer(status, body)) return new DuplicateOrderError(request, body.fieldErrors, init);
     if (status === 422 || (status === 400 && Object.keys(body.fieldErrors).length > 0)) {
       return new ValidationError(request, body.fieldErrors, init);
@@ -404,6 +406,12 @@ function idSegment(id: number): string {
   return String(id);
 }
 
+/** A header of the answer (names are lower case); a repeated one is joined as fetch's Headers join it. */
+function header(answer: OutboundAnswer, name: string): string | null {
+  const value = answer.headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -482,7 +490,7 @@ const NOT_SENT_CODES = new Set([
   "ERR_INVALID_URL",
 ]);
 
-/** Walks the cause chain (undici wraps the socket error in "fetch failed"; happy eyeballs in an AggregateError). */
+/** Walks the cause chain (a wrapper such as fetch's "fetch failed" may hold the socket error; happy eyeballs an AggregateError). */
 function failedBeforeSending(error: unknown, depth = 0): boolean {
   if (!isObjectLike(error) || depth > 5) return false;
   if (typeof error.code === "string" && NOT_SENT_CODES.has(error.code)) return true;

@@ -20,6 +20,7 @@ import {
   parseRetryAfter,
 } from "../../app/invoicing/errors";
 import type { InvoiceRecord, InvoiceRequest } from "../../app/invoicing/schemas";
+import type { GuardedRequest } from "../../app/outbound/guard.server";
 
 const API_KEY = "sk_test_0123456789abcdef";
 
@@ -537,11 +538,8 @@ describe("lost answers", () => {
   });
 });
 
-describe("failures before sending (errors shaped as Node's fetch reports them)", () => {
-  const failingFetch = (cause: unknown) =>
-    (async () => {
-      throw new TypeError("fetch failed", { cause });
-    }) as unknown as typeof fetch;
+describe("failures before sending (errors as undici's request reports them, and wrapped as its fetch does)", () => {
+  const failing = (error: unknown): GuardedRequest => () => Promise.reject(error);
   const withCode = (code: string) => Object.assign(new Error(code), { code });
 
   it.each([
@@ -552,11 +550,13 @@ describe("failures before sending (errors shaped as Node's fetch reports them)",
     ["a reset", withCode("ECONNRESET"), true, "unknown"],
     ["an unrecognised failure", new Error("something"), true, "unknown"],
   ])("%s: sent=%s, create retry %s", async (_label, cause, sent, retry) => {
-    const api = new InvoicingClient({ baseUrl: "https://app.faturaentegrator.com/api", apiKey: API_KEY, fetch: failingFetch(cause) });
-    const error = await failure(api.createInvoice(request));
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).sent).toBe(sent);
-    expect(error.retry).toBe(retry);
+    for (const thrown of [cause, new TypeError("fetch failed", { cause })]) {
+      const api = new InvoicingClient({ baseUrl: "https://app.faturaentegrator.com/api", apiKey: API_KEY, request: failing(thrown) });
+      const error = await failure(api.createInvoice(request));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).sent).toBe(sent);
+      expect(error.retry).toBe(retry);
+    }
   });
 });
 
