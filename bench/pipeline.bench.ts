@@ -8,7 +8,7 @@
 //    (orders × latency ÷ concurrency).
 // 4. Fairness: 10,000 queued orders of 100 shops on PostgreSQL, each shop's wait against its fair share.
 // --only=ingest|idle|drain|fairness runs one part. --profile-web=DIR writes a V8 CPU profile of the web process
-// during ingestion (summarise with bench/profile-summary.ts).
+// during ingestion and the drain (summarise with bench/profile-summary.ts).
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -31,6 +31,7 @@ const DRAIN_LATENCY_MS = Number(args.get("latency") ?? 50);
 const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
 /** --profile-workers=DIR: each worker process writes a V8 CPU profile there (summarise with bench/profile-summary.ts). */
 const PROFILE_DIR = args.get("profile-workers");
+const webProfile = () => (args.get("profile-web") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("profile-web")}`] : []);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -111,7 +112,7 @@ const say = (line: string) => {
 
 // 1. Ingestion, worker off so only the webhook route is measured.
 if (!args.get("only") || args.get("only") === "ingest") {
-  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn" }, nodeArgs: args.get("profile-web") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("profile-web")}`] : [] });
+  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn" }, nodeArgs: webProfile() });
   const baseline = await startBaseline(stack.secret);
   await load(baseline.url, stack.shop, stack.secret, 900_000); // warm-up
   await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 800_000);
@@ -176,6 +177,7 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
     name: `bench-drain-${options.processes}`,
     postgresUrl: options.postgresUrl,
     env: { WORKER_MODE: "off", LOG_LEVEL: "warn" },
+    nodeArgs: webProfile(),
     sandboxLog: (line) => {
       if (line.startsWith("POST /api/invoices ")) {
         if (trips.post++ === 0) startupCpuMs = workers.reduce((sum, worker) => sum + cpuMsOf(worker.pid!), 0);
@@ -194,6 +196,8 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   // it is the whole concurrency, not a process's part of it (a share of 8 held two processes to 8 in flight).
   // No reconciliation: the shop has no Admin API here, and a pass would only fail and log.
   const started = Date.now();
+  // The web process's CPU from here on: the service's callbacks (the orders were queued before).
+  const webCpuAtStart = cpuMsOf(stack.process.pid!);
   workers = Array.from({ length: options.processes }, () =>
     spawn(process.execPath, [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), "--import", "tsx", "scripts/worker.ts"], {
       env: { ...stack.env, WORKER_CONCURRENCY: perProcess, WORKER_PER_SHOP: String(WORKER_CONCURRENCY), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
@@ -214,12 +218,14 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   const notCompleted = await db.invoice.count({ where: { state: { not: "completed" } } });
   // CPU the worker processes used (start-up included), per order: unlike the times, hardly moved by other load.
   const workerCpuMs = workers.reduce((sum, worker) => sum + cpuMsOf(worker.pid!), 0);
+  const webCpuMs = cpuMsOf(stack.process.pid!) - webCpuAtStart;
   say(
     `${label}: all posted in ${posted.toFixed(1)} s (ideal ${idealPost.toFixed(1)} s, ${(posted / idealPost).toFixed(2)}×); ` +
       `all final in ${seconds.toFixed(1)} s (ideal ${idealFinal.toFixed(1)} s for one POST and one GET each, ${(seconds / idealFinal).toFixed(2)}×); ` +
       `${stack.sandbox.invoices.all().length} invoices at the sandbox, ${notCompleted} rows not completed; service calls: ${trips.post} POST, ${trips.get} GET of an invoice, ${trips.lookup} lookups; ` +
       `worker CPU ${(workerCpuMs / 1000).toFixed(1)} s, of which start-up ${((startupCpuMs ?? 0) / 1000).toFixed(1)} s: ` +
-      `${((workerCpuMs - (startupCpuMs ?? 0)) / DRAIN_ORDERS).toFixed(2)} ms per order`,
+      `${((workerCpuMs - (startupCpuMs ?? 0)) / DRAIN_ORDERS).toFixed(2)} ms per order; ` +
+      `web process (callbacks) ${(webCpuMs / DRAIN_ORDERS).toFixed(2)} ms per order`,
   );
   await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve).kill("SIGTERM"))));
   await db.$disconnect();

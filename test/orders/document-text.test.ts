@@ -30,6 +30,23 @@ describe("cleanText", () => {
     expect(cleanText("a\u200Db 👍\u200D")).toBe("ab 👍");
   });
 
+  it("leaves a string unchanged only when the four replacements would: every character of the BMP, alone and next to emoji", () => {
+    const replaced = (value: string) =>
+      value
+        .replace(/[\t\n\r]/g, " ")
+        // eslint-disable-next-line no-control-regex -- the same patterns as app/invoicing/text.ts
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "")
+        .replace(/[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g, "")
+        .replace(/(?<!\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})\u200D|\u200D(?!\p{Extended_Pictographic})/gu, "");
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCharCode(code);
+      for (const text of [`a${char}b`, `👨${char}👩`]) {
+        if (cleanText(text) !== replaced(text)) expect(`U+${code.toString(16)} in ${text}: ${cleanText(text)}`).toBe(replaced(text));
+      }
+    }
+  });
+
   it("cleans every string at any depth and leaves other values alone", () => {
     const body = { a: "x\u202Ey", n: 12.5, b: true, z: null, list: [{ name: "\u2066İstanbul\u2069" }, "ok"] };
     expect(cleanDocumentText(body)).toEqual({ a: "xy", n: 12.5, b: true, z: null, list: [{ name: "İstanbul" }, "ok"] });
