@@ -42,5 +42,7 @@ export default async function handleRequest(
   });
 }
 
-// The production server answers Shopify's deliveries with this, in front of Remix (server/app-server.ts).
+// The production server answers Shopify's deliveries and the service's callbacks with these, in front of Remix
+// (server/app-server.ts).
 export { webhookMiddleware } from "./webhooks/node-transport.server";
+export { callbackMiddleware } from "./pipeline/callback-transport.server";

@@ -37,7 +37,7 @@ const accessLog = pinoHttp({
   },
 });
 
-type WebhookMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+type DirectMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 export function createApp({ build, clientDir = path.join(ROOT, "build/client"), routes }: AppServerOptions): Express {
   const app = express();
@@ -57,18 +57,20 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
 }
 
 /**
- * The server's request handler: Shopify's deliveries first, answered by the build's own code without express,
- * Remix or compression in between (app/entry.server.tsx, docs/decisions/0021); everything else, and an address
- * under /webhooks/ that is no topic's, goes to the app above.
+ * The server's request handler: Shopify's deliveries and the invoicing service's callbacks first, answered by the
+ * build's own code without express, Remix or compression in between (app/entry.server.tsx, docs/decisions/0021);
+ * everything else, and an address under /webhooks/ or /callbacks/invoices/ that is not theirs, goes to the app above.
  */
 export function createRequestListener(options: AppServerOptions): RequestListener {
   const app = createApp(options);
-  const { webhookMiddleware } = options.build.entry.module as { webhookMiddleware?: WebhookMiddleware };
-  if (!webhookMiddleware) return app;
+  const { webhookMiddleware, callbackMiddleware } = options.build.entry.module as { webhookMiddleware?: DirectMiddleware; callbackMiddleware?: DirectMiddleware };
+  const direct = (url: string) =>
+    url.startsWith("/webhooks/") ? webhookMiddleware : url.startsWith("/callbacks/invoices/") ? callbackMiddleware : undefined;
   return (req, res) => {
-    if (req.method !== "POST" || !req.url?.startsWith("/webhooks/")) return app(req, res);
+    const middleware = req.method === "POST" ? direct(req.url ?? "") : undefined;
+    if (!middleware) return app(req, res);
     accessLog(req, res);
-    webhookMiddleware(req, res, () => app(req, res));
+    middleware(req, res, () => app(req, res));
   };
 }
 

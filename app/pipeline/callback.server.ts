@@ -49,6 +49,17 @@ function tryDecrypt(encrypted: string, shop: string): string | null {
   }
 }
 
+/** A callback's answer from its body's text: the same for the Remix route and the production server's direct path. */
+export async function answerCallback(invoiceId: string, text: string): Promise<CallbackOutcome> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status: 400, body: { ok: false, error: "body must be JSON" } };
+  }
+  return receiveCallback(invoiceId, body);
+}
+
 export async function receiveCallback(invoiceId: string, body: unknown, now = new Date()): Promise<CallbackOutcome> {
   const payload = parseCallback(body);
   if (!payload) return { status: 400, body: { ok: false, error: "malformed callback: invoice_id, team_id, time and hash are required" } };

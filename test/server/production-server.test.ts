@@ -122,6 +122,12 @@ describe("npm start", () => {
     expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(1);
   });
 
+  it("answers the service's callbacks on its direct path too, before Remix", async () => {
+    const callback = await fetch(`${appUrl}/callbacks/invoices/cunknown000000000000`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect([callback.status, (await callback.json()).ok]).toEqual([400, false]);
+    expect(callback.headers.get("content-length")).not.toBeNull();
+  });
+
   it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {
     const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
     const secret = await accountWebhookSecret(SHOP);
@@ -148,6 +154,7 @@ describe("npm start", () => {
     expect(logged).toContain("GET /print/invoices/[redacted] 404");
     // Each delivery once, whichever path answered it.
     expect(logged.filter((line) => line.startsWith("POST /webhooks/"))).toEqual(["POST /webhooks/orders/paid 200", "POST /webhooks/orders/paid 401", "POST /webhooks/orders/unknown 404"]);
+    expect(logged.filter((line) => line.startsWith("POST /callbacks/invoices/"))).toEqual(["POST /callbacks/invoices/cunknown000000000000 400"]);
     expect(logged).toContainEqual(expect.stringContaining(`GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`));
     for (const value of [secret, "PRINT-TOKEN-1234", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
   });
