@@ -51,6 +51,8 @@ export interface ClaimRowsOptions {
   leaseUntil: Date;
   limit: number;
   perShopLimit: number;
+  /** Every priority a row can have (the claim reads each shop's due rows per priority). */
+  priorities: readonly number[];
 }
 
 export interface ClaimedRowRef {
@@ -58,29 +60,82 @@ export interface ClaimedRowRef {
   shopDomain: string;
 }
 
+type ClaimParam = "now" | "perShop" | "limit" | "priorities";
+
+/** A due row whose lease is free (`i` names the row). */
+const dueAndFree = (i: string, now: string) => `${i}."nextAttemptAt" <= ${now} AND (${i}."leaseUntil" IS NULL OR ${i}."leaseUntil" < ${now})`;
+
 /**
- * The claim's choice, as SQL both databases run (window functions: SQLite 3.25+, PostgreSQL). `due` ranks each shop's
- * due rows (live first, then oldest), `busy` counts every worker's live leases per shop, and `picked` keeps each
- * shop's free share, in rounds: every shop's next row before any shop's row after it, where a shop with k rows in
+ * The claim's choice, in rounds: every shop's next row before any shop's row after it, where a shop with k rows in
  * flight offers its first due row in round k + 1, and all live rows come before any past row. Within a round the
  * shops are taken in random order: over many claims each shop with due rows gets an equal part of the slots. (Oldest
  * shop first let the shops queued first take every slot while they had rows: a shop whose orders came after a large
- * shop's waited for all of them; bench/pipeline.bench.ts --only=fairness.) `p` names a parameter: now, perShop, limit.
+ * shop's waited for all of them; bench/pipeline.bench.ts --only=fairness.)
+ * `busy` counts every worker's live leases per shop. `due` holds, for each shop with a free share and each priority,
+ * only its first `perShop` due rows (oldest first), read from the index on (shopDomain, priority, nextAttemptAt, id):
+ * a shop never gets more than `perShop` rows, so these are all the rows the ranking can keep, and the claim costs a
+ * few index probes per shop however many rows are due (ranking every due row took 12–19 ms with 10,000 due;
+ * bench/claim.bench.ts). `ranked` numbers them per shop (live first, then oldest) and per shop and priority (the
+ * round); `picked` keeps each shop's free share. SQLite has no LATERAL: its `due` is a correlated IN with a LIMIT.
+ * `p` names a parameter: now, perShop, limit, priorities (every priority a row can have, as a JSON array / int[]).
  */
-const claimChoice = (p: (name: "now" | "perShop" | "limit") => string) => `busy AS (
+const claimChoice = (p: (name: ClaimParam) => string, provider: "sqlite" | "postgresql") => `busy AS (
     SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice" WHERE "leaseUntil" >= ${p("now")} GROUP BY "shopDomain"
-  ), due AS (
-    SELECT i."id", i."shopDomain", i."priority",
-      ROW_NUMBER() OVER (PARTITION BY i."shopDomain" ORDER BY i."priority", i."nextAttemptAt", i."id") AS "inShop",
-      ROW_NUMBER() OVER (PARTITION BY i."shopDomain", i."priority" ORDER BY i."nextAttemptAt", i."id") AS "round"
-    FROM "Invoice" AS i
-    WHERE i."nextAttemptAt" <= ${p("now")} AND (i."leaseUntil" IS NULL OR i."leaseUntil" < ${p("now")})
+  ), shops AS (
+    SELECT s."domain" AS "shopDomain", COALESCE(b."n", 0) AS "busy" FROM "Shop" AS s LEFT JOIN busy AS b ON b."shopDomain" = s."domain"
+    WHERE COALESCE(b."n", 0) < ${p("perShop")}
+  ), due AS (${
+    provider === "postgresql"
+      ? `
+    SELECT d."id", d."shopDomain", d."priority", d."nextAttemptAt", s."busy" FROM shops AS s CROSS JOIN unnest(${p("priorities")}) AS q("priority")
+    CROSS JOIN LATERAL (
+      SELECT i."id", i."shopDomain", i."priority", i."nextAttemptAt" FROM "Invoice" AS i
+      WHERE i."shopDomain" = s."shopDomain" AND i."priority" = q."priority" AND ${dueAndFree("i", p("now"))}
+      ORDER BY i."nextAttemptAt", i."id" LIMIT ${p("perShop")}
+    ) AS d`
+      : `
+    SELECT i."id", i."shopDomain", i."priority", i."nextAttemptAt", s."busy" FROM shops AS s, json_each(${p("priorities")}) AS q, "Invoice" AS i
+    WHERE i."id" IN (
+      SELECT j."id" FROM "Invoice" AS j
+      WHERE j."shopDomain" = s."shopDomain" AND j."priority" = q."value" AND ${dueAndFree("j", p("now"))}
+      ORDER BY j."nextAttemptAt", j."id" LIMIT ${p("perShop")}
+    )`
+  }
+  ), ranked AS (
+    SELECT d."id", d."priority", d."busy",
+      ROW_NUMBER() OVER (PARTITION BY d."shopDomain" ORDER BY d."priority", d."nextAttemptAt", d."id") AS "inShop",
+      ROW_NUMBER() OVER (PARTITION BY d."shopDomain", d."priority" ORDER BY d."nextAttemptAt", d."id") AS "round"
+    FROM due AS d
   ), picked AS (
-    SELECT d."id" FROM due AS d LEFT JOIN busy AS b ON b."shopDomain" = d."shopDomain"
-    WHERE d."inShop" <= ${p("perShop")} - COALESCE(b."n", 0)
-    ORDER BY d."priority", d."round" + COALESCE(b."n", 0), RANDOM()
+    SELECT r."id" FROM ranked AS r
+    WHERE r."inShop" <= ${p("perShop")} - r."busy"
+    ORDER BY r."priority", r."round" + r."busy", RANDOM()
     LIMIT ${p("limit")}
   )`;
+
+/**
+ * The claim's statements: the choice, and the lease of the chosen rows. SQLite runs it alone (writes are serialised),
+ * so the rows it picks are still due when leased. PostgreSQL locks the chosen rows, skipping rows another worker is
+ * claiming right now, and leases them in the same statement; under the lock it re-checks the due condition on the
+ * row's newest version, so a row another worker leased or finished since this statement's snapshot is left out.
+ * (`= ANY (ARRAY (…))` keeps the lock to the picked rows' primary keys: with `IN (…)` the generic plan of the
+ * prepared statement hash-joined every due row to them.) Exported for bench/claim.bench.ts (its plans).
+ */
+const PG_CLAIM_PARAMS: Record<ClaimParam, string> = { now: "$1::timestamp(3)", perShop: "$2::int", limit: "$3::int", priorities: "$7::int[]" };
+export const claimRowsSql = {
+  sqlite: `WITH ${claimChoice((name) => `@${name}`, "sqlite")}
+    UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = @updated
+    WHERE "id" IN (SELECT "id" FROM picked)
+    RETURNING "id", "shopDomain", "priority", "nextAttemptAt"`,
+  postgresql: `WITH ${claimChoice((name) => PG_CLAIM_PARAMS[name], "postgresql")}, locked AS (
+      SELECT i."id" FROM "Invoice" AS i
+      WHERE i."id" = ANY (ARRAY (SELECT "id" FROM picked)) AND ${dueAndFree("i", "$1::timestamp(3)")}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN 'sending' ELSE u."state" END, "updatedAt" = $6::timestamp(3)
+    FROM locked WHERE u."id" = locked."id"
+    RETURNING u."id", u."shopDomain", u."priority", u."nextAttemptAt"`,
+};
 
 /** Write-backs due now, oldest first; `p` names a parameter: now, limit. */
 const writeBackChoice = (p: (name: "now" | "limit") => string) =>
@@ -391,17 +446,13 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         throw error;
       }
     },
-    async claimRows({ owner, now, leaseUntil, limit, perShopLimit }) {
+    async claimRows({ owner, now, leaseUntil, limit, perShopLimit, priorities }) {
       if (limit <= 0) return [];
-      // One statement: SQLite runs it alone (writes are serialised), so the rows it picks are still due when leased.
       const rows = await write(
         () =>
-          prepared(
-            `WITH ${claimChoice((name) => `@${name}`)}
-             UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = @updated
-             WHERE "id" IN (SELECT "id" FROM picked)
-             RETURNING "id", "shopDomain", "priority", "nextAttemptAt"`,
-          ).all({ now: sqliteDate(now), perShop: perShopLimit, limit, owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()) }) as Parameters<typeof claimOrder>[0],
+          prepared(claimRowsSql.sqlite).all({
+            now: sqliteDate(now), perShop: perShopLimit, limit, priorities: JSON.stringify(priorities), owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()),
+          }) as Parameters<typeof claimOrder>[0],
         false,
       );
       return claimOrder(rows);
@@ -623,23 +674,12 @@ function postgresHot(databaseUrl: string): HotStatements {
         throw error;
       }
     },
-    async claimRows({ owner, now, leaseUntil, limit, perShopLimit }) {
+    async claimRows({ owner, now, leaseUntil, limit, perShopLimit, priorities }) {
       if (limit <= 0) return [];
-      // One statement: the chosen rows are locked (skipping rows another worker is claiming right now) and leased
-      // at once. Under the lock PostgreSQL re-checks the due condition on the row's newest version, so a row
-      // another worker leased or finished since this statement's snapshot is left out.
-      const params = { now: "$1::timestamp(3)", perShop: "$2::int", limit: "$3::int" } as const;
       const { rows } = await pool.query({
         name: "hot-claim-rows",
-        text: `WITH ${claimChoice((name) => params[name])}, locked AS (
-                 SELECT i."id" FROM "Invoice" AS i
-                 WHERE i."id" IN (SELECT "id" FROM picked) AND i."nextAttemptAt" <= $1::timestamp(3) AND (i."leaseUntil" IS NULL OR i."leaseUntil" < $1::timestamp(3))
-                 FOR UPDATE SKIP LOCKED
-               )
-               UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN 'sending' ELSE u."state" END, "updatedAt" = $6::timestamp(3)
-               FROM locked WHERE u."id" = locked."id"
-               RETURNING u."id", u."shopDomain", u."priority", u."nextAttemptAt"`,
-        values: [pgDate(now), perShopLimit, limit, owner, pgDate(leaseUntil), pgDate(new Date())],
+        text: claimRowsSql.postgresql,
+        values: [pgDate(now), perShopLimit, limit, owner, pgDate(leaseUntil), pgDate(new Date()), priorities],
       });
       return claimOrder(rows);
     },

@@ -8,7 +8,7 @@ import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./env
 import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "./signal.server";
-import type { InvoiceState } from "./states";
+import { PRIORITY, type InvoiceState } from "./states";
 
 export type WebhookOutcome =
   | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
@@ -49,7 +49,7 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
     state,
     nextAttemptAt: state === "queued" ? now : null,
-    ...(read?.backfillId ? { backfillId: read.backfillId, priority: 1 } : {}),
+    ...(read?.backfillId ? { backfillId: read.backfillId, priority: PRIORITY.pastOrders } : {}),
     events: {
       createMany: {
         data: [

@@ -11,6 +11,13 @@ import type { InvoiceRecord } from "../invoicing/schemas";
 //   cancelled        the order was cancelled before it was invoiced
 // A row is due for work when nextAttemptAt <= now and its lease is free: without a remote id the work
 // is a post, with one it is a status read. Rows that need no work have nextAttemptAt = null.
+/**
+ * A row's claim priority (Invoice.priority): live work (webhooks, reconciliation, the bulk action) first; a past-orders
+ * run's rows fill the slots left. The claim reads each shop's due rows per priority, so a row can have only these.
+ */
+export const PRIORITY = { live: 0, pastOrders: 1 } as const;
+export const PRIORITIES = Object.values(PRIORITY);
+
 export const INVOICE_STATES = [
   "waiting",
   "queued",

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Invoice_shopDomain_priority_nextAttemptAt_id_idx" ON "Invoice"("shopDomain", "priority", "nextAttemptAt", "id");
+
