@@ -55,6 +55,19 @@ describe("callbacks", () => {
     expect(callbackInstant("22.11.2026 13:00")).toBeNull();
   });
 
+  it("reads a time again as the first time (the recent ones are kept), each answer a Date of its own", () => {
+    const first = callbackInstant("2026-11-22 13:00:00")!;
+    first.setTime(0);
+    expect(callbackInstant("2026-11-22 13:00:00")!.toISOString()).toBe("2026-11-22T10:00:00.000Z");
+    expect(callbackInstant("2026-02-30 13:00:00")).toBeNull();
+    expect(callbackInstant("2026-02-30 13:00:00")).toBeNull();
+    // More times than are kept, twice over: every one read right.
+    const times = Array.from({ length: 200 }, (_, i) => new Date(Date.UTC(2026, 10, 22, 10, 0, i)));
+    for (const round of [1, 2]) {
+      for (const at of times) expect(callbackInstant(istanbul(at))?.getTime(), `round ${round}`).toBe(at.getTime());
+    }
+  });
+
   it("20 replays of one old callback cause no read and change nothing", async () => {
     const { row, worker, reads } = await completedInvoice();
     const before = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
