@@ -120,7 +120,10 @@ if (!args.get("only") || args.get("only") === "ingest") {
   // The web process's resident memory, sampled while it takes the deliveries.
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssOf(stack.process.pid!))), 100);
+  // The web process's CPU per delivery: unlike the rates, hardly moved by other load on the machine.
+  const webCpuStart = cpuMsOf(stack.process.pid!);
   const app = await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 0);
+  const webCpu = cpuMsOf(stack.process.pid!) - webCpuStart;
   clearInterval(sampler);
   say(`## 1. Webhook ingestion (${REQUESTS} signed orders/paid, ${CONCURRENCY} concurrent, SQLite)`);
   say(`| server | deliveries/s | p50 ms | p99 ms | non-200 |`);
@@ -129,6 +132,7 @@ if (!args.get("only") || args.get("only") === "ingest") {
   say(`| app (production build) | ${app.perSecond.toFixed(0)} | ${app.p50.toFixed(1)} | ${app.p99.toFixed(1)} | ${app.failures} |`);
   say(`Ratio app/baseline: throughput ${(app.perSecond / base.perSecond).toFixed(2)}, p50 ${(app.p50 / base.p50).toFixed(2)}×, p99 ${(app.p99 / base.p99).toFixed(2)}×`);
   say(`Web process RSS during the app's run: at most ${(rssMax / 2 ** 20).toFixed(0)} MB`);
+  say(`Web process CPU per delivery: ${(webCpu / REQUESTS).toFixed(2)} ms`);
   await baseline.stop();
   await stack.stop();
 }
