@@ -2,12 +2,11 @@
 // cancellation and a partial return through the signed webhooks; the invoice page's after-sale view (the cancel
 // path and its "done" confirmation), and the Returns page with its CSV export, in Turkish and English, with
 // screenshots.
-import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
 import { afterSaleFixture, orderFixture } from "../helpers/after-sale";
 
 let stack: LocalStack;
@@ -32,7 +31,7 @@ async function completed(orderId: string) {
   }
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("after the sale in the browser", () => {
+describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
   beforeAll(async () => {
     stack = await startLocalStack({ name: `after-sale-${process.pid}`, formalizeDelayMs: 100, testMode: false });
     db = createDb(stack.databaseUrl);

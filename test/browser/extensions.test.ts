@@ -4,11 +4,13 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extensionPage, type HostOptions } from "../../sandbox/extensions/host";
-import { launchBrowser, SHOTS } from "../helpers/browser";
+import { chromiumAvailable, launchBrowser, SHOTS } from "../helpers/browser";
 
+// Without Chromium the file is skipped (and says so), as the other browser tests; in CI that is a failure.
+const hasBrowser = chromiumAvailable();
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  if (hasBrowser) browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -63,7 +65,7 @@ const print = (locale: "tr" | "en"): HostOptions => ({
   },
 });
 
-describe("customer account: download invoice", () => {
+describe.skipIf(!hasBrowser)("customer account: download invoice", () => {
   it("shows the download for a completed invoice, in Turkish and English", async () => {
     for (const [locale, button, date] of [["tr", "Faturayı indir", "23 Kasım 2026"], ["en", "Download invoice", "November 23, 2026"]] as const) {
       const page = await render(customer(locale, completed));
@@ -86,7 +88,7 @@ describe("customer account: download invoice", () => {
   });
 });
 
-describe("admin print action", () => {
+describe.skipIf(!hasBrowser)("admin print action", () => {
   it("prints the ready invoices and names the order whose invoice is not completed, in Turkish and English", async () => {
     for (const [locale, ready, waiting] of [["tr", "2 fatura yazdırılacak.", "#1003 için henüz yazdırılacak fatura yok"], ["en", "2 invoices will be printed.", "No invoice to print yet for #1003"]] as const) {
       const page = await render(print(locale));
@@ -120,7 +122,7 @@ const createInvoices = (locale: "tr" | "en"): HostOptions => ({
   },
 });
 
-describe("admin action: create invoices from the order list", () => {
+describe.skipIf(!hasBrowser)("admin action: create invoices from the order list", () => {
   it("asks for the selected orders, sends them and says what became of each, in Turkish and English", async () => {
     const texts = {
       tr: { intro: "Seçili 6 sipariş faturalansın mı?", create: "Fatura kes", queued: "Faturalanmak üzere kuyruğa alındı: 3", already: "Zaten uygulamada: 1. #1044 (tamamlandı)", refused: ["Faturalanmadı: 2", "#1045: ödenmemiş", "#1046: iptal edilmiş"] },

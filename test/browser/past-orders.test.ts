@@ -1,11 +1,10 @@
 // The past-orders page in a real browser against the production build, the invoicing sandbox and the Admin API
 // stand-in: the dry run's answer, then a run with its progress bar, in Turkish and English.
-import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { CHROMIUM, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
 import { paidOrder } from "../helpers/orders";
 
 const SHOP = "gecmis-magaza.myshopify.com";
@@ -18,7 +17,7 @@ async function shot(page: Page, name: string) {
   await screenshot(page, name, { fullPage: true });
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("the past-orders page in the browser", () => {
+describe.skipIf(!chromiumAvailable())("the past-orders page in the browser", () => {
   beforeAll(async () => {
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
     const orders = [
