@@ -1,14 +1,21 @@
 // Database statements per order, counted (not timed): N orders through the real webhook route, the in-process
 // worker, the sandbox's callbacks and the status reads, on a fresh SQLite file. Every statement either
 // connection runs (Prisma's adapter and app/db/hot.server.ts both use better-sqlite3) is counted at the driver.
-// npx tsx bench/statements.bench.ts [--orders=50]
+// With --postgres=URL the same run is on PostgreSQL (schema bench_statements), and what is counted is round trips:
+// every query of the pg driver (Prisma's adapter and the hot pool both use it) waits for its answer before the next
+// one is sent on that connection (node-postgres does not pipeline), so one query is one round trip. The end of a job
+// (`finishJob`) is counted apart, by the state it leaves the row in.
+// npx tsx bench/statements.bench.ts [--orders=50] [--postgres=postgresql://postgres@127.0.0.1:5432/test]
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { benchOrder } from "./orders";
 import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
 
 const ORDERS = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.split("=")[1] ?? 50);
+const POSTGRES = process.argv.find((arg) => arg.startsWith("--postgres="))?.slice("--postgres=".length);
 
 Object.assign(process.env, {
   NODE_ENV: "test",
@@ -24,6 +31,14 @@ mkdirSync(dir, { recursive: true });
 const file = path.join(dir, "statements.sqlite");
 for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 process.env.DATABASE_URL = `file:${file}`;
+if (POSTGRES) {
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS "bench_statements" CASCADE`);
+  await admin.query(`CREATE SCHEMA "bench_statements"`);
+  await admin.end();
+  process.env.DATABASE_URL = `${POSTGRES}${POSTGRES.includes("?") ? "&" : "?"}schema=bench_statements`;
+}
 
 // Count at the driver: every statement runs through one of these Statement methods.
 const counts = { statements: 0, prisma: 0 };
@@ -46,6 +61,43 @@ for (const method of ["run", "get", "all", "iterate"]) {
   };
 }
 
+// PostgreSQL: every query is a round trip; those made inside finishJob are counted by the state the job leaves. A
+// pool's query is counted when it is called (in its caller's context: the client it runs on may be handed over
+// later, by whichever job releases one), a checked-out client's query when it is called.
+const inFinish = new AsyncLocalStorage<{ trips: number }>();
+const finishes = new Map<string, { calls: number; trips: number }>();
+const pgCounts = { trips: 0 };
+const count = () => {
+  pgCounts.trips++;
+  const finish = inFinish.getStore();
+  if (finish) finish.trips++;
+};
+let inPoolQuery = false;
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (!inPoolQuery) count();
+  return clientQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
+const poolQuery = pg.Pool.prototype.query as (...args: unknown[]) => unknown;
+pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+  count();
+  return poolQuery.apply(this, args);
+} as typeof pg.Pool.prototype.query;
+// pg-pool's query checks a client out with a callback and runs its query inside it: not counted again.
+const poolConnect = pg.Pool.prototype.connect as (...args: unknown[]) => unknown;
+pg.Pool.prototype.connect = function (this: pg.Pool, ...args: unknown[]) {
+  const [callback] = args;
+  if (typeof callback !== "function") return poolConnect.apply(this, args);
+  return poolConnect.call(this, (...result: unknown[]) => {
+    inPoolQuery = true;
+    try {
+      return (callback as (...values: unknown[]) => unknown)(...result);
+    } finally {
+      inPoolQuery = false;
+    }
+  });
+} as typeof pg.Pool.prototype.connect;
+
 const { migrate } = await import("../app/db/migrate");
 await migrate(process.env.DATABASE_URL);
 const { startTestPipeline, connectShop } = await import("../test/helpers/pipeline");
@@ -53,11 +105,24 @@ const { installShop, prisma } = await import("../test/helpers/db");
 const { SHOP } = await import("../test/helpers/shopify");
 
 const pipeline = await startTestPipeline({ formalizeDelayMs: 50 });
+if (POSTGRES) {
+  const statements = (await import("../app/db.server")).hot();
+  const finishJob = statements.finishJob.bind(statements);
+  statements.finishJob = async (job) => {
+    const store = { trips: 0 };
+    const result = await inFinish.run(store, () => finishJob(job));
+    const kind = `${String(job.values.state ?? "unchanged")}${job.writeBack ? " + write-back" : ""}${job.callbacksSince ? " + callback check" : ""}${result.stored ? "" : " (lease lost)"}`;
+    const entry = finishes.get(kind) ?? { calls: 0, trips: 0 };
+    finishes.set(kind, { calls: entry.calls + 1, trips: entry.trips + store.trips });
+    return result;
+  };
+}
 await installShop(SHOP);
 await connectShop(pipeline.sandbox, SHOP);
 const body = (i: number) => benchOrder(i, 8_000_000_000_000, "S");
 
 phase = "webhook";
+const tripsBefore = pgCounts.trips;
 const before = counts.statements;
 const beforePrisma = counts.prisma;
 for (let i = 0; i < ORDERS; i++) {
@@ -65,6 +130,7 @@ for (let i = 0; i < ORDERS; i++) {
   if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
 }
 const webhook = counts.statements - before;
+const webhookTrips = pgCounts.trips - tripsBefore;
 const webhookPrisma = counts.prisma - beforePrisma;
 
 const { InvoicingClient } = await import("../app/invoicing/client");
@@ -77,6 +143,7 @@ const worker = await pipeline.startWorker({
 });
 phase = "worker";
 const started = counts.statements;
+const tripsStarted = pgCounts.trips;
 const startedPrisma = counts.prisma;
 const deadline = Date.now() + 120_000;
 while ((await prisma.invoice.count({ where: { state: { not: "completed" } } })) > 0) {
@@ -86,13 +153,21 @@ while ((await prisma.invoice.count({ where: { state: { not: "completed" } } })) 
 await worker.stop();
 // The polling above ran statements too: count them out (one count per loop), roughly, by running the same count.
 const polled = counts.statements;
+const tripsPolled = pgCounts.trips;
 const workedPrisma = counts.prisma - startedPrisma;
 await prisma.invoice.count({ where: { state: { not: "completed" } } });
 const perPoll = counts.statements - polled;
+const tripsPerPoll = pgCounts.trips - tripsPolled;
 const worked = polled - started;
+const postgres = POSTGRES && {
+  roundTripsPerOrder: { webhook: +(webhookTrips / ORDERS).toFixed(1), workerAndCallbacks: +((tripsPolled - tripsStarted) / ORDERS).toFixed(1) },
+  note: `the worker figure includes this script's polling (${tripsPerPoll} round trip per poll, every 200 ms)`,
+  finishJob: Object.fromEntries([...finishes].map(([kind, { calls, trips }]) => [kind, { calls, roundTripsEach: +(trips / calls).toFixed(2) }])),
+};
 console.log(
   JSON.stringify({
     orders: ORDERS,
+    ...(postgres ? { postgres } : {}),
     webhookStatementsPerOrder: +(webhook / ORDERS).toFixed(1),
     webhookPrismaBuiltPerOrder: +(webhookPrisma / ORDERS).toFixed(1),
     workerAndCallbackStatementsPerOrder: +(worked / ORDERS).toFixed(1),

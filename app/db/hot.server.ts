@@ -668,16 +668,14 @@ function postgresHot(databaseUrl: string): HotStatements {
     }
   }
 
+  const eventRows = (events: NewEvent[]) =>
+    JSON.stringify(events.map((event) => ({ id: newId(), at: pgDate(event.at), type: event.type, message: event.message ?? null, data: event.data ?? null, dedupeKey: event.dedupeKey ?? null })));
+  const insertEventsSql = (invoiceId: string, rows: string) => `INSERT INTO "InvoiceEvent" ("id", "invoiceId", "at", "type", "message", "data", "dedupeKey")
+    SELECT e."id", ${invoiceId}, e."at", e."type", e."message", e."data", e."dedupeKey"
+    FROM jsonb_to_recordset(${rows}::jsonb) AS e("id" text, "at" timestamp(3), "type" text, "message" text, "data" jsonb, "dedupeKey" text)`;
   const insertEvents = async (client: pg.ClientBase, invoiceId: string, events: NewEvent[]) => {
     if (events.length === 0) return;
-    const rows = events.map((event) => ({ id: newId(), at: pgDate(event.at), type: event.type, message: event.message ?? null, data: event.data ?? null, dedupeKey: event.dedupeKey ?? null }));
-    await client.query({
-      name: "hot-insert-events",
-      text: `INSERT INTO "InvoiceEvent" ("id", "invoiceId", "at", "type", "message", "data", "dedupeKey")
-             SELECT e."id", $1, e."at", e."type", e."message", e."data", e."dedupeKey"
-             FROM jsonb_to_recordset($2::jsonb) AS e("id" text, "at" timestamp(3), "type" text, "message" text, "data" jsonb, "dedupeKey" text)`,
-      values: [invoiceId, JSON.stringify(rows)],
-    });
+    await client.query({ name: "hot-insert-events", text: insertEventsSql("$1", "$2"), values: [invoiceId, eventRows(events)] });
   };
 
   const cast = (column: string) => (JSON_COLUMNS.has(column) ? "::jsonb" : "");
@@ -769,54 +767,63 @@ function postgresHot(databaseUrl: string): HotStatements {
       return rows.map((row) => decodeRefund(row, false));
     },
     async finishJob(job) {
-      return transaction(async (client) => {
-        // The update takes the row's lock first: a callback marking the row waits for this commit, then finds the
-        // remote id stored; one that came before is counted below (app/pipeline/callback.server.ts).
-        if (!(await update(client, job.id, job.owner, { ...job.values, leaseOwner: null, leaseUntil: null }))) return { stored: false, rereadNow: false };
-        const now = pgDate(new Date());
-        for (const refunds of job.refunds) {
-          if (refunds.ids.length === 0) continue;
-          await client.query({
-            name: "hot-refunds-handled",
-            text: `UPDATE "Refund" SET "handling" = $1, "handledAt" = $2::timestamp(3) WHERE "shopDomain" = $3 AND "refundId" = ANY($4::text[]) AND "handling" IS NULL`,
-            values: [refunds.handling, now, job.shopDomain, refunds.ids],
-          });
-        }
-        await insertEvents(client, job.id, job.events);
-        if (job.writeBack) {
-          const { rows } = await client.query<{ scope: string | null }>({
-            name: "hot-offline-scope",
-            text: `SELECT "scope" FROM "Session" WHERE "shop" = $1 AND "isOnline" = false LIMIT 1`,
-            values: [job.shopDomain],
-          });
-          const [status, due, lastError] = hasWriteOrders(rows[0]?.scope) ? ["pending", now, null] : ["no_scope", null, "missing scope write_orders"];
-          await client.query({
-            name: "hot-schedule-write-back",
-            text: `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES ($1, $2, $3, 0, $4::timestamp(3), $5, $6::timestamp(3))
-                   ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"`,
-            values: [job.id, job.shopDomain, status, due, lastError, now],
-          });
-        }
-        if (job.teamId !== null) {
-          await client.query({
-            name: "hot-learn-team",
-            text: `UPDATE "ShopSettings" SET "teamId" = $1, "updatedAt" = $2::timestamp(3) WHERE "shopDomain" = $3 AND "teamId" IS NULL`,
-            values: [job.teamId, now, job.shopDomain],
-          });
-        }
-        let rereadNow = false;
-        if (job.callbacksSince) {
-          // One statement, read after the update above took the row's lock (its snapshot starts now).
-          const { rowCount } = await client.query({
-            name: "hot-read-now-after-callback",
-            text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $1::timestamp(3) WHERE "id" = $2
-                   AND EXISTS (SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = $2 AND "type" = 'callback' AND "at" >= $3::timestamp(3))`,
-            values: [now, job.id, pgDate(job.callbacksSince)],
-          });
-          rereadNow = rowCount === 1;
-        }
-        return { stored: true, rereadNow };
+      // One statement, one round trip (was BEGIN, the row, the events, the scope read and the write-back, COMMIT): the
+      // row's update while the lease holds, and everything else only when it updated the row (`stored`). A single
+      // statement is atomic on its own. The update takes the row's lock: a callback marking the row waits for it,
+      // then finds the remote id stored.
+      const now = pgDate(new Date());
+      const values: InvoiceValues = { ...job.values, leaseOwner: null, leaseUntil: null, updatedAt: new Date() };
+      const columns = columnsOf(values);
+      const args: unknown[] = columns.map((column) => pgValue(column, values[column]));
+      const arg = (value: unknown) => `$${args.push(value)}`;
+      const sets = columns.map((column, i) => `${quote(column)} = $${i + 1}${cast(column)}`);
+      // Parameters are numbered on first use: PostgreSQL refuses one the text never names.
+      const lazy = (value: unknown, suffix = "") => {
+        let name: string | undefined;
+        return () => (name ??= `${arg(value)}${suffix}`);
+      };
+      const id = arg(job.id);
+      const [shop, at] = [lazy(job.shopDomain), lazy(now, "::timestamp(3)")];
+      const steps = [`stored AS (UPDATE "Invoice" SET ${sets.join(", ")} WHERE "id" = ${id} AND "leaseOwner" = ${arg(job.owner)} RETURNING "nextAttemptAt")`];
+      if (job.events.length) steps.push(`events AS (${insertEventsSql(id, arg(eventRows(job.events)))} WHERE EXISTS (SELECT 1 FROM stored))`);
+      // Each refund once, with the first handling named for it (as one update per handling did).
+      const refunds = [...new Map(job.refunds.flatMap(({ ids, handling }) => ids.map((refundId) => [refundId, handling] as const)).reverse()).entries()];
+      if (refunds.length) {
+        steps.push(`refunds AS (UPDATE "Refund" AS r SET "handling" = x."handling", "handledAt" = ${at()}
+          FROM jsonb_to_recordset(${arg(JSON.stringify(refunds.map(([refundId, handling]) => ({ refundId, handling }))))}::jsonb) AS x("refundId" text, "handling" text)
+          WHERE r."shopDomain" = ${shop()} AND r."refundId" = x."refundId" AND r."handling" IS NULL AND EXISTS (SELECT 1 FROM stored))`);
+      }
+      if (job.writeBack) {
+        // hasWriteOrders in SQL: write_orders is one of the offline session's comma-separated scopes.
+        steps.push(`scope AS (
+            SELECT COALESCE((SELECT "scope" ~ '(^|,)\\s*write_orders\\s*(,|$)' FROM "Session" WHERE "shop" = ${shop()} AND "isOnline" = false LIMIT 1), false) AS "ok"
+          ), write_back AS (
+            INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt")
+            SELECT ${id}, ${shop()}, CASE WHEN "ok" THEN 'pending' ELSE 'no_scope' END, 0, CASE WHEN "ok" THEN ${at()} END, CASE WHEN "ok" THEN NULL ELSE 'missing scope write_orders' END, ${at()}
+            FROM scope WHERE EXISTS (SELECT 1 FROM stored)
+            ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"
+          )`);
+      }
+      if (job.teamId !== null) {
+        steps.push(`team AS (UPDATE "ShopSettings" SET "teamId" = ${arg(job.teamId)}, "updatedAt" = ${at()} WHERE "shopDomain" = ${shop()} AND "teamId" IS NULL AND EXISTS (SELECT 1 FROM stored))`);
+      }
+      const { rows } = await pool.query<{ nextAttemptAt: string | null }>({
+        text: `WITH ${steps.join(", ")} SELECT to_char("nextAttemptAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "nextAttemptAt" FROM stored`,
+        values: args,
       });
+      if (rows.length === 0) return { stored: false, rereadNow: false };
+      if (!job.callbacksSince) return { stored: true, rereadNow: false };
+      // A callback recorded during the job asks for a read now. A second statement, after the first committed: one
+      // statement reads in its own snapshot, which misses a callback that committed while the update waited for its
+      // lock. It only brings forward the read the job scheduled (the row unchanged since, and not leased again).
+      const { rowCount } = await pool.query({
+        name: "hot-read-now-after-callback",
+        text: `UPDATE "Invoice" SET "nextAttemptAt" = $1::timestamp(3), "updatedAt" = $1::timestamp(3)
+               WHERE "id" = $2 AND "leaseOwner" IS NULL AND "nextAttemptAt" = $3::timestamp(3)
+               AND EXISTS (SELECT 1 FROM "InvoiceEvent" WHERE "invoiceId" = $2 AND "type" = 'callback' AND "at" >= $4::timestamp(3))`,
+        values: [pgDate(new Date()), job.id, rows[0].nextAttemptAt, pgDate(job.callbacksSince)],
+      });
+      return { stored: true, rereadNow: rowCount === 1 };
     },
     async updateLeased(id, owner, values, options) {
       return update(pool as unknown as pg.ClientBase, id, owner, values, options?.incrementAttempts);
