@@ -22,7 +22,7 @@ import { dec } from "../invoicing/money";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { mapOrderToInvoice } from "../orders/map-order";
-import { parseShopifyOrder } from "../orders/order";
+import { parseShopifyOrder, type ShopifyOrder } from "../orders/order";
 import { waybillSnapshotOf } from "../waybills/snapshot";
 import { waybillInvoiceBody } from "../waybills/waybill-invoice";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
@@ -131,7 +131,8 @@ type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Pr
 interface PostSource {
   /** What an earlier attempt left at the service: the invoice, nothing (posting is safe), or a problem. */
   settleEarlier(): Promise<Settled>;
-  build(now: Date): Built;
+  /** `standing`: the order as it stands, when the caller read it already (one parse of the snapshot per post). */
+  build(now: Date, standing?: ShopifyOrder): Built;
   create(body: InvoiceRequest): Promise<InvoiceRecord>;
   /** A refusal after which the invoice may exist all the same: how to look, and what to say if it is not found. */
   afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: Problem | null } | null;
@@ -148,11 +149,15 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
   };
   return {
     settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection, deps.appUrl)) }),
-    build(now) {
-      const parsed = parseShopifyOrder(row.orderSnapshot);
-      if (!parsed.ok) return { ok: false, problems: parsed.problems };
-      // The order as it stands: units and shipping refunded since the snapshot are not invoiced.
-      const mapped = mapOrderToInvoice(orderAsItStands(parsed.order, storedRefunds(refunds)), {
+    build(now, standing) {
+      let order = standing;
+      if (!order) {
+        const parsed = parseShopifyOrder(row.orderSnapshot);
+        if (!parsed.ok) return { ok: false, problems: parsed.problems };
+        // The order as it stands: units and shipping refunded since the snapshot are not invoiced.
+        order = orderAsItStands(parsed.order, storedRefunds(refunds));
+      }
+      const mapped = mapOrderToInvoice(order, {
         settings: connection.mapping,
         shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
         now,
@@ -268,7 +273,7 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
     };
   }
 
-  const mapped = source.build(now);
+  const mapped = source.build(now, asItStands?.order);
   if (!mapped.ok) return needsAttention(mapped.problems);
 
   // Before the request leaves: count the attempt (first pass) and record what it is posted with, so a crash
