@@ -8,6 +8,9 @@ import { postgresConnectionString, postgresSchema, providerOf } from "./provider
 
 export type Db = SqliteClient;
 
+/** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY. */
+export const SQLITE_LOCK_WAIT_MS = 5000;
+
 // Each database's generated client and Prisma adapter are loaded when a client for it is first made: a process on
 // SQLite never loads the PostgreSQL ones (13 MB of RSS measured), nor one on PostgreSQL the SQLite ones.
 const load = createRequire(import.meta.url);
@@ -40,7 +43,7 @@ export function createDb(databaseUrl: string): Db {
   if (providerOf(databaseUrl) === "sqlite") {
     // A busy connection waits up to 5 s for a lock instead of failing at once (webhooks and the worker share the file).
     const { PrismaClient, PrismaBetterSQLite3 } = sqliteModules();
-    const factory = new PrismaBetterSQLite3({ url: databaseUrl, timeout: 5000 });
+    const factory = new PrismaBetterSQLite3({ url: databaseUrl, timeout: SQLITE_LOCK_WAIT_MS });
     const held: SqliteConnection = { connection: null };
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {

@@ -13,7 +13,7 @@ import { Prisma } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresConnectionString, postgresSchema, providerOf } from "./provider";
-import { sqliteConnectionOf, type Db } from "./client";
+import { SQLITE_LOCK_WAIT_MS, sqliteConnectionOf, type Db } from "./client";
 
 export interface DeliveryKey {
   shopDomain: string;
@@ -386,7 +386,8 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
   }
 
   /** Retries `attempt` while another process writes (the connection itself waits 5 s for a lock first), 10 s at most. */
-  async function retryingBusy<T>(attempt: () => Promise<T> | T, started = Date.now()): Promise<T> {
+  async function retryingBusy<T>(attempt: () => Promise<T> | T): Promise<T> {
+    const started = Date.now();
     for (let tries = 0; ; tries++) {
       try {
         return await attempt();
@@ -411,28 +412,38 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
   let pending: PendingWrite[] = [];
   let flushing: Promise<void> | null = null;
 
+  /** The batch as one IMMEDIATE transaction, each write in its own savepoint (or as its one statement). */
+  const commitTogether = (connection: Database.Database, batch: PendingWrite[]) =>
+    connection
+      .transaction(() =>
+        batch.map((write) => {
+          try {
+            return { value: write.several ? connection.transaction(write.work)() : write.work() };
+          } catch (error) {
+            // SQLite undid the whole transaction (a full disk, an I/O error): every write of the batch failed.
+            if (!connection.inTransaction) throw error;
+            return { error }; // this write's savepoint (or statement) is undone; the others stand
+          }
+        }),
+      )
+      .immediate();
+
   async function flush(): Promise<void> {
     const batch = pending;
     pending = [];
-    const started = Date.now();
     try {
       const outcomes = await retryingBusy(async () => {
         const connection = await ready();
-        // IMMEDIATE takes the write lock at BEGIN: a busy database fails here, before any write ran.
-        return connection
-          .transaction(() =>
-            batch.map((write) => {
-              try {
-                return { value: write.several ? connection.transaction(write.work)() : write.work() };
-              } catch (error) {
-                // SQLite undid the whole transaction (a full disk, an I/O error): every write of the batch failed.
-                if (!connection.inTransaction) throw error;
-                return { error }; // this write's savepoint (or statement) is undone; the others stand
-              }
-            }),
-          )
-          .immediate();
-      }, started);
+        // IMMEDIATE takes the write lock at BEGIN: a busy database fails there, before any write ran. It fails at
+        // once: SQLite's own lock wait sleeps, which would stop this process's event loop (every request and job in
+        // flight) while the other process commits; retryingBusy waits without blocking.
+        connection.pragma("busy_timeout = 0");
+        try {
+          return commitTogether(connection, batch);
+        } finally {
+          connection.pragma(`busy_timeout = ${SQLITE_LOCK_WAIT_MS}`);
+        }
+      });
       batch.forEach((write, i) => write.settle(outcomes[i]));
     } catch (error) {
       for (const write of batch) write.settle({ error });

@@ -1,5 +1,7 @@
 // SQLite's hot writes share commits (app/db/hot.server.ts, decision 0021): the writes asked for together run in one
-// transaction, each in its own savepoint, and each gets its own answer; one that fails is undone alone.
+// transaction, each in its own savepoint, and each gets its own answer; one that fails is undone alone; another
+// process's write lock is waited for without blocking.
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { dbProvider, hot } from "../../app/db.server";
 import { sqliteConnectionOf } from "../../app/db/client";
@@ -55,6 +57,24 @@ describe.skipIf(dbProvider() !== "sqlite")("group commit on SQLite", () => {
     expect(await prisma.invoice.count()).toBe(10);
     expect(await prisma.invoiceEvent.count()).toBe(10);
     expect(await prisma.webhookDelivery.findMany({ select: { webhookId: true } })).toEqual([{ webhookId: "w-1" }]);
+  });
+
+  it("waits for another process's write lock without stopping the event loop, then commits", async () => {
+    // Another process's connection to the same file, in the middle of a write.
+    const other = new Database(process.env.DATABASE_URL!.replace(/^file:/, ""));
+    other.exec("BEGIN IMMEDIATE");
+    const write = hot().insertInvoice(row(SHOP, "4000"), events);
+    // Timers keep firing while the write waits: SQLite's own lock wait would have slept through them.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    expect(await prisma.invoice.count()).toBe(0);
+    other.exec("COMMIT");
+    other.close();
+    expect(await write).toBe("created");
+    clearInterval(timer);
+    expect(await prisma.invoice.count()).toBe(1);
   });
 
   it("writes asked for one after another each commit before the next is asked", async () => {
