@@ -41,7 +41,10 @@ if (POSTGRES) {
 }
 
 // Count at the driver: every statement runs through one of these Statement methods.
-const counts = { statements: 0, prisma: 0 };
+const counts = { statements: 0, prisma: 0, control: 0 };
+// Transaction control and pragmas (BEGIN, SAVEPOINT, RELEASE, COMMIT; a group commit's two lock-wait pragmas): counted
+// apart from the statements that read or write data.
+const CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b/i;
 const bySql = new Map<string, number>();
 let phase = "setup";
 const probe = new Database(":memory:").prepare("SELECT 1");
@@ -50,6 +53,7 @@ for (const method of ["run", "get", "all", "iterate"]) {
   const original = proto[method];
   proto[method] = function (this: unknown, ...args: unknown[]) {
     counts.statements++;
+    if (CONTROL.test(String((this as { source: string }).source))) counts.control++;
     // Prisma's query builder writes `main`.`Table`; the prepared statements of app/db/hot.server.ts and Prisma's
     // own BEGIN/COMMIT do not.
     if (String((this as { source: string }).source).includes("`main`.")) counts.prisma++;
@@ -125,6 +129,7 @@ phase = "webhook";
 const tripsBefore = pgCounts.trips;
 const before = counts.statements;
 const beforePrisma = counts.prisma;
+const beforeControl = counts.control;
 for (let i = 0; i < ORDERS; i++) {
   const response = await pipeline.deliverPaid(body(i));
   if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
@@ -132,6 +137,7 @@ for (let i = 0; i < ORDERS; i++) {
 const webhook = counts.statements - before;
 const webhookTrips = pgCounts.trips - tripsBefore;
 const webhookPrisma = counts.prisma - beforePrisma;
+const webhookControl = counts.control - beforeControl;
 
 const { InvoicingClient } = await import("../app/invoicing/client");
 // The client's own timeouts (the test pipeline's are short), and the worker's production poll interval.
@@ -145,6 +151,7 @@ phase = "worker";
 const started = counts.statements;
 const tripsStarted = pgCounts.trips;
 const startedPrisma = counts.prisma;
+const startedControl = counts.control;
 const deadline = Date.now() + 120_000;
 while ((await prisma.invoice.count({ where: { state: { not: "completed" } } })) > 0) {
   if (Date.now() > deadline) throw new Error("orders did not complete");
@@ -155,6 +162,7 @@ await worker.stop();
 const polled = counts.statements;
 const tripsPolled = pgCounts.trips;
 const workedPrisma = counts.prisma - startedPrisma;
+const workedControl = counts.control - startedControl;
 await prisma.invoice.count({ where: { state: { not: "completed" } } });
 const perPoll = counts.statements - polled;
 const tripsPerPoll = pgCounts.trips - tripsPolled;
@@ -169,10 +177,12 @@ console.log(
     orders: ORDERS,
     ...(postgres ? { postgres } : {}),
     webhookStatementsPerOrder: +(webhook / ORDERS).toFixed(1),
+    webhookControlStatementsPerOrder: +(webhookControl / ORDERS).toFixed(1),
     webhookPrismaBuiltPerOrder: +(webhookPrisma / ORDERS).toFixed(1),
     workerAndCallbackStatementsPerOrder: +(worked / ORDERS).toFixed(1),
+    workerAndCallbackControlStatementsPerOrder: +(workedControl / ORDERS).toFixed(1),
     workerAndCallbackPrismaBuiltPerOrder: +(workedPrisma / ORDERS).toFixed(1),
-    note: `the worker figure includes this script's polling (${perPoll} statement per poll, every 200 ms)`,
+    note: `the worker figure includes this script's polling (${perPoll} statement per poll, every 200 ms); the control figures (BEGIN, SAVEPOINT, RELEASE, COMMIT, PRAGMA) are part of the statement figures`,
     serviceRequests: {
       post: pipeline.requests.filter((line) => line.startsWith("POST /api/invoices ")).length,
       get: pipeline.requests.filter((line) => /^GET \/api\/invoices\/\d+ /.test(line)).length,
