@@ -88,6 +88,25 @@ const report = (label: string, before: number[], after: number[]) => {
 
 print(`claim bench: ${dueCount} due rows of ${SHOPS} shops, ${HISTORY} finished rows, 16 in flight; limit ${LIMIT}, ${PER_SHOP} per shop; ${CLAIMS} claims each`);
 
+/** The old and the new claim, CLAIMS times each, alternating, each followed by `release`: ms per claim and rows claimed. */
+async function alternate(claimOld: () => number | Promise<number>, claimNew: () => Promise<number>, release: () => unknown) {
+  const before: number[] = [];
+  const after: number[] = [];
+  let claimedBefore = 0;
+  let claimedAfter = 0;
+  for (let i = 0; i < CLAIMS; i++) {
+    let t = performance.now();
+    claimedBefore += await claimOld();
+    before.push(performance.now() - t);
+    await release();
+    t = performance.now();
+    claimedAfter += await claimNew();
+    after.push(performance.now() - t);
+    await release();
+  }
+  return { before, after, claimedBefore, claimedAfter };
+}
+
 // ---------------------------------------------------------------- SQLite
 {
   const file = path.join(root, "tmp", "bench", "claim.sqlite");
@@ -114,20 +133,11 @@ print(`claim bench: ${dueCount} due rows of ${SHOPS} shops, ${HISTORY} finished 
   const claimNew = () => hot.claimRows({ owner: "bench", now, leaseUntil: new Date(now.getTime() + 60_000), limit: LIMIT, perShopLimit: PER_SHOP, priorities: PRIORITIES });
   await claimNew();
   release.run();
-  const before: number[] = [];
-  const after: number[] = [];
-  let claimedBefore = 0;
-  let claimedAfter = 0;
-  for (let i = 0; i < CLAIMS; i++) {
-    let t = performance.now();
-    claimedBefore += old.all(params()).length;
-    before.push(performance.now() - t);
-    release.run();
-    t = performance.now();
-    claimedAfter += (await claimNew()).length;
-    after.push(performance.now() - t);
-    release.run();
-  }
+  const { before, after, claimedBefore, claimedAfter } = await alternate(
+    () => old.all(params()).length,
+    async () => (await claimNew()).length,
+    () => void release.run(),
+  );
   print(`\nSQLite (rows claimed per claim: before ${claimedBefore / CLAIMS}, after ${claimedAfter / CLAIMS})`);
   report("SQLite ms per claim", before, after);
   const planOf = (sql: string, values: object) =>
@@ -170,20 +180,11 @@ if (postgresUrl) {
   const claimNew = () => hot.claimRows({ owner: "bench", now, leaseUntil: new Date(now.getTime() + 60_000), limit: LIMIT, perShopLimit: PER_SHOP, priorities: PRIORITIES });
   await claimNew();
   await release();
-  const before: number[] = [];
-  const after: number[] = [];
-  let claimedBefore = 0;
-  let claimedAfter = 0;
-  for (let i = 0; i < CLAIMS; i++) {
-    let t = performance.now();
-    claimedBefore += (await client.query({ name: "old-claim", text: OLD_PG, values: values() })).rowCount ?? 0;
-    before.push(performance.now() - t);
-    await release();
-    t = performance.now();
-    claimedAfter += (await claimNew()).length;
-    after.push(performance.now() - t);
-    await release();
-  }
+  const { before, after, claimedBefore, claimedAfter } = await alternate(
+    async () => (await client.query({ name: "old-claim", text: OLD_PG, values: values() })).rowCount ?? 0,
+    async () => (await claimNew()).length,
+    release,
+  );
   print(`\nPostgreSQL (rows claimed per claim: before ${claimedBefore / CLAIMS}, after ${claimedAfter / CLAIMS})`);
   report("PostgreSQL ms per claim (with the round trip)", before, after);
   // The plan the app runs: a named prepared statement gets a generic plan after five executions.
