@@ -42,9 +42,9 @@ type DirectMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => 
 export function createApp({ build, clientDir = path.join(ROOT, "build/client"), routes }: AppServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
-  // Not the answers to the service's callbacks: a few bytes each, without a length (Remix streams them), so
-  // compression gzipped every one; about 9 % of the web process's CPU during webhook ingestion (bench/results/
-  // pipeline.md, Run 4, when webhooks still went through Remix).
+  // Not the answers to webhooks and callbacks that reach Remix (the direct paths below answer most of them): a few
+  // bytes each, without a length (Remix streams them), so compression gzipped every one; about 9 % of the web
+  // process's CPU during webhook ingestion when they all went through Remix (bench/results/pipeline.md, Run 4).
   app.use(compression({ filter: (req, res) => !/^\/(webhooks|callbacks)\//.test(req.path) && compression.filter(req, res) }));
   // Vite fingerprints every file under /assets: cache them for a year; the rest of build/client (favicon...) for an
   // hour. Static files are served before the access log, as remix-serve did.

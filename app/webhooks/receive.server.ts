@@ -24,13 +24,13 @@ export interface RawDelivery {
   rawBody: Uint8Array;
 }
 
-/** "orders/paid" and "ORDERS_PAID" name the same topic (the library stores topics in the second form). */
+/** "orders/paid" and "ORDERS_PAID" name the same topic; deliveries are recorded under the second form. */
 function topicKey(topic: string): string {
   return topic.toUpperCase().replace(/[/.]/g, "_");
 }
 
 /** Steps 2 and 3: the verified delivery, or the answer that refuses it. */
-export function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookContext | WebhookAnswer {
+function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookContext | WebhookAnswer {
   const check = checkDelivery(delivery.header, delivery.rawBody, env().SHOPIFY_API_SECRET);
   if (!check.valid) {
     if (check.reason === "invalid_hmac") return failure(401, "the signature does not match the body");
@@ -83,7 +83,7 @@ export async function answerDelivery(delivery: RawDelivery, topic: WebhookTopic)
   return answerOf(outcome);
 }
 
-export function answerResponse(answer: WebhookAnswer): Response {
+function answerResponse(answer: WebhookAnswer): Response {
   return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { "Content-Type": "application/json" } });
 }
 
