@@ -1,6 +1,6 @@
 // The app's Prisma client, for the database DATABASE_URL selects (docs/decisions/0002-database.md).
 import { env } from "./env.server";
-import { createDb, type Db } from "./db/client";
+import { createDb, dbNullFor, type Db } from "./db/client";
 import { createHotStatements, type HotStatements } from "./db/hot.server";
 import { providerOf, type DbProvider } from "./db/provider";
 
@@ -20,6 +20,11 @@ export function dbProvider(): DbProvider {
 }
 
 export default prisma;
+
+/** SQL NULL for a JSON column in a Prisma write on this process's database (Prisma.DbNull of its own client). */
+export function dbNull() {
+  return dbNullFor(env().DATABASE_URL);
+}
 
 /** The pipeline's hot statements, through the driver itself (app/db/hot.server.ts). */
 export function hot(): HotStatements {

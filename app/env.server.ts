@@ -20,7 +20,6 @@ const schema = z.object({
   SHOPIFY_API_SECRET: z.string().min(1, "the app's client secret from the Partner Dashboard"),
   SHOPIFY_APP_URL: z.url({ message: "the public https address of the app, e.g. https://invoices.example.com" }),
   SCOPES: z.string().default(DEFAULT_SCOPES),
-  SHOP_CUSTOM_DOMAIN: z.preprocess(emptyIsUnset, z.string().optional()),
   DATABASE_URL: z
     .string()
     .default("file:./data/app.sqlite")
@@ -31,6 +30,15 @@ const schema = z.object({
   ENCRYPTION_KEY: z.string().refine((value) => decodeKey(value) !== null, {
     message: "must be 32 random bytes as 64 hex characters or base64 (generate: openssl rand -hex 32)",
   }),
+  // Older keys after a rotation, comma-separated: they still read what they wrote; ENCRYPTION_KEY writes, and
+  // `npm run secrets:reencrypt` rewrites everything under it (docs/decisions/0025).
+  ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
+    .refine((keys) => keys.every((key) => decodeKey(key) !== null), {
+      message: "a comma-separated list of older keys, each 32 bytes as 64 hex characters or base64",
+    }),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // The address the server listens on (server/app-server.ts); unset: every interface, as remix-serve did.
   HOST: z.preprocess(emptyIsUnset, z.string().optional()),
@@ -42,6 +50,8 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   WORKER_PER_SHOP: z.coerce.number().int().min(1).max(64).default(2),
   WORKER_POLL_MS: z.preprocess(emptyIsUnset, z.coerce.number().int().min(50).max(3_600_000).optional()),
+  // An invoice row's lease, renewed every third of it while its job runs: how long a dead worker's rows wait.
+  WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   // How often the worker reconciles each installed shop (reads the paid orders no webhook brought); 0 turns the
   // schedule off (the admin's button and `npm run reconcile` still work).
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
@@ -87,9 +97,18 @@ export function decodeKey(value: string): Buffer | null {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/**
+ * The test runner's own process: Vitest sets VITEST=true in its workers, and test/setup.ts turns LOCAL_SERVICES on.
+ * Never NODE_ENV: a server started with NODE_ENV=test by mistake must keep every guard below.
+ */
+function isTestRunner(source: Record<string, string | undefined>, config: Env): boolean {
+  return source.VITEST === "true" && config.LOCAL_SERVICES;
+}
+
 /** Development settings that would be dangerous in production are refused unless the app runs on localhost. */
-function localOnlyProblems(config: Env): string[] {
-  if (config.NODE_ENV === "test") return [];
+function localOnlyProblems(config: Env, source: Record<string, string | undefined>): string[] {
+  // The tests' app address is the Shopify test helpers' https://my-test-app.myshopify.io, with local stand-ins.
+  if (isTestRunner(source, config)) return [];
   const host = new URL(config.SHOPIFY_APP_URL).hostname;
   if (LOOPBACK_HOSTS.has(host)) return [];
   const problems: string[] = [];
@@ -105,7 +124,7 @@ function localOnlyProblems(config: Env): string[] {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (result.success) {
-    const problems = localOnlyProblems(result.data);
+    const problems = localOnlyProblems(result.data, source);
     if (problems.length) throw new ConfigError(problems);
     return result.data;
   }
@@ -129,8 +148,9 @@ function hintFor(name: string): string {
 }
 
 /** The worker's limits, from the validated configuration. */
-export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number; reconcileIntervalMs: number } {
+export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number; leaseMs: number; reconcileIntervalMs: number } {
   return {
+    leaseMs: config.WORKER_LEASE_MS,
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
     concurrency: config.WORKER_CONCURRENCY,
     perShopLimit: config.WORKER_PER_SHOP,

@@ -3,7 +3,7 @@
 // them. Their texts, in Turkish and English, are the i18n catalogues' `problem.<code>` keys and say what to fix
 // and where; `{name}` placeholders are filled from the problem's params.
 import { en } from "./i18n/en";
-import { translateKey, type Locale, type MessageKey } from "./i18n/i18n";
+import { translate, translateKey, type Locale, type MessageKey } from "./i18n/i18n";
 
 export type ProblemCode = MessageKey extends infer K ? (K extends `problem.${infer Code}` ? Code : never) : never;
 export type ProblemParams = Record<string, string | number>;
@@ -22,9 +22,23 @@ export function problem(code: ProblemCode, params?: ProblemParams, severity: Pro
   return params ? { code, params, severity } : { code, severity };
 }
 
-/** The merchant-facing text of a problem; a code no catalogue knows (an old stored one) is shown as it is. */
+/** Why a try failed, in words: the service's error kind (with its HTTP status when it answered), or the app's own. */
+export function reasonText(reason: unknown, locale: Locale): string | null {
+  if (!reason || typeof reason !== "object") return null;
+  const { kind, status } = reason as { kind?: unknown; status?: unknown };
+  if (typeof kind !== "string") return null;
+  const said = translateKey(locale, `reason.${kind}`, translate(locale, "reason.unexpected"));
+  return typeof status === "number" ? `${said} (HTTP ${status})` : said;
+}
+
+/**
+ * The merchant-facing text of a problem; a code no catalogue knows (an old stored one) is shown as it is. A problem
+ * that records why a try failed (`reasonKind`, `reasonStatus`) says it in the merchant's language, not the error's
+ * own English line.
+ */
 export function problemText(p: { code: string; params?: ProblemParams }, locale: Locale): string {
-  return translateKey(locale, `problem.${p.code}`, p.code, p.params);
+  const params = p.params && typeof p.params.reasonKind === "string" ? { ...p.params, details: reasonText({ kind: p.params.reasonKind, status: p.params.reasonStatus }, locale)! } : p.params;
+  return translateKey(locale, `problem.${p.code}`, p.code, params);
 }
 
 /** Problems as stored in a JSON column, read defensively: anything that is not a problem is left out. */

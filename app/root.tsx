@@ -1,16 +1,19 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { ErrorPage } from "./components/ErrorPage";
 import { useLocale } from "./i18n/react";
+import { pageTitle } from "./i18n/page-title";
 
 export default function App() {
   // The admin's language (the embedded app's loader reads it), so that the browser and screen readers know.
   const locale = useLocale();
+  const title = pageTitle(useMatches(), locale);
   return (
     <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>{title}</title>
         <link rel="preconnect" href="https://cdn.shopify.com/" />
         <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
         <Meta />

@@ -1,10 +1,11 @@
 // The one shopifyApp() configuration: App Store distribution, embedded auth by token exchange,
-// sessions in Prisma, and the shop recorded after every authentication.
+// sessions in Prisma (their Shopify tokens encrypted at rest), and the shop recorded after every authentication.
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";
+import { EncryptedSessionStorage } from "./secrets/session-storage.server";
 import { onAuthenticated } from "./shops/shops.server";
 
 const config = env();
@@ -17,9 +18,15 @@ const LIBRARY_LOG_LEVEL: Record<string, LogSeverity> = {
   warn: LogSeverity.Warning,
 };
 
-/** The newest Admin API version this library offers (see docs/decisions/0001-versions.md). */
+/**
+ * The Admin API version the app's GraphQL documents, the stand-in and `shopify.app.toml` are written and checked
+ * against (docs/decisions/0001-versions.md, 0034). @shopify/shopify-api 15 also offers October26; moving to it is a
+ * change of its own (the schema tests, the stand-in and the webhook subscriptions move with it).
+ */
 export const API_VERSION = ApiVersion.July26;
 
+// `satisfies` checks the options as written: shopifyApp's generic parameter alone accepts an option the library no
+// longer has (customShopDomains went that way in @shopify/shopify-api 13, unnoticed: docs/decisions/0034).
 const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY,
   apiSecretKey: config.SHOPIFY_API_SECRET,
@@ -27,13 +34,12 @@ const shopify = shopifyApp({
   scopes: config.SCOPES.split(",").map((scope) => scope.trim()).filter(Boolean),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  sessionStorage: new EncryptedSessionStorage(new PrismaSessionStorage(prisma)),
   distribution: AppDistribution.AppStore,
   logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
   future: { unstable_newEmbeddedAuthStrategy: true },
   hooks: { afterAuth: onAuthenticated },
-  ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
-});
+} satisfies Parameters<typeof shopifyApp>[0]);
 
 export default shopify;
 

@@ -19,6 +19,7 @@ import { startLocalStack, freePort } from "../scripts/lib/local-stack";
 import { webhookHeaders } from "../scripts/lib/shopify-signing";
 import { createDb } from "../app/db/client";
 import { benchOrder as order } from "./orders";
+import { cloneShops } from "./shops";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const REQUESTS = Number(args.get("requests") ?? 3000);
@@ -263,19 +264,7 @@ async function fairness(postgresUrl: string) {
   const stack = await startLocalStack({ name: "bench-fairness", postgresUrl, env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
   const db = createDb(stack.databaseUrl);
   const { orderSnapshot } = await import("../app/orders/order");
-  const { decryptSecret, encryptSecret } = await import("../app/settings/crypto.server");
-  const { decodeKey } = await import("../app/env.server");
-  const key = decodeKey(stack.env.ENCRYPTION_KEY!)!;
-  // The other shops: copies of the stack's shop and its settings (the same sandbox account answers them all; the
-  // API key is encrypted again for each shop, which its ciphertext is bound to).
-  const shopRow = await db.shop.findUniqueOrThrow({ where: { domain: stack.shop } });
-  const settings = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
-  const shops = [stack.shop, ...Array.from({ length: FAIR_SHOPS - 1 }, (_, k) => `bench-shop-${k + 1}.myshopify.com`)];
-  await db.shop.createMany({ data: shops.slice(1).map((domain) => ({ ...shopRow, domain })) });
-  const apiKey = decryptSecret(settings.apiKeyEncrypted!, stack.shop, key);
-  await db.shopSettings.createMany({
-    data: shops.slice(1).map((shopDomain) => ({ ...settings, shopDomain, apiKeyEncrypted: encryptSecret(apiKey, shopDomain, key), mapping: settings.mapping ?? undefined })),
-  });
+  const shops = await cloneShops(stack, db, FAIR_SHOPS);
   // Zipf sizes, at least one order each, summing to FAIR_ORDERS.
   const weights = shops.map((_, k) => 1 / (k + 1));
   const total = weights.reduce((a, b) => a + b, 0);

@@ -154,7 +154,7 @@ try {
   const written = [["order", "tags", "invoice_state", "invoice_serial", "invoice_kind", "invoice_date", "invoice_ettn", "invoice_pdf_url"]];
   for (const invoice of completed) {
     const { json } = await standin.request({
-      query: `query($id: ID!) { order(id: $id) { tags metafields(first: 20, namespace: "$app") { nodes { key value } } } }`,
+      query: `query DemoWrittenBack($id: ID!) { order(id: $id) { tags metafields(first: 20, namespace: "$app") { nodes { key value } } } }`,
       variables: { id: `gid://shopify/Order/${invoice.orderId}` },
     });
     const order = json?.data?.order as { tags: string[]; metafields: { nodes: Array<{ key: string; value: string }> } } | null;

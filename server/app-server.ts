@@ -11,7 +11,7 @@ import compression from "compression";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import { logger } from "../app/logger.server";
-import { redactUrl } from "./redact-url";
+import { nonCanonicalSecretTarget, redactUrl } from "./redact-url";
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -51,6 +51,8 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(clientDir, { maxAge: "1h" }));
   app.use((req, res, next) => (req.log ? next() : accessLog(req, res, next))); // once: the webhook path logs its own
+  // A secret route (account webhook, print preview, customer PDF) spelled otherwise than its links: 404.
+  app.use((req, res, next) => (nonCanonicalSecretTarget(req.originalUrl) ? res.status(404).type("text/plain").send("Not Found") : next()));
   routes?.(app);
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;

@@ -19,6 +19,9 @@ const { values, usage, intOption } = commandLine(
     "  --bucket-size      query-cost bucket size (default 2000)",
     "  --restore-rate     points restored per second (default 100)",
     "  --timezone         the shop's IANA time zone, for dates in search queries (default Europe/Istanbul)",
+    "  --bulk-ms-per-object  how long a bulk operation takes to build per order, in ms (default 1)",
+    "  --webhook-url      the app's origin: bulk_operations/finish is delivered to {url}/webhooks/bulk_operations/finish",
+    "  --webhook-secret   the app's API secret, which signs that delivery",
     "  --quiet            no request logs on stderr",
   ],
   {
@@ -32,6 +35,9 @@ const { values, usage, intOption } = commandLine(
     "bucket-size": { type: "string" },
     "restore-rate": { type: "string" },
     timezone: { type: "string" },
+    "bulk-ms-per-object": { type: "string" },
+    "webhook-url": { type: "string" },
+    "webhook-secret": { type: "string" },
     quiet: { type: "boolean" },
   },
 );
@@ -66,6 +72,9 @@ const standin = await startStandin({
   bucketSize: intOption(values["bucket-size"], "bucket-size", 2000),
   restoreRate: intOption(values["restore-rate"], "restore-rate", 100),
   timezone: values.timezone,
+  bulkMsPerObject: values["bulk-ms-per-object"] === undefined ? undefined : Number(values["bulk-ms-per-object"]),
+  webhookUrl: values["webhook-url"],
+  webhookSecret: values["webhook-secret"],
   log: values.quiet ? undefined : stderrLog,
 }).catch((error: unknown) => {
   console.error(`The Shopify stand-in could not start: ${(error as Error).message}`);

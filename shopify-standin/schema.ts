@@ -1,22 +1,27 @@
-// The subset of Shopify's Admin GraphQL API (2025-10 … 2026-07) the app uses, written from shopify.dev's reference:
-// the same type names, field names, argument names and nullability, so a query that runs here runs against Shopify.
-// Enums that are large on Shopify (CurrencyCode, CountryCode) are generated from ISO lists below.
+// The subset of Shopify's Admin GraphQL API the app uses, with Shopify's type names, field names, argument names and
+// nullability: test/shopify-standin/published-schema.test.ts holds every field of it to Shopify's published schema of
+// the version the app declares, so a query that runs here runs against Shopify.
 
-/** ISO 4217 codes as this runtime knows them (Shopify's CurrencyCode enum is the ISO list plus a few legacy codes). */
-const CURRENCIES = Intl.supportedValuesOf("currency");
+// Shopify's CurrencyCode and CountryCode enums as its published Admin schema of 2026-07 lists them (not the
+// runtime's ISO lists: those hold codes Shopify refuses, such as PR or UK; test/shopify-standin/published-schema.test.ts).
+const CURRENCIES = `
+  AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BYR BZD CAD CDF CHF
+  CLP CNY COP CRC CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG HUF
+  IDR ILS INR IQD IRR ISK JEP JMD JOD JPY KES KGS KHR KID KMF KRW KWD KYD KZT LAK LBP LKR LRD LSL LTL LVL LYD MAD MDL
+  MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD
+  RUB RWF SAR SBD SCR SDG SEK SGD SHP SLL SOS SRD SSP STD STN SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD
+  USDC UYU UZS VED VEF VES VND VUV WST XAF XCD XOF XPF XXX YER ZAR ZMW
+`.trim().split(/\s+/);
 
-/** ISO 3166-1 alpha-2 region codes this runtime can name (Shopify's CountryCode enum). */
-const COUNTRIES = (() => {
-  const names = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
-  const codes: string[] = [];
-  for (let a = 65; a <= 90; a++) {
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      if (names.of(code)) codes.push(code);
-    }
-  }
-  return codes;
-})();
+const COUNTRIES = `
+  AC AD AE AF AG AI AL AM AN AO AR AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA
+  CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FO FR GA GB
+  GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG
+  KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MK ML MM MN MO MQ MR MS MT MU MV MW
+  MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PS PT PY QA RE RO RS RU RW SA SB SC SD
+  SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TA TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US
+  UY UZ VA VC VE VG VN VU WF WS XK YE YT ZA ZM ZW ZZ
+`.trim().split(/\s+/);
 
 export const SCHEMA_SDL = /* GraphQL */ `
 "An ISO-8601 date and time, e.g. 2026-11-20T11:05:11Z."
@@ -211,11 +216,37 @@ type OrderConnection { edges: [OrderEdge!]! nodes: [Order!]! pageInfo: PageInfo!
 
 type Shop { name: String! myshopifyDomain: String! ianaTimezone: String! currencyCode: CurrencyCode! }
 
+enum CountPrecision { AT_LEAST EXACT }
+type Count { count: Int! precision: CountPrecision! }
+
+enum BulkOperationStatus { CANCELED CANCELING COMPLETED CREATED EXPIRED FAILED RUNNING }
+enum BulkOperationErrorCode { ACCESS_DENIED INTERNAL_SERVER_ERROR TIMEOUT }
+enum BulkOperationType { MUTATION QUERY }
+enum BulkOperationUserErrorCode { INVALID LIMIT_REACHED OPERATION_IN_PROGRESS }
+type BulkOperation implements Node {
+  id: ID!
+  status: BulkOperationStatus!
+  errorCode: BulkOperationErrorCode
+  objectCount: UnsignedInt64!
+  rootObjectCount: UnsignedInt64!
+  url: URL
+  partialDataUrl: URL
+  fileSize: UnsignedInt64
+  query: String!
+  type: BulkOperationType!
+  createdAt: DateTime!
+  completedAt: DateTime
+}
+type BulkOperationUserError { code: BulkOperationUserErrorCode field: [String!] message: String! }
+type BulkOperationRunQueryPayload { bulkOperation: BulkOperation userErrors: [BulkOperationUserError!]! }
+
 type QueryRoot {
   order(id: ID!): Order
   refund(id: ID!): Refund
   orders(first: Int, after: String, last: Int, before: String, reverse: Boolean = false, sortKey: OrderSortKeys = ID, query: String, savedSearchId: ID): OrderConnection!
+  ordersCount(query: String, limit: Int = 10000, savedSearchId: ID): Count
   node(id: ID!): Node
+  currentBulkOperation(type: BulkOperationType = QUERY): BulkOperation
   shop: Shop!
 }
 
@@ -254,6 +285,7 @@ type Mutation {
   metafieldsSet(metafields: [MetafieldsSetInput!]!): MetafieldsSetPayload
   metafieldDefinitionCreate(definition: MetafieldDefinitionInput!): MetafieldDefinitionCreatePayload
   flowTriggerReceive(handle: String, payload: JSON, body: String @deprecated(reason: "Use handle and payload.")): FlowTriggerReceivePayload
+  bulkOperationRunQuery(query: String!, groupObjects: Boolean! = false): BulkOperationRunQueryPayload
 }
 
 schema { query: QueryRoot mutation: Mutation }

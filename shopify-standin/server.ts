@@ -26,6 +26,8 @@ import { restToGraphqlOrder, gid, utc, type StoredOrder } from "./rest-to-graphq
 import { SCHEMA_SDL } from "./schema";
 import { matches, parseSearch, type SearchWarning } from "./search";
 import { readBodyUpTo } from "../scripts/lib/cli";
+import { webhookHeaders } from "../scripts/lib/shopify-signing";
+import { bulkQueryLimit, checkBulkQuery, jsonlLines } from "./bulk";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- resolvers receive graphql-js's untyped sources and arguments */
 
@@ -48,6 +50,12 @@ export interface StandinOptions {
   timezone?: string;
   now?: () => Date;
   log?: (line: string) => void;
+  /** How long a bulk operation takes to build, per root object (an order): default 1 ms. */
+  bulkMsPerObject?: number;
+  /** Where `bulk_operations/finish` is delivered (the app's origin; the topic's address is /webhooks/bulk_operations/finish). */
+  webhookUrl?: string;
+  /** The app's API secret that signs deliveries. */
+  webhookSecret?: string;
 }
 
 export interface RecordedMutation {
@@ -64,6 +72,40 @@ export interface Faults {
   serverErrors?: number;
   status?: number;
   latencyMs?: number;
+  /** The next n bulk operations end FAILED with `bulkErrorCode` (default INTERNAL_SERVER_ERROR). */
+  bulkFailures?: number;
+  bulkErrorCode?: "ACCESS_DENIED" | "INTERNAL_SERVER_ERROR" | "TIMEOUT";
+  /** The next n bulk operations complete, but their file has expired by the time it is asked for (status EXPIRED, url null). */
+  bulkExpired?: number;
+  /** The next n downloads of a bulk file stop half-way (the connection is cut). */
+  bulkCutDownloads?: number;
+  /** The next n bulk operations finish without their `bulk_operations/finish` webhook. */
+  bulkDroppedWebhooks?: number;
+  bulkMsPerObject?: number;
+}
+
+interface BulkOperationRecord {
+  id: string;
+  status: "CREATED" | "RUNNING" | "COMPLETED" | "FAILED" | "EXPIRED" | "CANCELED";
+  errorCode: string | null;
+  objectCount: number;
+  rootObjectCount: number;
+  query: string;
+  type: "QUERY";
+  createdAt: string;
+  createdAtMs: number;
+  completedAt: string | null;
+  failWith: string | null;
+  dropWebhook: boolean;
+  expire: boolean;
+  /** Settles once the file is made (the mutation answers before). */
+  built: Promise<void>;
+  /** The file, built when the operation was created; served once the operation completes. */
+  lines: string[];
+  roots: number;
+  token: string;
+  expired: boolean;
+  finishAt: number;
 }
 
 export interface Standin {
@@ -75,10 +117,12 @@ export interface Standin {
   /** One GraphQL request in-process (no HTTP, no token check), as the HTTP endpoint answers it. */
   request(body: { query: string; variables?: Record<string, unknown>; operationName?: string }): Promise<{ status: number; json: any }>;
   setFaults(faults: Faults): void;
+  /** Ends every bulk operation still building now, as if its build time had passed (test control). */
+  finishBulkOperations(): Promise<void>;
   upsertOrders(orders: unknown[]): void;
   mutations(): RecordedMutation[];
   /** Requests, THROTTLED and 5xx answers, and the query cost paid (actual points, summed over answered queries). */
-  stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number };
+  stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number; bulkOperations: number; bulkDownloads: number; webhooks: number };
   stop(): Promise<void>;
 }
 
@@ -128,7 +172,9 @@ function decodeCursor(cursor: string): any {
   }
 }
 
-function pageSize(args: { first?: number | null; last?: number | null }): number {
+function pageSize(args: { first?: number | null; last?: number | null }, context?: { bulk?: boolean }): number {
+  // A bulk operation reads whole connections; page sizes do not apply.
+  if (context?.bulk) return Number.POSITIVE_INFINITY;
   const size = args.first ?? args.last;
   if (size === null || size === undefined) throw new GraphQLError("you must provide one of first or last", { extensions: { code: "BAD_REQUEST" } });
   if (size < 0 || size > MAX_PAGE) throw new GraphQLError(`The ${args.first !== undefined && args.first !== null ? "first" : "last"} argument must be between 0 and ${MAX_PAGE}.`, { extensions: { code: "BAD_REQUEST" } });
@@ -136,8 +182,8 @@ function pageSize(args: { first?: number | null; last?: number | null }): number
 }
 
 /** A connection over a list in its natural order; cursors are positions. */
-function listConnection<T>(items: T[], args: any) {
-  const size = pageSize(args);
+function listConnection<T>(items: T[], args: any, context?: { bulk?: boolean }) {
+  const size = pageSize(args, context);
   let list = args.reverse ? [...items].reverse() : items;
   let offset = 0;
   if (args.after) offset = Number(decodeCursor(args.after).i) + 1;
@@ -203,8 +249,8 @@ function indexAfter(list: Keyed[], key: [string | number, string], dir: number):
 }
 
 /** A page of orders; the cursor holds the last (value, id), so an order added between two pages loses nothing. */
-function orderConnection(sorted: Keyed[], args: any) {
-  const size = pageSize(args);
+function orderConnection(sorted: Keyed[], args: any, context?: { bulk?: boolean }) {
+  const size = pageSize(args, context);
   const forward = args.first !== undefined && args.first !== null;
   const dir = args.reverse ? -1 : 1;
   let start = 0;
@@ -282,8 +328,23 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   /** Bumped whenever an order changes, so cached page lists are never stale. */
   let version = 0;
   const sortedCache = new Map<string, Keyed[]>();
-  const faults: Required<Omit<Faults, "status">> & { status: number } = { throttled: 0, serverErrors: 0, status: 503, latencyMs: options.latencyMs ?? 0 };
-  const counters = { requests: 0, throttled: 0, serverErrors: 0, queries: 0, pointsSpent: 0 };
+  const faults: Required<Omit<Faults, "status">> & { status: number } = {
+    throttled: 0,
+    serverErrors: 0,
+    status: 503,
+    latencyMs: options.latencyMs ?? 0,
+    bulkFailures: 0,
+    bulkErrorCode: "INTERNAL_SERVER_ERROR",
+    bulkExpired: 0,
+    bulkCutDownloads: 0,
+    bulkDroppedWebhooks: 0,
+    bulkMsPerObject: options.bulkMsPerObject ?? 1,
+  };
+  const bulkOperations = new Map<string, BulkOperationRecord>();
+  const bulkTimers = new Set<NodeJS.Timeout>();
+  let baseUrl = "";
+  let webhookTarget = options.webhookUrl && options.webhookSecret ? { url: options.webhookUrl, secret: options.webhookSecret } : null;
+  const counters = { requests: 0, throttled: 0, serverErrors: 0, queries: 0, pointsSpent: 0, bulkOperations: 0, bulkDownloads: 0, webhooks: 0 };
   let ids = 1;
 
   const upsertOrders = (list: unknown[]) => {
@@ -318,7 +379,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         const order = orders.get(args.id);
         return order && visible(order) ? order : null;
       },
-      orders: (_src, args) => {
+      orders: (_src, args, context) => {
         requireScope("orders", "read_orders");
         const search = parseSearch(args.query);
         searchWarnings.push(...search.warnings.map((w) => ({ ...w, query: args.query })));
@@ -330,7 +391,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
           if (sortedCache.size > 20) sortedCache.clear();
           sortedCache.set(cacheKey, sorted);
         }
-        return orderConnection(sorted, args);
+        return orderConnection(sorted, args, context);
       },
       refund: (_src, args) => {
         requireScope("refund", "read_orders");
@@ -340,7 +401,21 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         }
         return null;
       },
+      ordersCount: (_src, args) => {
+        requireScope("ordersCount", "read_orders");
+        const search = parseSearch(args.query);
+        const count = [...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)).length;
+        const limit = args.limit ?? 10_000;
+        return count > limit ? { count: limit, precision: "AT_LEAST" } : { count, precision: "EXACT" };
+      },
+      currentBulkOperation: (_src, args) => {
+        if ((args.type ?? "QUERY") !== "QUERY") return null;
+        const list = [...bulkOperations.values()];
+        return list.length ? bulkView(list[list.length - 1]) : null;
+      },
       node: (_src, args) => {
+        const operation = bulkOperations.get(args.id);
+        if (operation) return bulkView(operation);
         const order = orders.get(args.id);
         if (order) {
           requireScope("node", "read_orders");
@@ -351,16 +426,16 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       shop: () => ({ name: shop.split(".")[0], myshopifyDomain: shop, ianaTimezone: timezone, currencyCode: "TRY" }),
     },
     Order: {
-      lineItems: (o, args) => listConnection(o.lineItems, args),
-      shippingLines: (o, args) => listConnection(args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved), args),
+      lineItems: (o, args, context) => listConnection(o.lineItems, args, context),
+      shippingLines: (o, args, context) => listConnection(args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved), args, context),
       fulfillments: (o, args) => (args.first ? o.fulfillments.slice(0, args.first) : o.fulfillments),
       refunds: (o, args) => (args.first ? o.refunds.slice(0, args.first) : o.refunds),
       metafield: (o, args) => o.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
       metafields: (o, args) => listConnection(o.metafields.filter((m: any) => (!args.namespace || m.namespace === resolveNamespace(args.namespace)) && (!args.keys || args.keys.includes(`${m.namespace}.${m.key}`))), args),
     },
     Refund: {
-      refundLineItems: (r, args) => listConnection(r.refundLineItems, args),
-      orderAdjustments: (r, args) => listConnection(r.orderAdjustments, args),
+      refundLineItems: (r, args, context) => listConnection(r.refundLineItems, args, context),
+      orderAdjustments: (r, args, context) => listConnection(r.orderAdjustments, args, context),
     },
     LineItem: { taxLines: (l, args) => (args.first ? l.taxLines.slice(0, args.first) : l.taxLines) },
     Fulfillment: { trackingInfo: (f, args) => (args.first ? f.trackingInfo.slice(0, args.first) : f.trackingInfo) },
@@ -369,6 +444,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       tagsRemove: (_src, args) => changeTags("tagsRemove", args, (tags, given) => tags.filter((t) => !given.includes(t))),
       metafieldsSet: (_src, args) => metafieldsSet(args),
       metafieldDefinitionCreate: (_src, args) => metafieldDefinitionCreate(args),
+      bulkOperationRunQuery: (_src, args, context) => bulkOperationRunQuery(args, context),
       flowTriggerReceive: (_src, args) => {
         const userErrors: any[] = [];
         const size = Buffer.byteLength(JSON.stringify(args.payload ?? null));
@@ -383,7 +459,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const type = schema.getType(typeName) as any;
     for (const [name, resolve] of Object.entries(fields)) type.getFields()[name].resolve = resolve;
   }
-  (schema.getType("Node") as any).resolveType = (value: any) => (String(value.id).startsWith("gid://shopify/Order/") ? "Order" : undefined);
+  (schema.getType("Node") as any).resolveType = (value: any) =>
+    String(value.id).startsWith("gid://shopify/Order/") ? "Order" : String(value.id).startsWith("gid://shopify/BulkOperation/") ? "BulkOperation" : undefined;
   (schema.getType("DiscountApplication") as any).resolveType = (value: any) => value.__typename;
 
   let searchWarnings: Array<SearchWarning & { query: string }> = [];
@@ -467,8 +544,162 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     return { createdDefinition, userErrors };
   }
 
+  /** What `node(id:)` and `currentBulkOperation` show of an operation now. */
+  function bulkView(operation: BulkOperationRecord, justCreated = false) {
+    const running = operation.status === "CREATED" || operation.status === "RUNNING";
+    // Created when the mutation answers; running from the first time anyone looks.
+    if (operation.status === "CREATED" && !justCreated) operation.status = "RUNNING";
+    const status = operation.status;
+    // The objects processed so far, as the build goes on.
+    const objectCount = running
+      ? Math.min(operation.lines.length, Math.floor((operation.lines.length * (now().getTime() - operation.createdAtMs)) / Math.max(1, operation.finishAt - operation.createdAtMs)))
+      : operation.objectCount;
+    const completed = status === "COMPLETED";
+    return {
+      id: operation.id,
+      status,
+      errorCode: operation.errorCode,
+      objectCount: String(Math.max(0, objectCount)),
+      rootObjectCount: String(running ? Math.floor((objectCount * operation.roots) / Math.max(1, operation.lines.length)) : operation.rootObjectCount),
+      url: completed ? `${baseUrl}/__bulk/${operation.token}.jsonl` : null,
+      partialDataUrl: null,
+      fileSize: completed ? String(operation.lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)) : null,
+      query: operation.query,
+      type: operation.type,
+      createdAt: operation.createdAt,
+      completedAt: operation.completedAt,
+    };
+  }
+
+  async function bulkOperationRunQuery(args: any, context: { apiVersion: string }) {
+    const running = [...bulkOperations.values()].filter((o) => o.status === "CREATED" || o.status === "RUNNING");
+    const limit = bulkQueryLimit(context.apiVersion);
+    if (running.length >= limit) {
+      const userErrors =
+        limit === 1
+          ? [{ code: "OPERATION_IN_PROGRESS", field: null, message: `A bulk query operation for this app and shop is already in progress: ${running[0].id}.` }]
+          : [{ code: "LIMIT_REACHED", field: null, message: `Bulk operations limit reached: ${limit} bulk query operations may run at once in API ${context.apiVersion}. Please try again later.` }];
+      record("bulkOperationRunQuery", { query: args.query }, userErrors);
+      return { bulkOperation: null, userErrors };
+    }
+    const checked = checkBulkQuery(schema, args.query);
+    if ("error" in checked) {
+      const userErrors = [{ code: "INVALID", field: ["query"], message: checked.error }];
+      record("bulkOperationRunQuery", { query: args.query }, userErrors);
+      return { bulkOperation: null, userErrors };
+    }
+    const id = gid("BulkOperation", ids++);
+    const created = now();
+    const operation: BulkOperationRecord = {
+      id,
+      status: "CREATED",
+      errorCode: null,
+      objectCount: 0,
+      rootObjectCount: 0,
+      query: args.query,
+      type: "QUERY",
+      createdAt: utc(created.toISOString()),
+      createdAtMs: created.getTime(),
+      completedAt: null,
+      lines: [],
+      roots: 0,
+      token: randomBytes(16).toString("hex"),
+      expired: false,
+      finishAt: created.getTime(),
+      failWith: faults.bulkFailures > 0 ? faults.bulkErrorCode : null,
+      dropWebhook: faults.bulkDroppedWebhooks > 0,
+      expire: faults.bulkExpired > 0,
+      built: Promise.resolve(),
+    };
+    if (faults.bulkFailures > 0) faults.bulkFailures--;
+    if (faults.bulkDroppedWebhooks > 0) faults.bulkDroppedWebhooks--;
+    if (faults.bulkExpired > 0) faults.bulkExpired--;
+    const msPerObject = faults.bulkMsPerObject;
+    bulkOperations.set(id, operation);
+    counters.bulkOperations++;
+    // As at Shopify, the mutation answers at once and the operation builds in the background: the file is made
+    // after the answer is sent, and the operation ends `msPerObject` per root object after it was created.
+    operation.built = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const result = await execute({ schema, document: checked.document, variableValues: {}, contextValue: { apiVersion: context.apiVersion, bulk: true } });
+      if (result.errors?.some((e) => e.extensions?.code === "ACCESS_DENIED")) operation.failWith = "ACCESS_DENIED";
+      const { lines, roots } = result.data ? jsonlLines(schema, checked, result.data as Record<string, unknown>) : { lines: [], roots: 0 };
+      operation.lines = lines;
+      operation.roots = roots;
+      operation.finishAt = created.getTime() + Math.ceil(roots * msPerObject);
+      if (operation.status !== "CREATED" && operation.status !== "RUNNING") return;
+      const timer = setTimeout(() => {
+        bulkTimers.delete(timer);
+        finishBulk(operation, context.apiVersion).catch((error: unknown) => log(`bulk operation ${id}: ${(error as Error).message}`));
+      }, Math.max(0, operation.finishAt - now().getTime()));
+      bulkTimers.add(timer);
+    });
+    record("bulkOperationRunQuery", { query: args.query }, []);
+    return { bulkOperation: bulkView(operation, true), userErrors: [] };
+  }
+
+  async function finishBulk(operation: BulkOperationRecord, apiVersion: string) {
+    operation.completedAt = utc(now().toISOString());
+    if (operation.failWith) {
+      operation.status = "FAILED";
+      operation.errorCode = operation.failWith;
+      operation.objectCount = Math.floor(operation.lines.length / 2);
+      operation.rootObjectCount = Math.floor(operation.roots / 2);
+    } else {
+      operation.status = "COMPLETED";
+      operation.objectCount = operation.lines.length;
+      operation.rootObjectCount = operation.roots;
+    }
+    // The finish webhook says the operation completed; by the time the file is asked for, it has expired.
+    if (operation.expire) {
+      operation.expired = true;
+      setImmediate(() => {
+        operation.status = "EXPIRED";
+      });
+    }
+    if (operation.dropWebhook || !webhookTarget) return;
+    const rawBody = JSON.stringify({
+      admin_graphql_api_id: operation.id,
+      completed_at: operation.status === "COMPLETED" ? operation.completedAt : null,
+      created_at: operation.createdAt,
+      error_code: operation.errorCode?.toLowerCase() ?? null,
+      status: operation.status.toLowerCase(),
+      type: "query",
+    });
+    const headers = webhookHeaders({ topic: "bulk_operations/finish", shop, rawBody, secret: webhookTarget.secret, apiVersion });
+    counters.webhooks++;
+    const response = await fetch(`${webhookTarget.url.replace(/\/+$/, "")}/webhooks/bulk_operations/finish`, { method: "POST", headers, body: rawBody });
+    log(`bulk_operations/finish ${operation.id} → ${response.status}`);
+  }
+
+  async function finishBulkOperations() {
+    await Promise.all([...bulkOperations.values()].map((o) => o.built));
+    for (const timer of bulkTimers) clearTimeout(timer);
+    bulkTimers.clear();
+    const running = [...bulkOperations.values()].filter((o) => o.status === "CREATED" || o.status === "RUNNING");
+    await Promise.all(running.map((operation) => finishBulk(operation, "2026-07").catch(() => undefined)));
+  }
+
+  /** The JSONL file of a completed operation; a cut download writes half of it and drops the connection. */
+  function serveBulkFile(token: string, res: http.ServerResponse) {
+    const operation = [...bulkOperations.values()].find((o) => o.token === token);
+    if (!operation || operation.status !== "COMPLETED" || operation.expired) {
+      res.writeHead(403, { "content-type": "application/xml" });
+      res.end("<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>");
+      return;
+    }
+    counters.bulkDownloads++;
+    const body = Buffer.from(operation.lines.map((line) => line + "\n").join(""));
+    res.writeHead(200, { "content-type": "application/jsonl", "content-length": String(body.length) });
+    if (faults.bulkCutDownloads > 0) {
+      faults.bulkCutDownloads--;
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.destroy());
+      return;
+    }
+    res.end(body);
+  }
+
   /** One GraphQL request: validated, cost checked against the bucket, executed. */
-  async function runGraphql(body: any): Promise<{ status: number; json: unknown }> {
+  async function runGraphql(body: any, apiVersion = "2026-07"): Promise<{ status: number; json: unknown }> {
     if (typeof body?.query !== "string") return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
     // Parsed and validated once per query text: a backfill sends the same few queries thousands of times.
     let checked = documents.get(body.query);
@@ -512,7 +743,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     }
     if (!bucket.take(requested)) return throttledAnswer();
     searchWarnings = [];
-    const result = await execute({ schema, document, operationName: body.operationName, variableValues: variables });
+    const result = await execute({ schema, document, operationName: body.operationName, variableValues: variables, contextValue: { apiVersion, bulk: false } });
     const { actual } = operationCost(schema, operation, fragments, variables, result.data ?? null);
     bucket.giveBack(Math.max(0, requested - (actual ?? requested)));
     counters.queries++;
@@ -568,9 +799,22 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         }
         return send(200, { orders: orders.size });
       }
+      if (route === "POST /__standin/bulk/finish") {
+        await finishBulkOperations();
+        return send(200, { finished: true });
+      }
+      if (route === "POST /__standin/webhooks") {
+        // Where bulk_operations/finish goes, when the app's address is known only after the stand-in started.
+        if (typeof body?.url !== "string" || typeof body?.secret !== "string") return send(400, { error: '{"url","secret"}' });
+        webhookTarget = { url: body.url, secret: body.secret };
+        return send(200, { webhooks: webhookTarget.url });
+      }
       if (route === "GET /__standin/stats") return send(200, { ...counters, bucket: bucket.status(), orders: orders.size });
       return send(404, { error: "not found" });
     }
+
+    const file = /^\/__bulk\/([a-f0-9]{32})\.jsonl$/.exec(url.pathname);
+    if (file && req.method === "GET") return serveBulkFile(file[1], res);
 
     const match = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(url.pathname);
     if (!match) return send(404, { errors: "Not Found" });
@@ -585,7 +829,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       counters.serverErrors++;
       return send(faults.status, { errors: "Internal Server Error" });
     }
-    const answer = await runGraphql(body);
+    const answer = await runGraphql(body, match[1]);
     log(`${match[1]} ${body?.operationName ?? ""} → ${answer.status}`);
     return send(answer.status, answer.json);
   }
@@ -595,6 +839,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (next.serverErrors !== undefined) faults.serverErrors = Math.max(0, Math.floor(next.serverErrors));
     if (next.status !== undefined && next.status >= 500 && next.status <= 599) faults.status = next.status;
     if (next.latencyMs !== undefined) faults.latencyMs = Math.max(0, Math.floor(next.latencyMs));
+    for (const key of ["bulkFailures", "bulkExpired", "bulkCutDownloads", "bulkDroppedWebhooks"] as const) {
+      if (next[key] !== undefined) faults[key] = Math.max(0, Math.floor(next[key]!));
+    }
+    if (next.bulkErrorCode !== undefined && ["ACCESS_DENIED", "INTERNAL_SERVER_ERROR", "TIMEOUT"].includes(next.bulkErrorCode)) faults.bulkErrorCode = next.bulkErrorCode;
+    if (next.bulkMsPerObject !== undefined) faults.bulkMsPerObject = Math.max(0, Number(next.bulkMsPerObject) || 0);
   }
 
   const server = http.createServer((req, res) => {
@@ -618,6 +867,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  baseUrl = url;
 
   return {
     url,
@@ -626,11 +876,13 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     graphqlUrl: (version = "2026-07") => `${url}/admin/api/${version}/graphql.json`,
     request: runGraphql,
     setFaults,
+    finishBulkOperations,
     upsertOrders,
     mutations: () => recorded,
     stats: () => ({ ...counters }),
     stop: () =>
       new Promise<void>((resolve) => {
+        for (const timer of bulkTimers) clearTimeout(timer);
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

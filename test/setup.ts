@@ -1,22 +1,14 @@
-// Runs before each test file: the app's configuration for tests, and a fresh, migrated database of
+// Runs before each test file: the app's configuration for tests (setup-env.ts), and a fresh, migrated database of
 // the provider the project selects (SQLite file, or a new PostgreSQL schema).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll } from "vitest";
 import pg from "pg";
-import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
 import { migrate } from "../app/db/migrate";
 import { postgresConnectionString } from "../app/db/provider";
+import "./setup-env";
 
-process.env.NODE_ENV = "test";
-process.env.LOG_LEVEL ??= "silent";
-process.env.SHOPIFY_API_KEY = API_KEY;
-process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
-process.env.SHOPIFY_APP_URL = APP_URL;
-// The sandbox and the tests' stand-in servers listen on 127.0.0.1 (app/outbound/guard.server.ts).
-process.env.LOCAL_SERVICES = "1";
-process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";
 
 const id = `${process.pid}_${randomBytes(4).toString("hex")}`;
 const provider = process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite";

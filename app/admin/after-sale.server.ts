@@ -68,6 +68,6 @@ export async function confirmPanelCancel(shop: string, id: string, timezone: str
     data: { panelCancelConfirmedAt: now, state: "cancelled", nextAttemptAt: null, problems: [] },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
-  await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "after_sale", at: now, message: "the merchant confirmed the invoice was cancelled in the invoicing panel" } });
+  await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "after_sale", at: now, message: "the merchant confirmed the invoice was cancelled in the invoicing panel", data: { note: "panel_cancel_confirmed" } } });
   return { ok: true };
 }

@@ -110,6 +110,15 @@ export function reconcile(orderTotal: string, grandTotal: string, snapshot: unkn
   const difference = dec(grandTotal).sub(dec(orderTotal));
   const reasons: Reconciliation["reasons"] = [];
   const parsed = parseShopifyOrder(snapshot);
+  // Refunds already on the order when it was read (its refunds[], in Shopify's current total) were left off the
+  // invoice too; a webhook's refunds often carry no transactions, so their value is the order's own difference.
+  let onOrder = ZERO;
+  const onOrderIds = new Set<string>();
+  if (parsed.ok) {
+    for (const r of parsed.order.refunds ?? []) if (r.id != null) onOrderIds.add(String(r.id));
+    const current = parsed.order.current_total_price;
+    if (current != null && dec(parsed.order.total_price).gt(dec(current))) onOrder = dec(parsed.order.total_price).sub(dec(current));
+  }
   if (parsed.ok) {
     const order = parsed.order;
     const refundedUnits = new Map<string, number>();
@@ -126,8 +135,8 @@ export function reconcile(orderTotal: string, grandTotal: string, snapshot: unkn
   }
   // Money given back for goods or shipping before the invoice was issued (those units were not invoiced).
   const before = refunds
-    .filter((r) => r.handling === "before_invoice" || r.handling === "reissued")
-    .reduce((s, r) => s.add(dec(r.amount)), ZERO);
+    .filter((r) => (r.handling === "before_invoice" || r.handling === "reissued") && !onOrderIds.has(r.refundId))
+    .reduce((s, r) => s.add(dec(r.amount)), onOrder);
   if (before.gt(0)) reasons.push({ kind: "refunds_before_invoice", amount: before.toFixed(2) });
   const explained = reasons.reduce((s, r) => s.add(r.amount), ZERO);
   const unexplained = difference.add(explained);

@@ -1,13 +1,14 @@
 // What a merchant can do to an invoice from the admin. Every function takes the shop from the
 // authenticated session and scopes its query by it: an id from another shop finds nothing.
 import { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { dbNull } from "../db.server";
 import { signalWork } from "../pipeline/signal.server";
 import { RETRYABLE_STATES } from "../pipeline/states";
 import { sampleTestOrder } from "../pipeline/test-order";
 import { orderSnapshot } from "../orders/order";
 import type { OrderReader } from "../pipeline/order-reader";
 import { interactiveOrders } from "../pipeline/shopify-orders.server";
+import { foldForSearch } from "./search";
 
 export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
 
@@ -16,22 +17,52 @@ export function mayRetry(row: { state: string; cancelledInShop: boolean; remoteI
   return (RETRYABLE_STATES as string[]).includes(row.state) && !(row.cancelledInShop && row.remoteId === null);
 }
 
-/** After the merchant fixed settings or data: post again (or, if the service has it, read it again). */
-export async function retryInvoice(shop: string, invoiceId: string, now = new Date()): Promise<ActionResult> {
+/**
+ * The order as it stands in Shopify now, read through the Admin API, or why it could not be (the caller then keeps
+ * the stored copy and says so). Not for waybills and test invoices, which have no Shopify order.
+ */
+async function readOrderNow(shop: string, row: { orderId: string; waybillId: number | null; isTest: boolean }, reader: OrderReader): Promise<{ order: unknown; unavailable: null } | { order: null; unavailable: string | null }> {
+  if (row.waybillId !== null || row.isTest) return { order: null, unavailable: null };
+  try {
+    const order = await reader.readOrder(shop, row.orderId);
+    return order ? { order, unavailable: null } : { order: null, unavailable: "Shopify has no such order now" };
+  } catch (error) {
+    return { order: null, unavailable: (error as Error).message.slice(0, 200) };
+  }
+}
+
+/**
+ * After the merchant fixed settings or data: post again (or, if the service has it, read it again). A post uses the
+ * order as it stands in Shopify now (read through the Admin API, as Invoice now does): the merchant corrected it
+ * there. When it cannot be read now, the worker tries once more and otherwise posts the stored copy; the history
+ * says which.
+ */
+export async function retryInvoice(shop: string, invoiceId: string, now = new Date(), reader: OrderReader = interactiveOrders): Promise<ActionResult & { from?: "shopify" | "later" }> {
   const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop } });
   if (!row) return { ok: false, reason: "not_found" };
   if (!mayRetry(row)) return { ok: false, reason: "not_allowed" };
   const atService = row.remoteId !== null;
+  const read = atService ? null : await readOrderNow(shop, row, reader);
   const updated = await prisma.invoice.updateMany({
     where: { id: row.id, shopDomain: shop, state: row.state },
     data: atService
       ? { nextAttemptAt: now, syncAttempts: 0 }
-      : { state: "queued", nextAttemptAt: now, problems: [], lastError: null, attempts: Math.min(row.attempts, 1) },
+      : {
+          state: "queued",
+          nextAttemptAt: now,
+          problems: [],
+          lastError: null,
+          attempts: Math.min(row.attempts, 1),
+          ...(read?.order ? { orderSnapshot: orderSnapshot(read.order) as Prisma.InputJsonValue, refreshOrder: false } : { refreshOrder: read?.unavailable != null }),
+        },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
-  await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "merchant_retry", at: now } });
+  const from = read?.order ? ("shopify" as const) : read?.unavailable ? ("later" as const) : undefined;
+  await prisma.invoiceEvent.create({
+    data: { invoiceId: row.id, type: "merchant_retry", at: now, message: read?.unavailable ?? null, ...(from ? { data: { from } } : {}) },
+  });
   await signalWork();
-  return { ok: true };
+  return { ok: true, ...(from ? { from } : {}) };
 }
 
 /**
@@ -43,19 +74,10 @@ export async function invoiceNow(shop: string, invoiceId: string, now = new Date
   const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop }, select: { state: true, orderId: true, waybillId: true, isTest: true } });
   if (!row) return { ok: false, reason: "not_found" };
   if (row.state !== "waiting") return { ok: false, reason: "not_allowed" };
-  let order: unknown = null;
-  let unavailable: string | null = null;
-  if (row.waybillId === null && !row.isTest) {
-    try {
-      order = await reader.readOrder(shop, row.orderId);
-      if (!order) unavailable = "Shopify has no such order now";
-    } catch (error) {
-      unavailable = (error as Error).message.slice(0, 200);
-    }
-  }
+  const { order, unavailable } = await readOrderNow(shop, row, reader);
   const updated = await prisma.invoice.updateMany({
     where: { id: invoiceId, shopDomain: shop, state: "waiting" },
-    data: { state: "queued", nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue } : {}) },
+    data: { state: "queued", nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue, refreshOrder: false } : {}) },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   const message = order
@@ -85,13 +107,14 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
       orderName: order.name,
       orderCreatedAt: now,
       customerName: "Test",
+      customerSearch: foldForSearch("Test"),
       orderTotal: order.total_price,
       currency: order.currency,
       orderSnapshot: order,
       isTest: true,
       state: "queued",
       nextAttemptAt: now,
-      events: { create: [{ type: "queued", at: now, message: "test invoice from the settings page" }] },
+      events: { create: [{ type: "queued", at: now, message: "test invoice from the settings page", data: { note: "test_invoice" } }] },
     },
   });
   await signalWork();
@@ -142,8 +165,8 @@ export async function issueTestInvoicesForReal(shop: string, now = new Date()): 
           ettn: null,
           serialNumber: null,
           pdfUrl: null,
-          requestBody: Prisma.DbNull,
-          remoteTotals: Prisma.DbNull,
+          requestBody: dbNull(),
+          remoteTotals: dbNull(),
           problems: [],
           lastError: null,
         },
@@ -156,7 +179,7 @@ export async function issueTestInvoicesForReal(shop: string, now = new Date()): 
           type: "queued",
           at: now,
           message: `issued for real by the merchant (the test invoice ${row.remoteId ?? "-"}${row.serialNumber ? ` · ${row.serialNumber}` : ""} stays at the service)`,
-          data: { testInvoice: row.remoteId },
+          data: { testInvoice: row.remoteId, testSerial: row.serialNumber ?? null, note: "issued_for_real" },
         },
       });
     }

@@ -1,6 +1,7 @@
 // One invoice as the detail page shows it: the order, the body that was sent, the service's totals against
 // the order total, the problems and the audit trail. Looked up by id AND the session's shop: an id of
 // another shop's invoice finds nothing.
+import { deadlineStatus, runningDeadline, type DeadlineStatus } from "../deadline/rules";
 import prisma from "../db.server";
 import { Decimal } from "../invoicing/money";
 import { safeLink } from "../invoicing/links";
@@ -8,9 +9,13 @@ import { linkOptions } from "../outbound/guard.server";
 import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
 import { isInFlight } from "../pipeline/states";
+import { RETRY, SYNC } from "../pipeline/backoff";
 import { TURKEY_ZONE } from "../orders/dates";
 import { mayRetry } from "./invoice-actions.server";
 import { afterSaleOf } from "./after-sale.server";
+import { closureFrom, type Closure } from "../pipeline/closure";
+import { mayClose, mayOverrideBuyer } from "./invoice-fixes.server";
+import { buyerOverrideFrom, type BuyerOverride } from "../orders/buyer-override";
 import type { AfterSaleView, Reconciliation } from "./after-sale";
 
 export interface TotalsView {
@@ -26,6 +31,8 @@ export interface TotalsView {
 
 export interface InvoiceDetail {
   id: string;
+  /** Not issued yet: its 7-day legal deadline while the clock runs, and whether it is near or past (app/deadline). */
+  deadline: { at: string; status: DeadlineStatus } | null;
   orderId: string;
   orderName: string;
   orderCreatedAt: string;
@@ -56,10 +63,21 @@ export interface InvoiceDetail {
   /** The merchant may retry it (after fixing settings or data), or invoice a waiting order now. */
   canRetry: boolean;
   canInvoiceNow: boolean;
+  /** The merchant may close it by hand (issued in the panel, no invoice needed) or set the buyer (app/admin/invoice-fixes.server.ts). */
+  canClose: boolean;
+  canOverrideBuyer: boolean;
+  /** How it was closed by hand, while it is. */
+  closure: Closure | null;
+  /** The buyer as the merchant set it, over the order's. */
+  buyerOverride: BuyerOverride | null;
   /** The service is still working on it: the page refreshes until it is done. */
   inFlight: boolean;
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
-  events: Array<{ id: string; at: string; type: string; message: string | null; problems: Problem[] }>;
+  events: Array<{ id: string; at: string; type: string; message: string | null; data: Record<string, unknown> | null; problems: Problem[] }>;
+  /** The invoice's own date (Y-m-d, the issue date sent to the service), once it was posted. */
+  invoiceDate: string | null;
+  /** A failed try the app repeats by itself: why, when next, which try of how many (null when none is due). */
+  retrying: { reason: unknown; nextAttemptAt: string; attempt: number; max: number } | null;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
   panelUrl: string | null;
   /** Refunds and cancellation after the sale, and what applies to the invoice (app/admin/after-sale.ts). */
@@ -106,6 +124,20 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
   return { orderTotal, currency, remote, difference, matches: difference === null ? null : new Decimal(difference).isZero() };
 }
 
+function issueDateOf(body: unknown): string | null {
+  const date = body && typeof body === "object" ? (body as { issue_date?: unknown }).issue_date : null;
+  return typeof date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+}
+
+/** A queued post or a status read the app will repeat after a failure, with the last retry event's reason. */
+function retryingOf(row: { state: string; nextAttemptAt: Date | null; lastError: string | null; remoteId: number | null; attempts: number; syncAttempts: number; events: Array<{ type: string; data: unknown }> }) {
+  if (!row.nextAttemptAt || !row.lastError || !["queued", "processing"].includes(row.state)) return null;
+  const last = [...row.events].reverse().find((event) => event.type === "retry");
+  const reason = last?.data && typeof last.data === "object" ? (last.data as { reason?: unknown }).reason ?? null : null;
+  const posting = row.remoteId === null;
+  return { reason, nextAttemptAt: row.nextAttemptAt.toISOString(), attempt: (posting ? row.attempts : row.syncAttempts) + 1, max: posting ? RETRY.maxAttempts : SYNC.maxAttempts };
+}
+
 export async function getInvoiceDetail(shop: string, id: string, timezone = TURKEY_ZONE, now = new Date()): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
@@ -113,10 +145,13 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
+  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? "paid";
+  const deadline = runningDeadline(row, trigger);
   const problems = problemsFrom(row.problems);
   const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);
   return {
     id: row.id,
+    deadline: deadline ? { at: deadline.toISOString(), status: deadlineStatus(deadline, now) } : null,
     orderId: row.orderId,
     orderName: row.orderName,
     orderCreatedAt: row.orderCreatedAt.toISOString(),
@@ -142,10 +177,17 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
     warnings: problems.filter((p) => p.severity === "warning"),
     canRetry: mayRetry(row),
     canInvoiceNow: row.state === "waiting",
+    canClose: mayClose(row),
+    canOverrideBuyer: mayOverrideBuyer(row),
+    closure: row.state === "closed" ? closureFrom(row.closure) : null,
+    buyerOverride: buyerOverrideFrom(row.buyerOverride),
     inFlight: isInFlight(row.state),
+    retrying: retryingOf(row),
+    invoiceDate: issueDateOf(row.requestBody),
     events: row.events.map(({ data, ...event }) => ({
       ...event,
       at: event.at.toISOString(),
+      data: data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null,
       problems: problemsFrom(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
     })),
     panelUrl: settings && row.remoteId !== null ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions()) : null,

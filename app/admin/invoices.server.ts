@@ -3,8 +3,9 @@
 // authenticated session; nothing here takes a shop from the browser.
 //
 // Why keyset and not OFFSET: a shop with 100,000 invoices would make OFFSET walk every earlier row on a
-// deep page. The cursor is the last row's (createdAt, id); the next page is a range seek on the
-// [shopDomain, createdAt] / [shopDomain, state, createdAt] indexes. No COUNT(*) of the shop's rows either:
+// deep page. The list is in order date order (the order's own date, not when the app received it: a past order
+// invoiced today sits among its own days). The cursor is the last row's (orderCreatedAt, id); the next page is a
+// range seek on the [shopDomain, orderCreatedAt] / [shopDomain, state, orderCreatedAt] indexes. No COUNT(*) of the shop's rows either:
 // the pager only needs to know whether one more row exists (we read pageSize + 1).
 import { DateTime } from "luxon";
 import prisma from "../db.server";
@@ -13,6 +14,8 @@ import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../pipeline/states";
 import { ISSUABLE_TEST_INVOICES } from "./invoice-actions.server";
+import { foldForSearch } from "./search";
+import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "../deadline/rules";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -23,10 +26,12 @@ export type StateFilter = (typeof STATE_FILTERS)[number];
 
 export interface InvoiceListFilters {
   state: StateFilter | null;
-  /** Inclusive calendar days (YYYY-MM-DD) in the shop's time zone. */
+  /** Inclusive calendar days (YYYY-MM-DD) of the order date, in the shop's time zone. */
   from: string | null;
   to: string | null;
   q: string | null;
+  /** "near": only invoices not issued yet whose 7-day deadline is within 48 h or past (app/deadline/rules.ts). */
+  deadline: "near" | null;
 }
 
 export interface InvoiceListParams extends InvoiceListFilters {
@@ -40,7 +45,8 @@ export interface InvoiceListRow {
   orderId: string;
   orderName: string;
   customerName: string | null;
-  createdAt: string;
+  /** The order's date (a waybill's date for an invoice made from one): what the list shows and filters by. */
+  orderCreatedAt: string;
   orderTotal: string;
   currency: string;
   documentKind: string | null;
@@ -53,6 +59,10 @@ export interface InvoiceListRow {
   postedInTestMode: boolean;
   /** Made from a waybill (no Shopify order). */
   waybillId: number | null;
+  /** Queued again after a failed try: the app repeats it by itself. */
+  retrying: boolean;
+  /** Not issued yet, and its legal deadline is within 48 h or past: when, and which. */
+  deadline: { at: string; status: "near" | "passed" } | null;
 }
 
 export interface InvoicePage {
@@ -77,44 +87,63 @@ export function parseListParams(search: URLSearchParams): InvoiceListParams {
     const value = search.get(name);
     return value && decodeCursor(value) ? value : null;
   };
+  // A range given the wrong way round means the same days: never an empty list for it.
+  const [from, to] = [day("from"), day("to")];
+  const inverted = from !== null && to !== null && from > to;
   return {
     state: state && (STATE_FILTERS as readonly string[]).includes(state) ? (state as StateFilter) : null,
-    from: day("from"),
-    to: day("to"),
+    from: inverted ? to : from,
+    to: inverted ? from : to,
     q: q || null,
+    deadline: search.get("deadline") === "near" ? "near" : null,
     after: cursor("after"),
     before: cursor("after") ? null : cursor("before"),
   };
 }
 
 interface Cursor {
-  createdAt: Date;
+  orderCreatedAt: Date;
   id: string;
 }
 
-export function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`, "utf8").toString("base64url");
+export function encodeCursor(row: { orderCreatedAt: Date; id: string }): string {
+  return Buffer.from(`${row.orderCreatedAt.toISOString()}|${row.id}`, "utf8").toString("base64url");
 }
 
 export function decodeCursor(value: string): Cursor | null {
   const text = Buffer.from(value, "base64url").toString("utf8");
   const [iso, id, extra] = text.split("|");
   if (!iso || !id || extra !== undefined || !/^[\w-]{1,64}$/.test(id)) return null;
-  const createdAt = new Date(iso);
-  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id };
+  const orderCreatedAt = new Date(iso);
+  return Number.isNaN(orderCreatedAt.getTime()) ? null : { orderCreatedAt, id };
 }
 
-/** The filter part of the WHERE clause (shop, state, dates, search), without the cursor. */
-function filterWhere(shop: string, filters: InvoiceListFilters, timezone: string) {
-  const createdAt: { gte?: Date; lt?: Date } = {};
-  if (filters.from) createdAt.gte = DateTime.fromISO(filters.from, { zone: timezone }).startOf("day").toJSDate();
-  if (filters.to) createdAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
-  const state =
-    filters.state === "in_flight" ? { in: IN_FLIGHT_STATES as string[] } : filters.state ? filters.state : undefined;
+/** What the deadline filter and badges are read against: the shop's trigger (which states' clocks run) and now. */
+interface DeadlineContext {
+  trigger: string;
+  now: Date;
+}
+
+/** The filter part of the WHERE clause (shop, state, dates, search, deadline), without the cursor. */
+function filterWhere(shop: string, filters: InvoiceListFilters, timezone: string, context: DeadlineContext) {
+  const orderCreatedAt: { gte?: Date; lt?: Date } = {};
+  if (filters.from) orderCreatedAt.gte = DateTime.fromISO(filters.from, { zone: timezone }).startOf("day").toJSDate();
+  if (filters.to) orderCreatedAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
+  const chosen: string[] | null = filters.state === "in_flight" ? IN_FLIGHT_STATES : filters.state ? [filters.state] : null;
+  let states = chosen;
+  if (filters.deadline === "near") {
+    // The states whose clock runs (within the tab chosen), ordered before the bound: an index range like the rest.
+    const running = runningStates(context.trigger) as string[];
+    states = (chosen ?? running).filter((state) => running.includes(state));
+    const bound = nearBefore(context.now);
+    if (!orderCreatedAt.lt || bound < orderCreatedAt.lt) orderCreatedAt.lt = bound;
+  }
+  const state = states === null ? undefined : states.length === 1 ? states[0] : { in: states };
   return {
     shopDomain: shop,
+    ...(filters.deadline === "near" ? { isTest: false } : {}),
     ...(state ? { state } : {}),
-    ...(createdAt.gte || createdAt.lt ? { createdAt } : {}),
+    ...(orderCreatedAt.gte || orderCreatedAt.lt ? { orderCreatedAt } : {}),
     ...(filters.q ? searchWhere(filters.q) : {}),
   };
 }
@@ -133,7 +162,10 @@ export function searchWhere(q: string) {
   const orderNumber = /^#?(\d+)$/.exec(q);
   if (orderNumber) return { OR: [{ orderName: startsWith(`#${orderNumber[1]}`) }, { orderName: startsWith(orderNumber[1]) }] };
   if (/^[A-Za-z0-9]{3}\d{4,}$/.test(q)) return { serialNumber: startsWith(q.toUpperCase()) };
-  return { OR: [{ customerName: { contains: q } }, { orderName: startsWith(q) }, { serialNumber: startsWith(q.toUpperCase()) }] };
+  // The name is matched folded (case, Turkish letters, punctuation: app/admin/search.ts), so `%` and `_` never reach
+  // LIKE; what folds to nothing matches no name.
+  const name = foldForSearch(q);
+  return { OR: [...(name ? [{ customerSearch: { contains: name } }] : []), { orderName: startsWith(q) }, { serialNumber: startsWith(q.toUpperCase()) }] };
 }
 
 const listSelect = {
@@ -141,7 +173,7 @@ const listSelect = {
   orderId: true,
   orderName: true,
   customerName: true,
-  createdAt: true,
+  orderCreatedAt: true,
   orderTotal: true,
   currency: true,
   documentKind: true,
@@ -151,24 +183,32 @@ const listSelect = {
   isTest: true,
   postedInTestMode: true,
   waybillId: true,
+  attempts: true,
+  lastError: true,
 } as const;
 
 /** One page of the shop's invoices, newest first. */
-export async function listInvoices(shop: string, params: InvoiceListParams, timezone: string, pageSize = PAGE_SIZE): Promise<InvoicePage> {
-  const where = filterWhere(shop, params, timezone);
+export async function listInvoices(
+  shop: string,
+  params: InvoiceListParams,
+  timezone: string,
+  pageSize = PAGE_SIZE,
+  context: DeadlineContext = { trigger: "paid", now: new Date() },
+): Promise<InvoicePage> {
+  const where = filterWhere(shop, params, timezone, context);
   const backwards = !params.after && Boolean(params.before);
   const cursor = decodeCursor((params.after ?? params.before) || "");
-  // Rows strictly after the cursor in the chosen direction. The range on createdAt alone lets SQLite and
+  // Rows strictly after the cursor in the chosen direction. The range on orderCreatedAt alone lets SQLite and
   // PostgreSQL seek in the index; the NOT excludes the cursor row and its ties on the other side of the id.
   const cursorWhere = cursor
     ? backwards
-      ? { createdAt: { gte: cursor.createdAt }, NOT: { createdAt: cursor.createdAt, id: { lte: cursor.id } } }
-      : { createdAt: { lte: cursor.createdAt }, NOT: { createdAt: cursor.createdAt, id: { gte: cursor.id } } }
+      ? { orderCreatedAt: { gte: cursor.orderCreatedAt }, NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { lte: cursor.id } } }
+      : { orderCreatedAt: { lte: cursor.orderCreatedAt }, NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { gte: cursor.id } } }
     : {};
   const direction = backwards ? "asc" : "desc";
   const found = await prisma.invoice.findMany({
     where: cursor ? { AND: [where, cursorWhere] } : where,
-    orderBy: [{ createdAt: direction }, { id: direction }],
+    orderBy: [{ orderCreatedAt: direction }, { id: direction }],
     take: pageSize + 1,
     select: listSelect,
   });
@@ -178,12 +218,31 @@ export async function listInvoices(shop: string, params: InvoiceListParams, time
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    rows: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), pdfUrl: safeLink(row.pdfUrl, linkOptions()) })),
+    rows: page.map(({ attempts, lastError, ...row }) => ({
+      ...row,
+      retrying: row.state === "queued" && attempts > 0 && lastError !== null,
+      orderCreatedAt: row.orderCreatedAt.toISOString(),
+      pdfUrl: safeLink(row.pdfUrl, linkOptions()),
+      deadline: nearDeadline(row, context),
+    })),
     // Going forwards: a next page exists if we read one row too many; a previous one if we came from a cursor.
     // Going backwards: the other way round.
     next: last && (backwards ? Boolean(cursor) : more) ? encodeCursor(last) : null,
     previous: first && (backwards ? more : Boolean(cursor)) ? encodeCursor(first) : null,
   };
+}
+
+/** A row's deadline when it is near or past (a running one far off says nothing in the list). */
+function nearDeadline(row: { state: string; orderCreatedAt: Date; isTest: boolean }, context: DeadlineContext): InvoiceListRow["deadline"] {
+  const deadline = runningDeadline(row, context.trigger);
+  if (!deadline) return null;
+  const status = deadlineStatus(deadline, context.now);
+  return status === "running" ? null : { at: deadline.toISOString(), status };
+}
+
+/** How many of the shop's invoices are not issued yet with their deadline within 48 h or past (the home banner). */
+async function countNearDeadline(shop: string, context: DeadlineContext): Promise<number> {
+  return prisma.invoice.count({ where: filterWhere(shop, { state: null, from: null, to: null, q: null, deadline: "near" }, "UTC", context) });
 }
 
 export interface DashboardCounts {
@@ -228,7 +287,9 @@ export interface Onboarding {
 
 interface ShopFacts {
   timezone: string;
-  settings: { apiKeyEncrypted: string | null; saleChannelId: number | null; testMode: boolean; dummyIntegrationId: number | null; invoiceIntegrationId: number | null } | null;
+  /** When the shop's invoices are issued (paid, fulfilled, manual): which states' deadline clocks run. */
+  trigger: string;
+  settings: { apiKeyEncrypted: string | null; saleChannelId: number | null; testMode: boolean; dummyIntegrationId: number | null; invoiceIntegrationId: number | null; accountProblem?: string | null } | null;
 }
 
 /** The shop's time zone and the connection fields the checklist needs, in one query. */
@@ -237,10 +298,10 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
     where: { domain: shop },
     select: {
       timezone: true,
-      settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true } },
+      settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true, accountProblem: true, trigger: true } },
     },
   });
-  return { timezone: zoneOrTurkey(row?.timezone), settings: row?.settings ?? null };
+  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? "paid", settings: row?.settings ?? null };
 }
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
@@ -282,6 +343,10 @@ export interface InvoicesPageData {
   timezone: string;
   /** Live now, with orders invoiced in test mode: how many can be issued for real (each uses one unit of quota). */
   testInvoicesToIssue: number;
+  /** Test and live accounts swapped, as the last check against the service found (app/settings/accounts.server.ts). */
+  accountProblem: string | null;
+  /** Invoices not issued yet whose 7-day deadline is within 48 h or past. */
+  nearDeadline: number;
 }
 
 /** Everything the invoices page shows, in one call for the loader. */
@@ -289,23 +354,27 @@ export async function loadInvoicesPage(shop: string, search: URLSearchParams, no
   const params = parseListParams(search);
   const facts = await shopFacts(shop);
   const timezone = facts.timezone;
-  const filtered = Boolean(params.state || params.from || params.to || params.q || params.after || params.before);
+  const filtered = Boolean(params.state || params.from || params.to || params.q || params.deadline || params.after || params.before);
   const live = facts.settings !== null && !facts.settings.testMode;
-  const [page, counts, steps, any, testInvoicesToIssue] = await Promise.all([
-    listInvoices(shop, params, timezone),
+  const context = { trigger: facts.trigger, now };
+  const [page, counts, steps, any, testInvoicesToIssue, nearDeadlines] = await Promise.all([
+    listInvoices(shop, params, timezone, PAGE_SIZE, context),
     dashboardCounts(shop, timezone, now),
     onboarding(shop, facts),
     filtered ? prisma.invoice.findFirst({ where: { shopDomain: shop }, select: { id: true } }) : Promise.resolve(null),
     live ? prisma.invoice.count({ where: { shopDomain: shop, ...ISSUABLE_TEST_INVOICES } }) : Promise.resolve(0),
+    countNearDeadline(shop, context),
   ]);
-  const { state, from, to, q } = params;
+  const { state, from, to, q, deadline } = params;
   return {
-    filters: { state, from, to, q },
+    filters: { state, from, to, q, deadline },
     page,
     counts,
     onboarding: steps,
     hasInvoices: filtered ? any !== null : page.rows.length > 0,
     timezone,
     testInvoicesToIssue,
+    accountProblem: facts.settings?.accountProblem ?? null,
+    nearDeadline: nearDeadlines,
   };
 }

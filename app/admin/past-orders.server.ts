@@ -5,6 +5,8 @@ import { z } from "zod";
 import prisma from "../db.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
+import { DRY_RUNS, RUN_STARTS } from "../http/throttle.server";
+import { logger } from "../logger.server";
 import { discardRun, latestRun, pauseRun, resumeRun, startDryRun, startRun, DAYS_WITHOUT_ALL_ORDERS, type RunActionResult } from "../past-orders/runs.server";
 import { reconcileShop, reconciliationStatus, type ReconcileResult } from "../pipeline/reconcile.server";
 import type { OrderReader } from "../pipeline/order-reader";
@@ -47,10 +49,24 @@ export type PastOrdersActionResult =
   | { intent: string; result: RunActionResult }
   | { intent: "invalid"; result: { ok: false; reason: "invalid" } };
 
+/** Dry runs read the shop's orders, starts and resumes queue them: a burst of either is throttled per shop. */
+function throttled(shop: string, intent: "dry_run" | "start" | "resume", now: Date): boolean {
+  const verdict = (intent === "dry_run" ? DRY_RUNS : RUN_STARTS).take(shop, now.getTime());
+  if (verdict.allowed) {
+    if (verdict.refusedBefore > 0) logger.info({ shop, intent, refused: verdict.refusedBefore }, "past orders: a burst of requests is over");
+    return false;
+  }
+  if (verdict.firstRefusal) logger.warn({ shop, intent }, "past orders: too many requests in a short time; refused until they slow down");
+  return true;
+}
+
 export async function pastOrdersAction(shop: string, input: unknown, reader: OrderReader, owner: string, now = new Date()): Promise<PastOrdersActionResult> {
   const parsed = ActionSchema.safeParse(input);
   if (!parsed.success) return { intent: "invalid", result: { ok: false, reason: "invalid" } };
   const action = parsed.data;
+  if ((action.intent === "dry_run" || action.intent === "start" || action.intent === "resume") && throttled(shop, action.intent, now)) {
+    return { intent: action.intent, result: { ok: false, reason: "throttled" } };
+  }
   switch (action.intent) {
     case "dry_run": {
       const zone = await zoneOf(shop);

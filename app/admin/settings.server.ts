@@ -7,6 +7,8 @@ import { fieldErrors, formFromSettings, SettingsFormSchema, settingsFromForm, ty
 import { allowedAddress, apiKeyFor, getSettings, saveSettings, type SettingsView } from "../settings/settings.server";
 import { channelForShop, shopHosts } from "./sale-channel.server";
 import { registerAccountWebhook } from "../settings/account-webhook.server";
+import { accountErrors, type AccountKind } from "../settings/accounts";
+import { forgetAccountKinds, listAccounts, setAccountProblem } from "../settings/accounts.server";
 
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -15,8 +17,13 @@ export interface ServiceOption {
   name: string;
 }
 
+/** An invoice account with what the service's test flag says it is (app/settings/accounts.ts). */
+export interface AccountOption extends ServiceOption {
+  kind: AccountKind;
+}
+
 export interface ServiceLists {
-  integrations: ServiceOption[];
+  integrations: AccountOption[];
   saleChannels: ServiceOption[];
   /** The account's channel made for this shop's domain, or null (the page then offers to create it). */
   channelForShop: number | null;
@@ -31,10 +38,10 @@ export async function loadServiceLists(shop: string, settings: SettingsView): Pr
   if (!apiKey) return null;
   const client = new InvoicingClient({ baseUrl: settings.baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS });
   try {
-    const [integrations, saleChannels, hosts] = await Promise.all([client.listInvoiceIntegrations(), client.listSaleChannels(), shopHosts(shop)]);
+    const [integrations, saleChannels, hosts] = await Promise.all([listAccounts(client), client.listSaleChannels(), shopHosts(shop)]);
     const option = (item: { id: number | string; name: string }) => ({ id: Number(item.id), name: item.name || `#${item.id}` });
     const forShop = channelForShop(saleChannels, hosts);
-    return { integrations: integrations.map(option), saleChannels: saleChannels.map(option), channelForShop: forShop ? Number(forShop.id) : null, error: null };
+    return { integrations, saleChannels: saleChannels.map(option), channelForShop: forShop ? Number(forShop.id) : null, error: null };
   } catch (error) {
     return { integrations: [], saleChannels: [], channelForShop: null, error: error instanceof InvoicingError ? error.kind : "network" };
   }
@@ -98,9 +105,19 @@ export async function saveSettingsForm(shop: string, input: object): Promise<Sav
     }
   }
 
-  await saveSettings(shop, connection, mapping, orderTags);
-  // The settings are saved either way; a failed registration only means no account-level hints.
+  // Test and live accounts as the service flags them: a live account that is a test account (or the reverse) is
+  // refused. A list that cannot be read refuses nothing here; the worker checks again before posting.
   const apiKey = newKey ?? (await apiKeyFor(shop));
+  if (apiKey && (connection.invoiceIntegrationId != null || connection.dummyIntegrationId != null)) {
+    const accounts = await listAccounts(new InvoicingClient({ baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS })).catch(() => null);
+    const errors = accounts ? accountErrors(accounts, { invoiceIntegrationId: connection.invoiceIntegrationId ?? null, dummyIntegrationId: connection.dummyIntegrationId ?? null }) : {};
+    if (Object.keys(errors).length > 0) return { ok: false, errors };
+  }
+
+  await saveSettings(shop, connection, mapping, orderTags);
+  forgetAccountKinds(shop);
+  await setAccountProblem(shop, null);
+  // The settings are saved either way; a failed registration only means no account-level hints.
   const registered = apiKey ? await registerAccountWebhook(shop, { baseUrl, apiKey }) : null;
   const webhook: WebhookRegistration = !registered ? { state: "skipped" } : registered.ok ? { state: "registered" } : { state: "failed", detail: registered.detail };
   return { ok: true, keyChecked: Boolean(keyToCheck), webhook };

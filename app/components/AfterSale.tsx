@@ -38,7 +38,8 @@ export function AfterSaleCard({ afterSale, cancelledInShop, currency, timezone, 
                     {t("detail.openPanel")}
                   </Button>
                 )}
-                <Button variant="primary" onClick={onConfirm} loading={busy} id="confirm-panel-cancel">
+                {/* The page's primary action is the same: one primary button per page. */}
+                <Button onClick={onConfirm} loading={busy} id="confirm-panel-cancel">
                   {t("afterSale.path.cancel.confirm")}
                 </Button>
               </InlineStack>

@@ -1,8 +1,9 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineGrid, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineGrid, InlineStack, Layout, Select, Text, TextField, useBreakpoints } from "@shopify/polaris";
 import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "../settings/schema";
 import { useT } from "../i18n/react";
+import { accountsFor, type AccountKind } from "../settings/accounts";
 
 export type SetField = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
 export type ErrorOf = (field: string) => string | undefined;
@@ -21,20 +22,25 @@ interface Option {
   name: string;
 }
 
+interface AccountOption extends Option {
+  kind: AccountKind;
+}
+
 interface ConnectionProps {
   form: SettingsForm;
   set: SetField;
   error: ErrorOf;
   hasApiKey: boolean;
-  lists: { integrations: Option[]; saleChannels: Option[]; error: string | null } | null;
+  lists: { integrations: AccountOption[]; saleChannels: Option[]; error: string | null } | null;
   /** Shown under the sales channel (the offer to create one). */
   saleChannelExtra?: ReactNode;
   /** When the account-level webhook address was last registered with the service (ISO), or null. */
   webhookRegisteredAt?: string | null;
 }
 
-function idOptions(list: Option[] | undefined, current: number | null, choose: string) {
-  const options = [{ label: choose, value: "" }, ...(list ?? []).map((item) => ({ label: `${item.name} (#${item.id})`, value: String(item.id) }))];
+function idOptions(list: Array<Option & { kind?: AccountKind }> | undefined, current: number | null, choose: string, testTag?: string) {
+  const label = (item: Option & { kind?: AccountKind }) => `${item.name} (#${item.id})${item.kind === "test" && testTag ? ` · ${testTag}` : ""}`;
+  const options = [{ label: choose, value: "" }, ...(list ?? []).map((item) => ({ label: label(item), value: String(item.id) }))];
   if (current !== null && !options.some((option) => option.value === String(current))) options.push({ label: `#${current}`, value: String(current) });
   return options;
 }
@@ -98,7 +104,7 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
             <Select
               id="dummyIntegrationId"
               label={t("settings.dummyIntegration")}
-              options={idOptions(lists?.integrations, form.dummyIntegrationId, t("settings.choose"))}
+              options={idOptions(lists?.integrations && accountsFor(lists.integrations, "test", form.dummyIntegrationId), form.dummyIntegrationId, t("settings.choose"), t("settings.account.test"))}
               value={form.dummyIntegrationId === null ? "" : String(form.dummyIntegrationId)}
               onChange={(value) => set("dummyIntegrationId", toId(value))}
               disabled={!listsReady && form.dummyIntegrationId === null}
@@ -107,7 +113,7 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
             <Select
               id="invoiceIntegrationId"
               label={t("settings.invoiceIntegration")}
-              options={idOptions(lists?.integrations, form.invoiceIntegrationId, t("settings.choose"))}
+              options={idOptions(lists?.integrations && accountsFor(lists.integrations, "live", form.invoiceIntegrationId), form.invoiceIntegrationId, t("settings.choose"), t("settings.account.test"))}
               value={form.invoiceIntegrationId === null ? "" : String(form.invoiceIntegrationId)}
               onChange={(value) => set("invoiceIntegrationId", toId(value))}
               disabled={!listsReady && form.invoiceIntegrationId === null}
@@ -133,7 +139,8 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
 // Table rows: each field takes a share of the card and the remove button only its own width, so a payment
 // method's name is never cut; on a phone the fields stack.
 const PAYMENT_ROW = { xs: 1, sm: "minmax(0, 1fr) minmax(0, 1fr) auto" };
-const CARRIER_ROW = { xs: 1, md: "minmax(0, 2fr) minmax(0, 3fr) minmax(0, 2fr) auto" };
+// A carrier's short name and tax number share a row; its legal name (long) has the next line to itself.
+const CARRIER_ROW = { xs: 1, md: "minmax(0, 1fr) minmax(0, 1fr) auto" };
 
 function RemoveButton({ onClick }: { onClick: () => void }) {
   const t = useT();
@@ -146,6 +153,9 @@ function RemoveButton({ onClick }: { onClick: () => void }) {
 
 export function MappingSections({ form, set, error }: { form: SettingsForm; set: SetField; error: ErrorOf }) {
   const t = useT();
+  // Table rows show their labels once, above the first row, only while a row is one line; stacked (a phone), every
+  // field keeps its label.
+  const { smUp, mdUp } = useBreakpoints();
   const bind = binder(form, set, error);
   const units = (UNITS as readonly string[]).includes(form.unit) ? [...UNITS] : [form.unit, ...UNITS];
   const methodOptions = PAYMENT_METHODS.map((value) => ({ value, label: t.dyn(`settings.payment.${value}`, value) }));
@@ -274,16 +284,18 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             {form.paymentMethodMap.map((row, index) => (
               <InlineGrid key={index} columns={PAYMENT_ROW} gap="200" alignItems="end">
                 <TextField
+                  id={`paymentMethodMap.${index}.match`}
                   label={t("settings.payment.match")}
-                  labelHidden={index > 0}
+                  labelHidden={smUp && index > 0}
                   autoComplete="off"
                   value={row.match}
                   onChange={(value) => setPayment(index, { match: value })}
                   error={error(`paymentMethodMap.${index}.match`)}
                 />
                 <Select
+                  id={`paymentMethodMap.${index}.method`}
                   label={t("settings.payment.method")}
-                  labelHidden={index > 0}
+                  labelHidden={smUp && index > 0}
                   options={methodOptions}
                   value={row.method}
                   onChange={(value) => setPayment(index, { method: value })}
@@ -306,34 +318,40 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
         <Card>
           <BlockStack gap="300">
             {form.carriers.map((row, index) => (
-              <InlineGrid key={index} columns={CARRIER_ROW} gap="200" alignItems="end">
+              <BlockStack key={index} gap="100">
+                <InlineGrid columns={CARRIER_ROW} gap="200" alignItems="end">
+                  <TextField
+                    id={`carriers.${index}.name`}
+                    label={t("settings.carriers.name")}
+                    labelHidden={mdUp && index > 0}
+                    autoComplete="off"
+                    value={row.name}
+                    onChange={(value) => setCarrier(index, { name: value })}
+                    error={error(`carriers.${index}.name`)}
+                  />
+                  <TextField
+                    id={`carriers.${index}.taxNumber`}
+                    label={t("settings.carriers.taxNumber")}
+                    labelHidden={mdUp && index > 0}
+                    autoComplete="off"
+                    inputMode="numeric"
+                    value={row.taxNumber}
+                    onChange={(value) => setCarrier(index, { taxNumber: value })}
+                    error={error(`carriers.${index}.taxNumber`)}
+                  />
+                  <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
+                </InlineGrid>
+                {/* The legal name on a line of its own: company titles are long and must read in full. */}
                 <TextField
-                  label={t("settings.carriers.name")}
-                  labelHidden={index > 0}
-                  autoComplete="off"
-                  value={row.name}
-                  onChange={(value) => setCarrier(index, { name: value })}
-                  error={error(`carriers.${index}.name`)}
-                />
-                <TextField
+                  id={`carriers.${index}.title`}
                   label={t("settings.carriers.title")}
-                  labelHidden={index > 0}
+                  labelHidden={mdUp && index > 0}
                   autoComplete="off"
                   value={row.title}
                   onChange={(value) => setCarrier(index, { title: value })}
                   error={error(`carriers.${index}.title`)}
                 />
-                <TextField
-                  label={t("settings.carriers.taxNumber")}
-                  labelHidden={index > 0}
-                  autoComplete="off"
-                  inputMode="numeric"
-                  value={row.taxNumber}
-                  onChange={(value) => setCarrier(index, { taxNumber: value })}
-                  error={error(`carriers.${index}.taxNumber`)}
-                />
-                <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
-              </InlineGrid>
+              </BlockStack>
             ))}
             {error("carriers") && <InlineError fieldID="carriers" message={error("carriers")!} />}
             <InlineStack>

@@ -8,12 +8,15 @@ type Progress = ComponentProps<typeof Badge>["progress"];
 const look: Record<string, { tone?: Tone; progress?: Progress }> = {
   waiting: { progress: "incomplete" },
   queued: { tone: "info", progress: "incomplete" },
+  // Queued again after a failed try: the app repeats it by itself (the invoice page says when).
+  retrying: { tone: "attention", progress: "incomplete" },
   sending: { tone: "info", progress: "partiallyComplete" },
   processing: { tone: "info", progress: "partiallyComplete" },
   completed: { tone: "success", progress: "complete" },
   failed: { tone: "critical", progress: "incomplete" },
   needs_attention: { tone: "warning", progress: "incomplete" },
   cancelled: {},
+  closed: { progress: "complete" },
 };
 
 export function StateBadge({ state }: { state: string }) {

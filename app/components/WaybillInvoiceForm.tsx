@@ -4,7 +4,7 @@ import { Badge, BlockStack, Button, Card, Checkbox, Divider, InlineGrid, InlineS
 import { TAX_RATES } from "../invoicing/schemas";
 import { computeTotals } from "../invoicing/totals";
 import { UNITS } from "../settings/schema";
-import type { FormErrors, WaybillFormLine, WaybillInvoiceForm } from "../waybills/waybill-invoice";
+import { decimalInput, type FormErrors, type WaybillFormLine, type WaybillInvoiceForm } from "../waybills/waybill-invoice";
 import { useT } from "../i18n/react";
 import { formatMoney } from "./format";
 
@@ -17,8 +17,9 @@ interface Props {
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-/** The totals of the lines as typed, or null while a line is not a valid amount yet. */
-function liveTotals(lines: WaybillFormLine[]) {
+/** The totals of the lines as typed ("18,40" as well as "18.40"), or null while a line is not a valid amount yet. */
+function liveTotals(typed: WaybillFormLine[]) {
+  const lines = typed.map((l) => ({ ...l, quantity: decimalInput(l.quantity), unitPrice: decimalInput(l.unitPrice) }));
   if (lines.length === 0 || !lines.every((l) => DECIMAL.test(l.quantity) && DECIMAL.test(l.unitPrice) && (TAX_RATES as readonly string[]).includes(l.taxRate))) return null;
   return computeTotals(lines.map((l) => ({ quantity: l.quantity, unit_price: l.unitPrice, tax_rate: l.taxRate })));
 }

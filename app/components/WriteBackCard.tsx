@@ -6,11 +6,18 @@ import { useT } from "../i18n/react";
 export interface WriteBackStatus {
   status: "pending" | "written" | "failed" | "no_scope" | "none";
   lastError: string | null;
+  /** The invoice state the order carries, as last written. */
+  writtenState?: string | null;
 }
 
-export function WriteBackCard({ writeBack, onRetry, busy }: { writeBack: WriteBackStatus; onRetry: () => void; busy: boolean }) {
+
+export function WriteBackCard({ writeBack, invoiceState, onRetry, busy }: { writeBack: WriteBackStatus; invoiceState: string; onRetry: () => void; busy: boolean }) {
   const t = useT();
-  const tone = writeBack.status === "written" ? "success" : writeBack.status === "failed" ? "critical" : writeBack.status === "no_scope" ? "attention" : undefined;
+  // A green tick says "all is well": only for a completed invoice. Otherwise the card says which state the order
+  // carries (what was written, which may be older than the invoice's state now).
+  const problemWritten = writeBack.status === "written" && invoiceState !== "completed";
+  const shown = writeBack.writtenState ?? invoiceState;
+  const tone = problemWritten ? undefined : writeBack.status === "written" ? "success" : writeBack.status === "failed" ? "critical" : writeBack.status === "no_scope" ? "attention" : undefined;
   return (
     <Card>
       <BlockStack gap="200">
@@ -28,7 +35,9 @@ export function WriteBackCard({ writeBack, onRetry, busy }: { writeBack: WriteBa
         ) : (
           <InlineStack>
             <span id="write-back-status">
-              <Badge tone={tone}>{t(`writeBack.status.${writeBack.status}`)}</Badge>
+              <Badge tone={tone}>
+                {problemWritten ? t("writeBack.status.writtenState", { state: t.dyn(`state.${shown}`, shown) }) : t(`writeBack.status.${writeBack.status}`)}
+              </Badge>
             </span>
           </InlineStack>
         )}

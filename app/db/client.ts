@@ -23,6 +23,16 @@ const postgresModules = () => ({
   PrismaPg: (load("@prisma/adapter-pg") as typeof import("@prisma/adapter-pg")).PrismaPg,
 });
 
+/**
+ * SQL NULL for a JSON column in a Prisma write, from the client of the database at `databaseUrl`: each generated client
+ * knows only its own Prisma.DbNull, and the other's is written as the JSON object {}.
+ */
+export function dbNullFor(databaseUrl: string): typeof import("#prisma/sqlite").Prisma.DbNull {
+  return providerOf(databaseUrl) === "postgresql"
+    ? ((load("#prisma/postgresql") as typeof import("#prisma/postgresql")).Prisma.DbNull as unknown as typeof import("#prisma/sqlite").Prisma.DbNull)
+    : (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).Prisma.DbNull;
+}
+
 /** The connection Prisma's SQLite adapter opened, kept for the prepared statements of app/db/hot.server.ts. */
 type SqliteConnection = { connection: Database.Database | null };
 const sqliteConnections = new WeakMap<Db, SqliteConnection>();

@@ -79,6 +79,13 @@ const dueAndFree = (i: string, now: string) => `${i}."nextAttemptAt" <= ${now} A
  * round); `picked` keeps each shop's free share. SQLite has no LATERAL: its `due` is a correlated IN with a LIMIT.
  * `p` names a parameter: now, perShop, limit, priorities (every priority a row can have, as a JSON array / int[]).
  */
+/**
+ * PostgreSQL picks this many times the free slots and locks the first free ones in the picked order: a worker claiming
+ * while another locks the same rows (every NOTIFY wakes all workers at once) skips them and still fills its slots,
+ * where picking only as many as the slots left it short until its next wake-up (decision 0030).
+ */
+const PG_CLAIM_SPARE = 4;
+
 const claimChoice = (p: (name: ClaimParam) => string, provider: "sqlite" | "postgresql") => `busy AS (
     SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice" WHERE "leaseUntil" >= ${p("now")} GROUP BY "shopDomain"
   ), shops AS (
@@ -102,15 +109,15 @@ const claimChoice = (p: (name: ClaimParam) => string, provider: "sqlite" | "post
     )`
   }
   ), ranked AS (
-    SELECT d."id", d."priority", d."busy",
+    SELECT d."id", d."priority", d."busy", RANDOM() AS "draw",
       ROW_NUMBER() OVER (PARTITION BY d."shopDomain" ORDER BY d."priority", d."nextAttemptAt", d."id") AS "inShop",
       ROW_NUMBER() OVER (PARTITION BY d."shopDomain", d."priority" ORDER BY d."nextAttemptAt", d."id") AS "round"
     FROM due AS d
   ), picked AS (
-    SELECT r."id" FROM ranked AS r
+    SELECT r."id", ROW_NUMBER() OVER (ORDER BY r."priority", r."round" + r."busy", r."draw") AS "ord" FROM ranked AS r
     WHERE r."inShop" <= ${p("perShop")} - r."busy"
-    ORDER BY r."priority", r."round" + r."busy", RANDOM()
-    LIMIT ${p("limit")}
+    ORDER BY "ord"
+    LIMIT ${provider === "postgresql" ? `${p("limit")} * ${PG_CLAIM_SPARE}` : p("limit")}
   )`;
 
 /**
@@ -130,6 +137,8 @@ export const claimRowsSql = {
   postgresql: `WITH ${claimChoice((name) => PG_CLAIM_PARAMS[name], "postgresql")}, locked AS (
       SELECT i."id" FROM "Invoice" AS i
       WHERE i."id" = ANY (ARRAY (SELECT "id" FROM picked)) AND ${dueAndFree("i", "$1::timestamp(3)")}
+      ORDER BY (SELECT k."ord" FROM picked AS k WHERE k."id" = i."id")
+      LIMIT $3::int
       FOR UPDATE SKIP LOCKED
     )
     UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN 'sending' ELSE u."state" END, "updatedAt" = $6::timestamp(3)
@@ -214,6 +223,16 @@ export interface HotStatements {
   refundsOf(shop: string, orderId: string): Promise<RefundRow[]>;
   /** Stores a job's end (see FinishJob); `stored` is false when the lease was lost. */
   finishJob(job: FinishJob): Promise<{ stored: boolean; rereadNow: boolean }>;
+  /**
+   * The heartbeat of jobs in flight: extends `owner`'s leases on these rows to `until`. Returns the rows still held
+   * (a row missing was taken over after its lease expired; its job's end will not be stored).
+   */
+  renewLeases(owner: string, ids: string[], until: Date): Promise<string[]>;
+  /**
+   * Frees `owner`'s leases on rows whose job ended without storing its end (the database went away): the rows are due
+   * again at once, and their next attempt starts with the lookup. A row already finished or taken over is left alone.
+   */
+  releaseLeases(owner: string, ids: string[]): Promise<number>;
   /** Updates a row only while `owner` holds its lease; false when the lease was lost. */
   updateLeased(id: string, owner: string, values: InvoiceValues, options?: { incrementAttempts?: boolean }): Promise<boolean>;
   /** What a callback for an invoice row is checked with: the row's shop, its team and its encrypted API key. */
@@ -229,13 +248,13 @@ export interface HotStatements {
 
 // Columns the dynamic statements may name: never anything from outside the code.
 const INVOICE_COLUMNS = new Set([
-  "id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "customerId", "customerName", "orderTotal", "currency",
+  "id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "customerId", "customerName", "customerSearch", "orderTotal", "currency",
   "orderSnapshot", "state", "attempts", "nextAttemptAt", "leaseOwner", "leaseUntil", "remoteId", "workflowStatus",
   "formalStatus", "documentKind", "ettn", "serialNumber", "pdfUrl", "requestBody", "remoteTotals", "problems",
   "lastError", "syncAttempts", "cancelledInShop", "isTest", "saleChannelId", "invoiceIntegrationId", "postedInTestMode",
-  "waybillId", "priority", "backfillId", "panelCancelConfirmedAt", "createdAt", "updatedAt",
+  "waybillId", "priority", "backfillId", "panelCancelConfirmedAt", "createdAt", "updatedAt", "refreshOrder", "buyerOverride", "closure",
 ]);
-const JSON_COLUMNS = new Set(["orderSnapshot", "requestBody", "remoteTotals", "problems"]);
+const JSON_COLUMNS = new Set(["orderSnapshot", "requestBody", "remoteTotals", "problems", "buyerOverride", "closure"]);
 
 /** A collision-resistant id that sorts by creation time, like the cuid Prisma makes for `@default(cuid())`. */
 let counter = 0;
@@ -541,6 +560,27 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         false,
       );
     },
+    async renewLeases(owner, ids, until) {
+      if (ids.length === 0) return [];
+      const rows = await write(
+        () =>
+          prepared(`UPDATE "Invoice" SET "leaseUntil" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ? RETURNING "id"`).all(
+            sqliteDate(until), JSON.stringify(ids), owner,
+          ) as Array<{ id: string }>,
+        false,
+      );
+      return rows.map((row) => row.id);
+    },
+    async releaseLeases(owner, ids) {
+      if (ids.length === 0) return 0;
+      return write(
+        () =>
+          prepared(`UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ?`).run(
+            sqliteDate(new Date()), JSON.stringify(ids), owner,
+          ).changes,
+        false,
+      );
+    },
     async nextDue() {
       return earliest(await read(() => prepared(NEXT_DUE).get() as { invoice: unknown; writeBack: unknown } | undefined));
     },
@@ -764,6 +804,24 @@ function postgresHot(databaseUrl: string): HotStatements {
         values: [pgDate(now), limit, owner, pgDate(leaseUntil), pgDate(new Date())],
       });
       return rows;
+    },
+    async renewLeases(owner, ids, until) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query<{ id: string }>({
+        name: "hot-renew-leases",
+        text: `UPDATE "Invoice" SET "leaseUntil" = $1::timestamp(3) WHERE "id" = ANY ($2::text[]) AND "leaseOwner" = $3 RETURNING "id"`,
+        values: [pgDate(until), ids, owner],
+      });
+      return rows.map((row) => row.id);
+    },
+    async releaseLeases(owner, ids) {
+      if (ids.length === 0) return 0;
+      const result = await pool.query({
+        name: "hot-release-leases",
+        text: `UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = $1::timestamp(3) WHERE "id" = ANY ($2::text[]) AND "leaseOwner" = $3`,
+        values: [pgDate(new Date()), ids, owner],
+      });
+      return result.rowCount ?? 0;
     },
     async nextDue() {
       const { rows } = await pool.query({ name: "hot-next-due", text: NEXT_DUE, types: UTC_TIMESTAMPS });

@@ -111,7 +111,7 @@ async function migratePostgres(databaseUrl: string, migrations: Migration[]): Pr
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");
-        throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${m.name} failed: ${(error as Error).message}`, { cause: error });
       }
     }
     return todo.map((m) => m.name);

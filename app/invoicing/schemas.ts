@@ -243,6 +243,13 @@ export const InvoiceRecordSchema = z.looseObject({
 export type InvoiceRecord = z.infer<typeof InvoiceRecordSchema>;
 
 /**
+ * An invoice number as GİB gives it, e.g. ARS2026000000123: a 3-character series, the year and a 9-digit sequence
+ * (the service's spec says only "the invoice number"). The service's answer is not trusted: it is shown in the admin, printed in e-mails, written to
+ * the order and used in file names.
+ */
+export const SERIAL_NUMBER = /^[A-Z0-9]{3}\d{13}$/;
+
+/**
  * Which document the service chose. UBL-TR profile EARSIVFATURA is an e-archive invoice; any other profile
  * (TEMELFATURA, TICARIFATURA, ...) an e-invoice. The anonymous final consumer is always e-archive (spec,
  * scope rule 5). Otherwise null: the service decides during processing and the record does not say yet.

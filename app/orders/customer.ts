@@ -5,6 +5,7 @@ import type { MappingSettings } from "../settings/schema";
 import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
 import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";
+import type { BuyerOverride } from "./buyer-override";
 
 export { isValidTckn, isValidVkn } from "./tax-id";
 
@@ -25,6 +26,36 @@ export interface InvoiceCustomer {
   postcode?: string;
   phone?: string;
   email?: string;
+}
+
+/**
+ * The longest value the buyer may give in each note attribute the invoice reads: the cart block's own limits
+ * (extensions/invoice-details, its inputs' maxlength; a test holds the two together), which the server enforces
+ * too, since a cart attribute can be set by anyone without the block. A company title is also the service's
+ * title field, at most 255 characters like its other titles.
+ */
+export const ATTRIBUTE_LIMITS = { taxNumber: 20, taxOffice: 100, companyTitle: 255 } as const;
+
+// Characters no buyer types: unassigned, private-use and lone surrogate code points (controls and invisible
+// characters are removed from every text later: app/invoicing/text.ts).
+const NOT_TEXT = /[\p{Cn}\p{Co}\p{Cs}]/u;
+
+/** The buyer's note attributes that are too long or hold what is not text: nothing is sent while any is. */
+function attributeProblems(order: ShopifyOrder, settings: MappingSettings): Problem[] {
+  const problems: Problem[] = [];
+  const limits: Array<[string[], number]> = [
+    [settings.taxNumberAttributes, ATTRIBUTE_LIMITS.taxNumber],
+    [settings.citizenNumberAttributes, ATTRIBUTE_LIMITS.taxNumber],
+    [settings.taxOfficeAttributes, ATTRIBUTE_LIMITS.taxOffice],
+    [settings.companyTitleAttributes, ATTRIBUTE_LIMITS.companyTitle],
+  ];
+  for (const [names, max] of limits) {
+    const found = attribute(order, names);
+    if (!found) continue;
+    if (found.value.length > max) problems.push(problem("customer.attribute_too_long", { source: found.name, length: found.value.length, max }));
+    else if (NOT_TEXT.test(found.value)) problems.push(problem("customer.attribute_not_text", { source: found.name }));
+  }
+  return problems;
 }
 
 /** A note attribute's value and the name it carries in the order (that name is shown when the value is wrong). */
@@ -138,10 +169,22 @@ export interface MappedCustomer {
   warnings: Problem[];
 }
 
-/** `exportTo`: the goods go abroad untaxed (abroad.ts), so the buyer is a buyer abroad whatever the billing country. */
-export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, exportTo?: { country: string } | null): MappedCustomer {
-  const errors: Problem[] = [];
+/** The identity the merchant set on the invoice page (./buyer-override.ts), over the order's. */
+function overriddenIdentity(override: BuyerOverride): Identity {
+  if (override.kind === "company") return { kind: "company", taxNumber: override.taxNumber };
+  return override.taxNumber === ANONYMOUS_TAX_NUMBER ? { kind: "anonymous" } : { kind: "citizen", taxNumber: override.taxNumber };
+}
+
+/**
+ * `exportTo`: the goods go abroad untaxed (abroad.ts), so the buyer is a buyer abroad whatever the billing country.
+ * `override`: the buyer as the merchant set it (number, title or name, tax office); address and contact stay the order's.
+ */
+export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, exportTo?: { country: string } | null, override?: BuyerOverride | null): MappedCustomer {
+  // The buyer set by hand replaces every attribute the buyer typed: theirs no longer stop the invoice.
+  const errors: Problem[] = override ? [] : attributeProblems(order, settings);
   const warnings: Problem[] = [];
+  // A value over its limit is not read further (its tax number is not checked, its title is not used).
+  if (errors.length) return { errors, warnings };
 
   const billing = addressParts(order.billing_address);
   const shipping = addressParts(order.shipping_address);
@@ -167,7 +210,8 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
   const billed = isForeign(order);
   const foreign = billed.foreign || Boolean(exportTo);
   const country = billed.foreign ? billed.country : exportTo?.country;
-  const who = foreign ? foreignIdentity(order, settings) : identity(order, settings);
+  const who = override ? overriddenIdentity(override) : foreign ? foreignIdentity(order, settings) : identity(order, settings);
+  if (override) warnings.push(problem("customer.buyer_set_by_merchant", { reason: override.reason }, "warning"));
   if (who.kind === "invalid") {
     // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
     errors.push(
@@ -186,7 +230,7 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
     ? clean(clean(order.billing_address?.company)?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "").replace(/[\s\-/,]+$/, "").replace(/^[\s\-/,]+/, ""))
     : undefined;
 
-  let person = personName(order);
+  let person = override?.kind === "person" && override.name ? { name: override.name, surname: override.surname ?? "" } : personName(order);
   if (!person && !(who.kind === "company")) {
     warnings.push(problem("customer.missing_name", undefined, "warning"));
     person = { name: "Nihai", surname: "Tüketici" };
@@ -205,9 +249,9 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
 
   let customer: InvoiceCustomer;
   if (who.kind === "company") {
-    const taxOffice = attribute(order, settings.taxOfficeAttributes)?.value;
+    const taxOffice = override ? override.taxOffice : attribute(order, settings.taxOfficeAttributes)?.value;
     // A title the buyer typed for the invoice (the cart block's field) wins over the billing address's company.
-    const title = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany;
+    const title = override ? override.title : (attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany);
     if (!taxOffice) errors.push(problem("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
     if (!title) errors.push(problem("customer.company_without_title", { taxNumber: who.taxNumber }));
     customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: title ?? "" };

@@ -5,13 +5,20 @@
 // ShippingLine, Refund, Fulfillment): money bags → `*_set` with `shop_money`/`presentment_money` and the plain
 // amount in shop money; GIDs → numeric ids; `customAttributes` → `note_attributes`; enums → lower case.
 // Shopify prints Decimal amounts shortest ("249.9"); they become two-decimal strings ("249.90") as in webhooks.
+// Only what the mapping reads is asked for (every object costs a point per order at Shopify's 100 points/s): not
+// the order's subtotal or total discounts, nor a line's total discount (the mapping works from the prices, the
+// discount allocations and the tax lines).
 import { z } from "zod";
 import { Decimal } from "../invoicing/money";
 import { ShopifyOrderSchema, type ShopifyOrder } from "./order";
 
-/** Line items per page inside an order (more are read page by page). Chosen so a page of orders stays below
- *  Shopify's single-query cost limit of 1000 (docs/decisions/0010-admin-api-and-standin.md). */
-export const LINE_ITEMS_PAGE = 5;
+/**
+ * Line items per page inside an order (more are read page by page). The nested page sizes set a page's requested
+ * cost, which must stay under Shopify's single-query limit of 1,000: smaller ones let a page hold more orders
+ * (ORDERS_PAGE_MAX), so reading takes fewer round trips; an order with more lines costs one more query
+ * (docs/decisions/0010-admin-api-and-standin.md, 0028-bulk-reading.md; `npx tsx bench/order-cost.bench.ts`).
+ */
+export const LINE_ITEMS_PAGE = 3;
 
 const MONEY = "amount currencyCode";
 const BAG = `shopMoney { ${MONEY} } presentmentMoney { ${MONEY} }`;
@@ -20,7 +27,7 @@ const ALLOCATIONS = `discountAllocations { allocatedAmountSet { ${BAG} } discoun
 const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 
 export const LINE_ITEM_FIELDS = `id name title variantTitle sku quantity currentQuantity taxable requiresShipping isGiftCard
-  originalUnitPriceSet { ${BAG} } totalDiscountSet { ${BAG} } ${ALLOCATIONS} ${TAX_LINES}
+  originalUnitPriceSet { ${BAG} } ${ALLOCATIONS} ${TAX_LINES}
   product { id } variant { id }`;
 
 export const SHIPPING_LINE_FIELDS = `id title code originalPriceSet { ${BAG} } discountedPriceSet { ${BAG} } ${TAX_LINES} ${ALLOCATIONS}`;
@@ -33,8 +40,8 @@ export const ORDER_ADJUSTMENT_FIELDS = `reason amountSet { ${BAG} }`;
  */
 export const REFUNDS_FIRST = 5;
 export const REFUND_FIELDS = `id createdAt
-    refundLineItems(first: 10) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
-    orderAdjustments(first: 2) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }`;
+    refundLineItems(first: 5) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
+    orderAdjustments(first: 1) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }`;
 
 const ADDRESS = "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
 
@@ -42,17 +49,37 @@ const ADDRESS = "firstName lastName name company address1 address2 city province
 export const ORDER_FIELDS = `
   id legacyResourceId name number createdAt updatedAt processedAt test sourceName
   currencyCode presentmentCurrencyCode taxesIncluded
-  totalPriceSet { ${BAG} } currentTotalPriceSet { ${BAG} } subtotalPriceSet { ${BAG} } totalTaxSet { ${BAG} }
-  totalDiscountsSet { ${BAG} } totalTipReceivedSet { ${BAG} }
+  totalPriceSet { ${BAG} } currentTotalPriceSet { ${BAG} } totalTaxSet { ${BAG} } totalTipReceivedSet { ${BAG} }
   email phone displayFinancialStatus paymentGatewayNames
   customAttributes { key value }
   customer { id firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }
   billingAddress { ${ADDRESS} }
   shippingAddress { ${ADDRESS} }
   lineItems(first: ${LINE_ITEMS_PAGE}) { nodes { ${LINE_ITEM_FIELDS} } ${PAGE_INFO} }
-  shippingLines(first: 2) { nodes { ${SHIPPING_LINE_FIELDS} } ${PAGE_INFO} }
+  shippingLines(first: 1) { nodes { ${SHIPPING_LINE_FIELDS} } ${PAGE_INFO} }
   fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
   refunds(first: ${REFUNDS_FIRST}) { ${REFUND_FIELDS} }`;
+
+/**
+ * The same order for a bulk operation (`bulkOperationRunQuery`): nested connections carry no page size (a bulk
+ * query reads them whole; their nodes come back as JSONL lines of their own with `__parentId`, told apart by
+ * `__typename`), and refunds are ids only, because Shopify refuses a connection inside a list field
+ * (`Order.refunds` is a list, `Refund.refundLineItems` a connection): an order with refunds is read again in full
+ * (app/shopify-admin/bulk-reads.ts).
+ */
+export const BULK_ORDER_FIELDS = `
+  id legacyResourceId name number createdAt updatedAt processedAt test sourceName
+  currencyCode presentmentCurrencyCode taxesIncluded
+  totalPriceSet { ${BAG} } currentTotalPriceSet { ${BAG} } totalTaxSet { ${BAG} } totalTipReceivedSet { ${BAG} }
+  email phone displayFinancialStatus paymentGatewayNames
+  customAttributes { key value }
+  customer { id firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }
+  billingAddress { ${ADDRESS} }
+  shippingAddress { ${ADDRESS} }
+  lineItems { edges { node { __typename ${LINE_ITEM_FIELDS} } } }
+  shippingLines { edges { node { __typename ${SHIPPING_LINE_FIELDS} } } }
+  fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
+  refunds { id }`;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected");
 const gidOf = (type: string) => z.string().regex(new RegExp(`^gid://shopify/${type}/\\d+(\\?.*)?$`), `a ${type} GID expected`);
@@ -75,7 +102,6 @@ export const GraphqlLineItemSchema = z.object({
   requiresShipping: z.boolean(),
   isGiftCard: z.boolean(),
   originalUnitPriceSet: Bag,
-  totalDiscountSet: Bag,
   discountAllocations: z.array(Allocation),
   taxLines: z.array(TaxLine),
   product: z.object({ id: gidOf("Product") }).nullable(),
@@ -126,9 +152,7 @@ export const GraphqlOrderSchema = z.object({
   taxesIncluded: z.boolean(),
   totalPriceSet: Bag,
   currentTotalPriceSet: Bag,
-  subtotalPriceSet: Bag.nullable(),
   totalTaxSet: Bag.nullable(),
-  totalDiscountsSet: Bag.nullable(),
   totalTipReceivedSet: Bag,
   email: z.string().nullable(),
   phone: z.string().nullable(),
@@ -237,8 +261,6 @@ function lineItem(item: GraphqlLineItem) {
     current_quantity: item.currentQuantity,
     price: shopAmount(item.originalUnitPriceSet),
     price_set: moneySet(item.originalUnitPriceSet),
-    total_discount: shopAmount(item.totalDiscountSet),
-    total_discount_set: moneySet(item.totalDiscountSet),
     discount_allocations: allocations(item.discountAllocations),
     tax_lines: taxLines(item.taxLines),
     taxable: item.taxable,
@@ -284,9 +306,7 @@ export function toWebhookJson(order: GraphqlOrder): Record<string, unknown> {
     total_price_set: moneySet(order.totalPriceSet),
     current_total_price: shopAmount(order.currentTotalPriceSet),
     current_total_price_set: moneySet(order.currentTotalPriceSet),
-    ...(order.subtotalPriceSet ? { subtotal_price: shopAmount(order.subtotalPriceSet), subtotal_price_set: moneySet(order.subtotalPriceSet) } : {}),
     ...(order.totalTaxSet ? { total_tax: shopAmount(order.totalTaxSet), total_tax_set: moneySet(order.totalTaxSet) } : {}),
-    ...(order.totalDiscountsSet ? { total_discounts: shopAmount(order.totalDiscountsSet), total_discounts_set: moneySet(order.totalDiscountsSet) } : {}),
     total_tip_received: shopAmount(order.totalTipReceivedSet),
     email: order.email,
     phone: order.phone,

@@ -7,6 +7,7 @@ import { cleanDocumentText } from "../invoicing/text";
 import { exportSale, hasTaxLines } from "./abroad";
 import { chooseCurrency, pick } from "./currency";
 import { mapCustomer } from "./customer";
+import type { BuyerOverride } from "./buyer-override";
 import { dateIn, issueMoment, minDate, zoneOrTurkey } from "./dates";
 import { draftLines, type LineDraft } from "./lines";
 import type { ShopifyOrder } from "./order";
@@ -29,6 +30,8 @@ export interface MappingContext {
   callbackUrl?: string;
   /** The order id as the service should record it (test-mode invoices use their own); the Shopify id by default. */
   serviceOrderId?: string;
+  /** The buyer as the merchant set it on the invoice page, over the order's (./buyer-override.ts). */
+  buyer?: BuyerOverride | null;
 }
 
 export type MappingResult =
@@ -80,7 +83,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   if (issue.clamped) warnings.push(problem("order.issue_date_clamped", { date: issue.date }, "warning"));
   const createdOn = minDate(dateIn(order.created_at, zone) ?? issue.date, issue.date);
 
-  const customer = mapCustomer(order, settings, exported);
+  const customer = mapCustomer(order, settings, exported, context.buyer);
   errors.push(...customer.errors);
   warnings.push(...customer.warnings);
 

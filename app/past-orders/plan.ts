@@ -40,6 +40,8 @@ export interface AlreadyInApp {
   inProgress: number;
   needsAttention: number;
   cancelled: number;
+  /** Closed by hand (issued in the panel, or no invoice needed): finished, neither in progress nor late. */
+  closed?: number;
 }
 
 /** Which count of `already` a row in this state belongs to. */
@@ -47,6 +49,7 @@ export function alreadyKind(state: string): keyof AlreadyInApp {
   if (state === "completed") return "issued";
   if (state === "needs_attention" || state === "failed") return "needsAttention";
   if (state === "cancelled") return "cancelled";
+  if (state === "closed") return "closed";
   return "inProgress";
 }
 
@@ -114,7 +117,8 @@ export function addToPlan(plan: Plan, order: { name?: string } & Parameters<type
   if (recordedState !== null) {
     next.alreadyRecorded += 1;
     const already = { ...(plan.already ?? { issued: 0, inProgress: 0, needsAttention: 0, cancelled: 0 }) };
-    already[alreadyKind(recordedState)] += 1;
+    const kind = alreadyKind(recordedState);
+    already[kind] = (already[kind] ?? 0) + 1;
     next.already = already;
     return next;
   }

@@ -6,12 +6,16 @@
 // "paused" holds the run's rows that were never posted (nextAttemptAt null) and stops the reading; "resume"
 // releases them. State, Admin API cursor and counts live on the BackfillRun row, so a reload or a restart
 // changes nothing: the worker's scheduler advances runs one page at a time under a lease on the row.
+// A range of BULK_THRESHOLD orders or more (the dry run's count) is read with one bulk query operation instead
+// of pages (app/bulk/, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BACKLOG_MAX
+// at a time from the file; a bulk read that fails, expires or cannot start falls back to pages.
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom } from "../settings/settings.server";
+import { BULK_THRESHOLD, bulkReadStatus, followBulkRead, startBulkRead } from "../bulk/operations.server";
 import { recordReadOrder } from "../pipeline/enqueue.server";
-import { createdBetweenQuery, type OrderPage, type OrderReader } from "../pipeline/order-reader";
+import { createdBetweenQuery, type BulkReader, type OrderPage, type OrderReader } from "../pipeline/order-reader";
 import { signalWork } from "../pipeline/signal.server";
 import { readMapping } from "../settings/schema";
 import { addToPlan, emptyPlan, type Plan, type PlanContext } from "./plan";
@@ -41,7 +45,7 @@ export function rangeProblem(from: Date, to: Date, now: Date, scopes: string[]):
   return null;
 }
 
-export type RunActionResult = { ok: true; id: string } | { ok: false; reason: "not_found" | "not_allowed" | "busy" | RangeProblem };
+export type RunActionResult = { ok: true; id: string } | { ok: false; reason: "not_found" | "not_allowed" | "busy" | "throttled" | RangeProblem };
 
 /** A new dry run over [from, to). One unfinished run per shop: a dry run not started is replaced. */
 export async function startDryRun(shop: string, from: Date, to: Date, scopes: string[], now = new Date()): Promise<RunActionResult> {
@@ -55,6 +59,29 @@ export async function startDryRun(shop: string, from: Date, to: Date, scopes: st
   return { ok: true, id: run.id };
 }
 
+/** A dry run replaced or discarded is kept this long (well past the lease of a step that may still hold it). */
+export const CANCELLED_RUN_KEEP_MS = 10 * 60_000;
+/** A dry run never started (counting, ready or failed) is abandoned after this long. */
+export const ABANDONED_RUN_MS = 7 * DAY_MS;
+
+/**
+ * Removes the runs that were never started: dry runs replaced or discarded, and dry runs left alone for a week.
+ * They hold no invoice (a run's invoices are recorded once it starts); a started run stays, with its counts.
+ */
+export async function pruneAbandonedRuns(now = new Date()): Promise<number> {
+  const { count } = await prisma.backfillRun.deleteMany({
+    where: {
+      startedAt: null,
+      OR: [
+        { state: "cancelled", updatedAt: { lt: new Date(now.getTime() - CANCELLED_RUN_KEEP_MS) } },
+        { state: { in: ["counting", "ready", "failed"] }, updatedAt: { lt: new Date(now.getTime() - ABANDONED_RUN_MS) } },
+      ],
+    },
+  });
+  if (count) logger.info({ runs: count }, "abandoned past-order dry runs removed");
+  return count;
+}
+
 async function move(shop: string, id: string, from: string[], data: Prisma.BackfillRunUpdateManyMutationInput): Promise<RunActionResult> {
   const moved = await prisma.backfillRun.updateMany({ where: { id, shopDomain: shop, state: { in: from } }, data });
   if (moved.count === 1) return { ok: true, id };
@@ -64,7 +91,8 @@ async function move(shop: string, id: string, from: string[], data: Prisma.Backf
 
 /** After the dry run: record and invoice the range's orders. */
 export async function startRun(shop: string, id: string, now = new Date()): Promise<RunActionResult> {
-  const result = await move(shop, id, ["ready"], { state: "running", cursor: null, startedAt: now });
+  // The recording phase chooses its own way of reading (from the dry run's count) and reads the orders again.
+  const result = await move(shop, id, ["ready"], { state: "running", cursor: null, startedAt: now, mode: null, bulkOperationId: null });
   if (result.ok) await signalWork();
   return result;
 }
@@ -138,6 +166,21 @@ async function planContext(shop: string, now: Date): Promise<{ context: PlanCont
   };
 }
 
+/** The plan with these orders added (the rows the app has for them looked up in one query). */
+async function planPage(shop: string, orders: unknown[], plan: Plan, context: PlanContext): Promise<Plan> {
+  const ids = orders.map((order) => String((order as { id?: unknown }).id));
+  // Waybill rows have no Shopify order ("waybill-{id}") and never match an order id.
+  const recorded = new Map(
+    (await prisma.invoice.findMany({ where: { shopDomain: shop, orderId: { in: ids }, waybillId: null }, select: { orderId: true, state: true } })).map((row) => [row.orderId, row.state]),
+  );
+  for (const order of orders) {
+    const shaped = order as Parameters<typeof addToPlan>[1] & { id?: unknown; financial_status?: string | null };
+    if (!["paid", "partially_refunded"].includes(shaped.financial_status ?? "paid")) continue;
+    plan = addToPlan(plan, shaped, recorded.get(String(shaped.id)) ?? null, context);
+  }
+  return plan;
+}
+
 /**
  * One page of one run (counting or running), under the run's lease. Returns whether the run has more to read.
  * Failures of the Admin API leave the cursor where it was: the next step reads the same page again.
@@ -157,6 +200,10 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   const log = logger.child({ shop: run.shopDomain, run: id, state: run.state });
   try {
     const query = createdBetweenQuery(run.fromDate, run.toDate);
+    const bulk = options.reader.bulk;
+    const mode = run.mode ?? (await chooseMode(run, query, bulk));
+    if (mode !== run.mode) await prisma.backfillRun.updateMany({ where: held, data: { mode } });
+    if (mode === "bulk" && bulk) return await bulkStep({ ...run, mode }, query, bulk, { held, backlog, now, log });
     const read = (after: string | null) => options.reader.listOrders(run.shopDomain, { query, after, sortKey: "CREATED_AT" });
     const page = await (takeReadAhead(id, run.state, run.cursor, options.reader) ?? read(run.cursor));
     const more = page.pageInfo.hasNextPage && Boolean(page.pageInfo.endCursor);
@@ -164,40 +211,22 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
     if (more) readAhead(id, run.state, cursor, options.reader, read(cursor));
     if (run.state === "counting") {
       const { context, testMode } = await planContext(run.shopDomain, start);
-      const ids = page.orders.map((order) => String((order as { id?: unknown }).id));
-      // Waybill rows have no Shopify order ("waybill-{id}") and never match an order id.
-      const recorded = new Map(
-        (await prisma.invoice.findMany({ where: { shopDomain: run.shopDomain, orderId: { in: ids }, waybillId: null }, select: { orderId: true, state: true } })).map((row) => [row.orderId, row.state]),
-      );
-      let plan = (run.plan as Plan | null) ?? emptyPlan(testMode);
-      for (const order of page.orders) {
-        const shaped = order as Parameters<typeof addToPlan>[1] & { id?: unknown; financial_status?: string | null };
-        if (!["paid", "partially_refunded"].includes(shaped.financial_status ?? "paid")) continue;
-        plan = addToPlan(plan, shaped, recorded.get(String(shaped.id)) ?? null, context);
-      }
+      const plan = await planPage(run.shopDomain, page.orders, (run.plan as Plan | null) ?? emptyPlan(testMode), context);
       await prisma.backfillRun.updateMany({
         where: held,
         data: { plan: plan as unknown as Prisma.InputJsonValue, cursor, leaseOwner: null, leaseUntil: null, lastError: null, ...(more ? {} : { state: "ready" }) },
       });
       return more;
     }
-    let recordedCount = 0;
-    let existing = 0;
-    let skipped = 0;
-    for (const order of page.orders) {
-      const outcome = await recordReadOrder(run.shopDomain, order, { source: "past_orders", backfillId: id }, now());
-      if (outcome.status === 200 && (outcome.result === "queued" || outcome.result === "cancelled" || outcome.result === "waiting")) recordedCount += 1;
-      else if (outcome.status === 200 && outcome.result === "duplicate") existing += 1;
-      else skipped += 1;
-    }
+    const counts = await recordOrders(run.shopDomain, id, page.orders, now);
     await prisma.backfillRun.updateMany({
       where: held,
       data: {
         cursor,
         listed: { increment: page.orders.length },
-        recorded: { increment: recordedCount },
-        existing: { increment: existing },
-        skipped: { increment: skipped },
+        recorded: { increment: counts.recorded },
+        existing: { increment: counts.existing },
+        skipped: { increment: counts.skipped },
         leaseOwner: null,
         leaseUntil: null,
         lastError: null,
@@ -214,6 +243,105 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
     await prisma.backfillRun.updateMany({ where: held, data: { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null } });
     return false;
   }
+}
+
+type RunRow = Awaited<ReturnType<typeof prisma.backfillRun.findUniqueOrThrow>>;
+
+/** Records read orders as the bulk action does; an order this run recorded before (read again) counts as nothing. */
+async function recordOrders(shop: string, runId: string, orders: unknown[], now: () => Date) {
+  const counts = { recorded: 0, existing: 0, skipped: 0 };
+  for (const order of orders) {
+    const outcome = await recordReadOrder(shop, order, { source: "past_orders", backfillId: runId }, now());
+    if (outcome.status === 200 && (outcome.result === "queued" || outcome.result === "cancelled" || outcome.result === "waiting")) counts.recorded += 1;
+    else if (outcome.status === 200 && outcome.result === "duplicate") {
+      const ours = await prisma.invoice.count({ where: { shopDomain: shop, orderId: String((order as { id?: unknown }).id), backfillId: runId } });
+      if (!ours) counts.existing += 1;
+    } else counts.skipped += 1;
+  }
+  return counts;
+}
+
+/** Bulk for a range of BULK_THRESHOLD orders or more: counted by Shopify for the dry run, the dry run's count after. */
+async function chooseMode(run: RunRow, query: string, bulk: BulkReader | undefined): Promise<"bulk" | "paged"> {
+  if (!bulk) return "paged";
+  const count = run.state === "counting" ? await bulk.countOrders(run.shopDomain, query) : ((run.plan as Plan | null)?.orders ?? 0);
+  return count >= BULK_THRESHOLD ? "bulk" : "paged";
+}
+
+/**
+ * A bulk operation's orders, kept in this process while its run records them BACKLOG_MAX at a time (another
+ * process, or this one after a restart, reads the file again: its order, and so `listed` as the offset, holds).
+ */
+const FILE_FRESH_MS = 3_600_000;
+const bulkFiles = new Map<string, { operation: string; orders: unknown[]; at: number }>();
+
+function keptFile(runId: string, operation: string): unknown[] | null {
+  for (const [key, entry] of bulkFiles) if (Date.now() - entry.at > FILE_FRESH_MS) bulkFiles.delete(key);
+  const entry = bulkFiles.get(runId);
+  return entry && entry.operation === operation ? entry.orders : null;
+}
+
+interface StepContext {
+  held: { id: string; leaseOwner: string };
+  backlog: number;
+  now: () => Date;
+  log: typeof logger;
+}
+
+/** One step of a phase read in bulk: start the operation, wait for it, then plan or record from its file. */
+async function bulkStep(run: RunRow, query: string, bulk: BulkReader, { held, backlog, now, log }: StepContext): Promise<boolean> {
+  const release = { leaseOwner: null, leaseUntil: null };
+  const fallBack = async (reason: string) => {
+    log.warn({ reason }, "past-orders run: reading in bulk failed; the range is read page by page");
+    bulkFiles.delete(run.id);
+    // Pages from the start: an order this run recorded already is found again and counted once (recordOrders).
+    await prisma.backfillRun.updateMany({ where: held, data: { mode: "paged", bulkOperationId: null, cursor: null, listed: 0, ...release } });
+    return true;
+  };
+  if (!run.bulkOperationId) {
+    const started = await startBulkRead(bulk, run.shopDomain, "past_orders", run.id, query, now());
+    if (!started.ok) return fallBack(started.reason);
+    await prisma.backfillRun.updateMany({ where: held, data: { bulkOperationId: started.id, lastError: null, ...release } });
+    return false;
+  }
+  let orders = keptFile(run.id, run.bulkOperationId);
+  if (!orders) {
+    const step = await followBulkRead(bulk, run.bulkOperationId, now());
+    if (step.state === "failed") return fallBack(step.reason);
+    if (step.state === "waiting") {
+      await prisma.backfillRun.updateMany({ where: held, data: release });
+      return false;
+    }
+    orders = step.orders;
+    bulkFiles.set(run.id, { operation: run.bulkOperationId, orders, at: Date.now() });
+  }
+  if (run.state === "counting") {
+    const { context, testMode } = await planContext(run.shopDomain, now());
+    let plan = emptyPlan(testMode);
+    for (let at = 0; at < orders.length; at += 500) plan = await planPage(run.shopDomain, orders.slice(at, at + 500), plan, context);
+    bulkFiles.delete(run.id);
+    await prisma.backfillRun.updateMany({ where: held, data: { plan: plan as unknown as Prisma.InputJsonValue, state: "ready", lastError: null, ...release } });
+    return false;
+  }
+  const slice = orders.slice(run.listed, run.listed + Math.max(0, BACKLOG_MAX - backlog));
+  const counts = await recordOrders(run.shopDomain, run.id, slice, now);
+  const all = run.listed + slice.length >= orders.length;
+  if (all) bulkFiles.delete(run.id);
+  await prisma.backfillRun.updateMany({
+    where: held,
+    data: {
+      listed: { increment: slice.length },
+      recorded: { increment: counts.recorded },
+      existing: { increment: counts.existing },
+      skipped: { increment: counts.skipped },
+      lastError: null,
+      ...release,
+      ...(all ? { listedAllAt: now() } : {}),
+    },
+  });
+  const after = await prisma.backfillRun.findUnique({ where: { id: run.id }, select: { state: true } });
+  if (after?.state === "paused") await holdRows(run.id, now());
+  return !all;
 }
 
 const UNFINISHED = ["queued", "sending", "processing"];
@@ -245,13 +373,18 @@ export async function advanceRuns(options: AdvanceOptions): Promise<boolean> {
 }
 
 export interface RunProgress {
-  /** Orders of the run: the dry run's count until every order is read, then the orders read. */
+  /**
+   * Orders this run invoices: the preview's "to invoice" until every order is read, then the run's own rows. Orders
+   * already invoiced before the run are not among them (`alreadyInvoiced`), so the bar ends where the preview said.
+   */
   total: number;
-  /** Invoiced (now or before the run), needing attention, failed, still in the queue. */
+  /** Of the run's own orders: invoiced (or closed, or cancelled), needing attention, failed, still in the queue. */
   done: number;
   needsAttention: number;
   failed: number;
   inQueue: number;
+  /** Paid orders of the range the app had invoiced (or recorded) before the run: skipped, not redone. */
+  alreadyInvoiced: number;
 }
 
 export interface RunView {
@@ -264,6 +397,10 @@ export interface RunView {
   listedAll: boolean;
   lastError: string | null;
   createdAt: string;
+  /** How this phase reads: "bulk" (one bulk operation) or "paged"; null until its first step. */
+  mode: "bulk" | "paged" | null;
+  /** While a bulk operation builds: Shopify's status and the objects it has read so far. */
+  bulk: { status: string; objectCount: number } | null;
 }
 
 /** The shop's latest run with its progress, counted over its rows. */
@@ -273,7 +410,8 @@ export async function latestRun(shop: string): Promise<RunView | null> {
   const states = await prisma.invoice.groupBy({ by: ["state"], where: { backfillId: run.id }, _count: { _all: true } });
   const count = (names: string[]) => states.filter((row) => names.includes(row.state)).reduce((sum, row) => sum + row._count._all, 0);
   const plan = (run.plan as Plan | null) ?? null;
-  const done = count(["completed", "cancelled"]) + run.existing;
+  // Closed by hand (issued in the panel, no invoice needed) is finished too: never counted as waiting or late.
+  const done = count(["completed", "cancelled", "closed"]);
   const needsAttention = count(["needs_attention"]);
   const failed = count(["failed"]);
   const inQueue = count([...UNFINISHED, "waiting"]);
@@ -284,14 +422,17 @@ export async function latestRun(shop: string): Promise<RunView | null> {
     to: run.toDate.toISOString(),
     plan,
     progress: {
-      total: run.listedAllAt ? done + needsAttention + failed + inQueue : Math.max(plan?.orders ?? 0, done + needsAttention + failed + inQueue),
+      total: run.listedAllAt ? done + needsAttention + failed + inQueue : Math.max(plan?.toInvoice ?? 0, done + needsAttention + failed + inQueue),
       done,
       needsAttention,
       failed,
       inQueue,
+      alreadyInvoiced: run.existing,
     },
     listedAll: run.listedAllAt !== null,
     lastError: run.lastError,
     createdAt: run.createdAt.toISOString(),
+    mode: run.mode === "bulk" || run.mode === "paged" ? run.mode : null,
+    bulk: run.bulkOperationId ? await bulkReadStatus(run.bulkOperationId) : null,
   };
 }

@@ -4,6 +4,8 @@
 // shape of what arrived is logged, without a single value, so that the payload can be learned.
 import prisma from "../db.server";
 import { BODY_LIMITS, readBodyLimited } from "../http/body-limit.server";
+import { ACCOUNT_WEBHOOK_FAILURES } from "../http/throttle.server";
+import { isShopDomain } from "../shops/shop-domain";
 import { logger } from "../logger.server";
 import { verifyAccountWebhook } from "../settings/account-webhook.server";
 import { signalWork } from "./signal.server";
@@ -12,12 +14,29 @@ export const HINT_INTERVAL_MS = 30_000;
 /** Invoices made due by one call; the next call (after the interval) takes the next ones. */
 export const HINT_BATCH = 200;
 
-export type HintOutcome = { status: 200 | 401; body: { ok: boolean; error?: string; reread?: number; throttled?: boolean } };
+export type HintOutcome = {
+  status: 200 | 401 | 429;
+  body: { ok: boolean; error?: string; reread?: number; throttled?: boolean };
+  /** With a 429: seconds until the shop's address is read again. */
+  retryAfter?: number;
+};
 
 export async function receiveAccountWebhook(shop: string, secret: string, request: Request, now = new Date()): Promise<HintOutcome> {
+  // Failed calls are counted per shop of the path (one bucket for whatever is no shop's domain); once there were
+  // too many, calls are refused unread, and the burst is logged once when it starts and once when it ends.
+  // The shop name only: the path's secret part is never logged.
+  const key = isShopDomain(shop) ? shop : "(not a shop domain)";
+  const logShop = shop.slice(0, 100);
+  const open = ACCOUNT_WEBHOOK_FAILURES.check(key, now.getTime());
+  if (!open.allowed) {
+    if (open.firstRefusal) logger.warn({ shop: logShop }, "account webhook: too many calls with an unknown address; refused (429) and not logged until they stop");
+    return { status: 429, body: { ok: false, error: "too many failed calls" }, retryAfter: Math.ceil(open.retryAfterMs / 1000) };
+  }
+  if (open.refusedBefore > 0) logger.warn({ shop: logShop, refused: open.refusedBefore }, "account webhook: a burst of calls with an unknown address is over");
   if (!(await verifyAccountWebhook(shop, secret))) {
-    // The shop name only: the path's secret part is never logged.
-    logger.warn({ shop: shop.slice(0, 100) }, "account webhook with an unknown address rejected");
+    const failure = ACCOUNT_WEBHOOK_FAILURES.take(key, now.getTime());
+    // The first failure after a quiet time is logged; the rest of a burst is counted, and logged as a burst.
+    if (failure.allowed && failure.quiet) logger.warn({ shop: logShop }, "account webhook with an unknown address rejected");
     return { status: 401, body: { ok: false, error: "unknown address" } };
   }
   // A body over the limit throws the shared 413 answer (app/http/body-limit.server.ts).

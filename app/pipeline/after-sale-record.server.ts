@@ -52,15 +52,31 @@ export async function storeRefund(shop: string, facts: RefundFacts, meta: Delive
   }
   if (row) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: row.id, type: "refund", at: now, message: `refund ${facts.refundId}: ${facts.amount}`, data: { topic: meta.topic, refundId: facts.refundId } },
+      data: { invoiceId: row.id, type: "refund", at: now, message: `refund ${facts.refundId}: ${facts.amount}`, data: { topic: meta.topic, refundId: facts.refundId, amount: facts.amount } },
     });
     // Posted, not known to be formalised: the worker reads it now and withdraws or re-issues it while it may.
     if (row.remoteId !== null && !formalised && AT_SERVICE_UNFORMALISED.includes(row.state)) {
       await prisma.invoice.updateMany({ where: { id: row.id, remoteId: { not: null } }, data: { nextAttemptAt: now } });
       await signalWork();
     }
+    if (!formalised) await settleOnClosedRow(row.id, shop, facts.orderId, now);
   }
   return "recorded";
+}
+
+/**
+ * A refund that reaches a row already closed with nothing at the service (its invoice withdrawn, or none ever
+ * issued) is settled here: no worker looks at that row again. Read after the refund is stored, so a worker that
+ * closes the row meanwhile (orders/cancelled records the cancellation before the refunds it carries) is seen.
+ */
+async function settleOnClosedRow(invoiceId: string, shop: string, orderId: string, now: Date): Promise<void> {
+  const row = await prisma.invoice.findUnique({ where: { id: invoiceId }, select: { state: true, remoteId: true } });
+  if (row?.state !== "cancelled" || row.remoteId !== null) return;
+  const withdrawn = await prisma.invoiceEvent.findFirst({ where: { invoiceId, type: "withdrawn" }, select: { id: true } });
+  await prisma.refund.updateMany({
+    where: { shopDomain: shop, orderId, handling: null },
+    data: { handling: withdrawn ? "withdrawn" : "no_invoice", handledAt: now },
+  });
 }
 
 /** refunds/create. */
@@ -119,7 +135,7 @@ export async function recordOrderEdit(shop: string, payload: unknown, meta: Deli
         type: "edited",
         at: now,
         message: row.remoteId === null ? "order edited in Shopify; read again before posting" : "order edited in Shopify after the invoice was posted",
-        data: { topic: meta.topic, editId: edit.id },
+        data: { topic: meta.topic, editId: edit.id, note: row.remoteId === null ? "edited_before_post" : "edited_after_post" },
       },
     });
   }

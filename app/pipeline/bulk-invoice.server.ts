@@ -61,7 +61,7 @@ async function invoiceOne(shop: string, orderId: string, reader: OrderReader, no
       const row = await existingRow(shop, orderId);
       return { orderId, name, result: "already", state: row?.state ?? "queued", invoiceId: existing.id };
     }
-    await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "queued", at: now, message: "invoiced from Shopify's order list (bulk action), with the order as it stands now" } });
+    await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "queued", at: now, message: "invoiced from Shopify's order list (bulk action), with the order as it stands now", data: { note: "bulk_action" } } });
     await signalWork();
     return { orderId, name, result: "queued" };
   }

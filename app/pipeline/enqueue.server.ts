@@ -5,6 +5,7 @@ import type { Prisma } from "@prisma/client";
 import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
 import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";
+import { foldForSearch } from "../admin/search";
 import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "./signal.server";
@@ -44,6 +45,7 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     orderCreatedAt: new Date(order.created_at),
     customerId: order.customer?.id != null ? String(order.customer.id) : null,
     customerName: customerNameOf(order),
+    customerSearch: foldForSearch(customerNameOf(order)),
     orderTotal: order.total_price,
     currency: order.currency,
     orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
@@ -201,7 +203,7 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
   }
   if (maybePosted.count === 1 && existing) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: existing.id, type: "queued", at: now, message: "order cancelled in Shopify; asking the service whether an earlier attempt created an invoice", data: { topic: meta.topic } },
+      data: { invoiceId: existing.id, type: "queued", at: now, message: "order cancelled in Shopify; asking the service whether an earlier attempt created an invoice", data: { topic: meta.topic, note: "cancelled_asking_service" } },
     });
     await signalWork();
     return { status: 200, result: "marked" };
@@ -228,7 +230,7 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
           type: formalised ? "needs_attention" : "cancelled",
           at: now,
           message: atService && !formalised ? "order cancelled in Shopify; its invoice is deleted at the service if not yet formalised" : null,
-          data: { topic: meta.topic },
+          data: { topic: meta.topic, ...(atService && !formalised ? { note: "cancelled_deleting" } : {}) },
         },
       },
     },

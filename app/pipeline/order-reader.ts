@@ -9,6 +9,21 @@ export interface OrderPage {
 export interface OrderReader {
   listOrders(shop: string, args: { query: string; first?: number; after?: string | null; sortKey?: "UPDATED_AT" | "CREATED_AT" }): Promise<OrderPage>;
   readOrder(shop: string, orderId: string): Promise<unknown | null>;
+  /** Reading a large range with one bulk query operation (app/bulk/); without it, everything is read page by page. */
+  bulk?: BulkReader;
+}
+
+/** Shopify's bulk query operations over orders (app/shopify-admin/bulk-reads.ts). */
+export interface BulkReader {
+  /** Bulk query operations Shopify lets the app run at once per shop, for its API version. */
+  readonly atOnce: number;
+  /** Orders matching the search (at most 10,000 counted). */
+  countOrders(shop: string, query: string): Promise<number>;
+  start(shop: string, query: string): Promise<{ ok: true; id: string } | { ok: false; code: string | null; message: string }>;
+  /** The operation as Shopify reports it now; null if it does not know it. */
+  status(shop: string, operationId: string): Promise<{ status: string; errorCode: string | null; objectCount: number; url: string | null } | null>;
+  /** Every order of the operation's file, in the webhook's shape and complete (as `listOrders` returns them). */
+  download(shop: string, url: string): Promise<unknown[]>;
 }
 
 /** Shopify search-syntax date-time. */

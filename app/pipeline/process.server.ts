@@ -17,12 +17,14 @@ import {
   RateLimitedError,
   ValidationError,
 } from "../invoicing/errors";
-import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../invoicing/schemas";
+import { documentKindOf, SERIAL_NUMBER, type InvoiceRecord, type InvoiceRequest } from "../invoicing/schemas";
 import { dec } from "../invoicing/money";
 import { safeLink } from "../invoicing/links";
 import { linkOptions } from "../outbound/guard.server";
 import { mapOrderToInvoice } from "../orders/map-order";
-import { parseShopifyOrder, type ShopifyOrder } from "../orders/order";
+import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../orders/order";
+import { buyerOverrideFrom } from "../orders/buyer-override";
+import { customerNameOf, parseEnvelope } from "./envelope";
 import { waybillSnapshotOf } from "../waybills/snapshot";
 import { waybillInvoiceBody } from "../waybills/waybill-invoice";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "./backoff";
@@ -33,6 +35,8 @@ import { stateOf, type EventType } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "./after-sale.server";
 import { orderAsItStands } from "../orders/refunds";
 import { writesBack } from "../writeback/run.server";
+import { reasonOf, type FailureReason } from "./event-data";
+import { postAccountRefusal } from "../settings/accounts.server";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -40,7 +44,7 @@ export interface ProcessDeps {
   appUrl: string;
   clientFor?: (
     connection: Connection,
-  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"> & Partial<Pick<InvoicingClient, "deleteInvoice">>;
+  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"> & Partial<Pick<InvoicingClient, "deleteInvoice" | "listInvoiceIntegrations">>;
   random?: () => number;
   /** Reads an edited order again before it is invoiced; default: the Admin API (app/shopify-admin readOrder). */
   readOrder?: ReadOrder;
@@ -93,7 +97,38 @@ async function work(row: Row, facts: Facts, deps: ProcessDeps, log: typeof logge
   const connection = connectionFrom(row.shopDomain, row.shop.settings, { forceTestMode: row.isTest });
   if (!connection.ok) return needsAttention(connection.missing.map(missingSettingProblem));
   const client = (deps.clientFor ?? defaultClientFor)(connection.connection);
-  return row.remoteId === null ? post(row, facts, client, connection.connection, deps, log) : sync(row, facts, client, deps);
+  if (row.remoteId !== null) return sync(row, facts, client, deps);
+  const refreshed = await refreshOrder(row, deps);
+  if (refreshed === "lease_lost") return { data: {}, events: [] };
+  const outcome = await post(refreshed?.row ?? row, facts, client, connection.connection, deps, log);
+  return refreshed ? { ...outcome, events: [refreshed.event, ...outcome.events] } : outcome;
+}
+
+/**
+ * A row marked to read its order again (its order changed while it needed attention, or Retry could not read it):
+ * the order as it stands in Shopify now replaces the snapshot before the post. When Shopify cannot be read the stored
+ * copy is posted, and the history says so. Either way the mark is cleared: one read per retry.
+ */
+async function refreshOrder(row: Row, deps: ProcessDeps): Promise<{ row: Row; event: Outcome["events"][number] } | "lease_lost" | null> {
+  if (!row.refreshOrder || row.waybillId !== null || row.isTest) return null;
+  let fresh: unknown;
+  let reason: string | null = null;
+  try {
+    fresh = await (deps.readOrder ?? readOrderFromShopify)(row.shopDomain, row.orderId);
+    const parsed = parseEnvelope(fresh);
+    if (!parsed.ok || String(parsed.envelope.id) !== row.orderId) reason = "the order read is not this order";
+  } catch (error) {
+    reason = describe(error).slice(0, 300);
+  }
+  if (reason !== null) {
+    if (!(await hot().updateLeased(row.id, row.leaseOwner!, { refreshOrder: false }))) return "lease_lost";
+    return { row, event: { type: "order_read_failed", message: reason, data: json({ from: "snapshot" }) } };
+  }
+  const snapshot = orderSnapshot(fresh);
+  const envelope = parseEnvelope(fresh);
+  const customerName = envelope.ok ? customerNameOf(envelope.envelope) : row.customerName;
+  if (!(await hot().updateLeased(row.id, row.leaseOwner!, { orderSnapshot: snapshot, customerName, refreshOrder: false }))) return "lease_lost";
+  return { row: { ...row, orderSnapshot: snapshot as Prisma.JsonValue, customerName }, event: { type: "order_read", data: json({ from: "shopify" }) } };
 }
 
 function missingSettingProblem(missing: ConnectionProblem): Problem {
@@ -165,6 +200,7 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
         invoiceIntegrationId: target.invoiceIntegrationId!,
         serviceOrderId: target.orderId,
         callbackUrl: callbackUrlFor(deps.appUrl, row.id),
+        buyer: buyerOverrideFrom(row.buyerOverride),
       });
       if (!mapped.ok) return { ok: false, problems: [...mapped.problems, ...mapped.warnings] };
       return { ok: true, body: mapped.body, paid: mapped.paid, warnings: mapped.warnings };
@@ -230,10 +266,10 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
   // the shop installs again (app/shops/shops.server.ts recordShop).
   if (row.shop.uninstalledAt) {
-    return { data: { state: "queued", nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again" }] };
+    return { data: { state: "queued", nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again", data: { note: "uninstalled" } }] };
   }
   if (row.cancelledInShop && row.attempts === 0) {
-    return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting" }] };
+    return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting", data: { note: "cancelled_before_post" } }] };
   }
   const now = deps.now();
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
@@ -259,7 +295,7 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       return failedAttempt(attempted, error, deps, log);
     }
     if (row.cancelledInShop) {
-      return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it" }] };
+      return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it", data: { note: "cancelled_nothing_at_service" } }] };
     }
   }
 
@@ -268,10 +304,14 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   if (asItStands?.nothingLeft) {
     return {
       data: { state: "cancelled", nextAttemptAt: null },
-      events: [{ type: "cancelled", message: "order fully refunded in Shopify before it was invoiced; no invoice" }],
+      events: [{ type: "cancelled", message: "order fully refunded in Shopify before it was invoiced; no invoice", data: { note: "refunded_before_invoice" } }],
       refunds: [{ ids: refunds.filter((r) => r.handling === null).map((r) => r.refundId), handling: "no_invoice" }],
     };
   }
+
+  // Never a live invoice to a test account, nor a test invoice to a live one, whatever the stored settings say.
+  const refusal = await postAccountRefusal(row.shopDomain, connection, client);
+  if (refusal) return needsAttention([problem(`settings.${refusal}`)]);
 
   const mapped = source.build(now, asItStands?.order);
   if (!mapped.ok) return needsAttention(mapped.problems);
@@ -366,7 +406,7 @@ async function sync(row: Row, facts: Facts, client: Client, deps: ProcessDeps): 
     const delay = delayHonouringRetryAfter(syncDelayMs(syncAttempts, deps.random), retryAfterMs);
     return {
       data: { syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: describe(error) },
-      events: [{ type: "retry", message: `status read failed: ${describe(error)}`, data: { syncAttempts, delayMs: delay } }],
+      events: [{ type: "retry", message: `status read failed: ${describe(error)}`, data: { syncAttempts, delayMs: delay, nextAttemptAt: new Date(deps.now().getTime() + delay).toISOString(), reason: json(reasonOf(error)) } }],
     };
   }
 }
@@ -409,7 +449,7 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
         // Refused: most likely formalised meanwhile. The next read shows it; the merchant sees why.
         return {
           data: { nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(0, deps.random)), lastError: describe(error) },
-          events: [{ type: "after_sale", message: `deleting invoice ${record.id} was refused: ${describe(error)}` }],
+          events: [{ type: "after_sale", message: `deleting invoice ${record.id} was refused: ${describe(error)}`, data: { note: "delete_refused", remoteId: record.id, reason: json(reasonOf(error)) } }],
         };
       }
       throw error; // transient: the status read's backoff applies (processClaimedRow counts it)
@@ -430,14 +470,14 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
   if (nothingLeft) {
     return withMinor({
       data: { ...cleared, state: "cancelled", nextAttemptAt: null },
-      events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation" }],
+      events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation", data: { note: row.cancelledInShop ? "cancelled_withdrawn" : "refunded_withdrawn" } }],
       refunds: [{ ids: changing.map((r) => r.refundId), handling: "withdrawn" }],
     });
   }
   // Partially refunded: the same row is posted again, for the order as it stands (a fresh first attempt).
   return withMinor({
     data: { ...cleared, state: "queued", attempts: 0, nextAttemptAt: deps.now() },
-    events: [withdrawn, { type: "reissue", message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}` }],
+    events: [withdrawn, { type: "reissue", message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}`, data: { refunds: changing.length } }],
     refunds: [{ ids: changing.map((r) => r.refundId), handling: "reissued" }],
   });
 }
@@ -457,18 +497,21 @@ function editedOrderWaits(row: Row, deps: ProcessDeps, reason: string): Outcome 
   const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));
   return {
     data: { state: "queued", attempts, nextAttemptAt, lastError: `order edited; read again failed: ${reason}`, problems: json([problem("order.edited_unread", { details: reason }, "warning")]) },
-    events: [{ type: "retry", message: `order edited in Shopify; reading it again failed (${reason}); next try ${nextAttemptAt.toISOString()}` }],
+    events: [{ type: "retry", message: `order edited in Shopify; reading it again failed (${reason}); next try ${nextAttemptAt.toISOString()}`, data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind: "order_unread" } } }],
   };
 }
 
 function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcome {
   let state = stateOf(record);
   const events: Outcome["events"] = [];
+  const answered = record.serial_number ?? null;
+  const badSerial = answered !== null && !SERIAL_NUMBER.test(answered);
+  const serial = badSerial ? null : answered;
   const data: Prisma.InvoiceUpdateManyMutationInput = {
     workflowStatus: record.workflow_status ?? null,
     formalStatus: record.formal_status ?? null,
     ettn: record.ettn ?? null,
-    serialNumber: record.serial_number ?? null,
+    serialNumber: serial,
     // Shown as a link in the admin: web addresses only, never javascript: or data: (app/invoicing/links.ts).
     pdfUrl: safeLink(record.pdf_url, linkOptions()),
     documentKind: documentKindOf(record) ?? row.documentKind,
@@ -484,13 +527,18 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
     state = "needs_attention";
     data.problems = json([problem("invoice.cancelled_after_invoicing")]);
   }
+  // An invoice number that is not one is never stored; the merchant checks the invoice in the panel.
+  if (badSerial && state !== "cancelled") {
+    state = "needs_attention";
+    data.problems = json([problem("service.serial_invalid", { details: JSON.stringify(answered.slice(0, 40)) })]);
+  }
   data.state = state;
   data.nextAttemptAt = state === "processing" ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
-  if (state !== row.state || record.serial_number !== row.serialNumber) {
+  if (state !== row.state || serial !== row.serialNumber) {
     events.push({
       type: "status",
-      message: `${record.workflow_status ?? "?"} / ${record.formal_status ?? "?"}${record.serial_number ? ` · ${record.serial_number}` : ""}`,
-      data: { state, workflowStatus: record.workflow_status ?? null, formalStatus: record.formal_status ?? null },
+      message: `${record.workflow_status ?? "?"} / ${record.formal_status ?? "?"}${serial ? ` · ${serial}` : ""}`,
+      data: { state, workflowStatus: record.workflow_status ?? null, formalStatus: record.formal_status ?? null, serialNumber: serial ?? null },
     });
   }
   return { data, events, ...(record.team_id != null ? { teamId: record.team_id } : {}) };
@@ -517,7 +565,7 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
     return needsAttention([problem("service.rejected", { details: error.serviceMessage ?? error.message })]);
   }
   log.warn({ err: describe(error), attempts: row.attempts }, "posting failed; will retry");
-  return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined);
+  return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined, undefined, reasonOf(error));
 }
 
 /** An unexpected failure counts as an attempt (of the post, or of the status read) and ends like any other. */
@@ -525,13 +573,13 @@ function unexpectedFailure(row: Row, deps: ProcessDeps, error: unknown): Outcome
   const reason = describe(error).slice(0, 500);
   if (row.remoteId !== null) {
     const syncAttempts = row.syncAttempts + 1;
-    if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.unexpected_error", { attempts: syncAttempts, details: reason })], { syncAttempts, lastError: reason });
+    if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.unexpected_error", { attempts: syncAttempts, ...reasonParams({ kind: "unexpected" }) })], { syncAttempts, lastError: reason });
     const nextAttemptAt = new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random));
-    return { data: { syncAttempts, nextAttemptAt, lastError: reason }, events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}` }] };
+    return { data: { syncAttempts, nextAttemptAt, lastError: reason }, events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { syncAttempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind: "unexpected" } } }] };
   }
   // Absolute, not an increment: the pass may have counted itself already before it failed.
   const attempts = row.attempts + 1;
-  const outcome = reschedule(row, deps, attempts, reason, undefined, "invoice.unexpected_error");
+  const outcome = reschedule(row, deps, attempts, reason, undefined, "invoice.unexpected_error", { kind: "unexpected" });
   return { ...outcome, data: { ...outcome.data, attempts } };
 }
 
@@ -542,19 +590,25 @@ function reschedule(
   reason: string,
   retryAfterMs?: number,
   giveUp: "service.unavailable" | "invoice.unexpected_error" = "service.unavailable",
+  cause: FailureReason = { kind: "unexpected" },
 ): Outcome {
   if (row.remoteId === null && attempts >= RETRY.maxAttempts) {
     return {
-      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, details: reason })]) },
-      events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}` }],
+      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, ...reasonParams(cause) })]) },
+      events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}`, data: { attempts, reason: json(cause) } }],
     };
   }
   const delay = delayHonouringRetryAfter(retryDelayMs(Math.max(1, attempts), deps.random), retryAfterMs);
   const nextAttemptAt = new Date(deps.now().getTime() + delay);
   return {
     data: { state: row.remoteId === null ? "queued" : row.state, nextAttemptAt, lastError: reason },
-    events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, delayMs: delay } }],
+    events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, delayMs: delay, nextAttemptAt: nextAttemptAt.toISOString(), reason: json(cause) } }],
   };
+}
+
+/** Why the tries failed, as a problem records it: the page says it in the merchant's language (problemText). */
+function reasonParams(cause: FailureReason): { reasonKind: string; reasonStatus?: number } {
+  return cause.status ? { reasonKind: cause.kind, reasonStatus: cause.status } : { reasonKind: cause.kind };
 }
 
 function needsAttention(problems: Problem[], extra: Prisma.InvoiceUpdateManyMutationInput = {}): Outcome {

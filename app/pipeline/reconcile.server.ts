@@ -4,11 +4,16 @@
 // (recordReadOrder: same trigger rules, same unique row per shop and order, an event naming reconciliation).
 // One pass per shop at a time over all processes: a lease on the shop's Reconciliation row, taken with one
 // conditional update (atomic on SQLite and on PostgreSQL) and renewed page by page.
+// A gap of BULK_THRESHOLD orders or more (a worker that was down for days, a shop's first pass) is read with one
+// bulk query operation when the caller comes back for it (the worker's scheduler: `bulk: true`): the pass starts
+// the operation and returns "waiting"; later passes follow it (finish webhook or polling) and record its file's
+// orders exactly as pages; a failed one falls back to pages (docs/decisions/0028-bulk-reading.md).
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
+import { BULK_THRESHOLD, followBulkRead, startBulkRead } from "../bulk/operations.server";
 import { recordReadOrder } from "./enqueue.server";
-import { updatedSinceQuery, type OrderReader } from "./order-reader";
+import { updatedSinceQuery, type OrderPage, type OrderReader } from "./order-reader";
 
 /** Each pass reads from this long before the last pass began. */
 export const OVERLAP_MS = 15 * 60_000;
@@ -29,6 +34,8 @@ export interface ReconcileCounts {
 export type ReconcileResult =
   | ({ status: "done"; since: string } & ReconcileCounts)
   | { status: "busy" }
+  /** A bulk read of a long gap is under way; a later pass records its orders. */
+  | { status: "waiting" }
   | { status: "unknown_shop" }
   | { status: "failed"; error: string };
 
@@ -38,6 +45,8 @@ export interface ReconcileOptions {
   now?: () => Date;
   /** Read from here instead of the watermark (`npm run reconcile -- --since`). */
   since?: Date;
+  /** Read a long gap with a bulk operation (the caller calls again until the pass is done). */
+  bulk?: boolean;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -73,15 +82,43 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
   if (!(await takeLease(shop, options.owner, startedAt))) return { status: "busy" };
   const held = { shopDomain: shop, leaseOwner: options.owner };
   const row = await prisma.reconciliation.findUniqueOrThrow({ where: { shopDomain: shop } });
-  const since =
+  let since =
     options.since ??
     new Date((row.watermark ?? new Date(Math.max(shopRow.installedAt.getTime(), startedAt.getTime() - FIRST_LOOKBACK_MS))).getTime() - OVERLAP_MS);
   const counts: ReconcileCounts = { read: 0, recorded: 0, duplicate: 0, skipped: 0 };
-  const log = logger.child({ shop, since: since.toISOString() });
+  let log = logger.child({ shop, since: since.toISOString() });
+  // The pass that started a bulk read began then, and reads from where it read.
+  let passStart = startedAt;
+  let bulkOrders: unknown[] | null = null;
+  const bulk = options.bulk && !options.since ? options.reader.bulk : undefined;
+  const noBulk = { bulkOperationId: null, bulkSince: null, bulkStartedAt: null };
   try {
+    if (bulk && row.bulkOperationId && row.bulkSince && row.bulkStartedAt) {
+      const step = await followBulkRead(bulk, row.bulkOperationId, now());
+      if (step.state === "waiting") {
+        await prisma.reconciliation.updateMany({ where: held, data: { leaseOwner: null, leaseUntil: null } });
+        return { status: "waiting" };
+      }
+      await prisma.reconciliation.updateMany({ where: held, data: noBulk });
+      if (step.state === "ready") {
+        bulkOrders = step.orders;
+        since = row.bulkSince;
+        passStart = row.bulkStartedAt;
+        log = logger.child({ shop, since: since.toISOString(), bulk: true });
+      } else log.warn({ reason: step.reason }, "reconciliation: the bulk read failed; reading page by page");
+    } else if (bulk && (await bulk.countOrders(shop, updatedSinceQuery(since))) >= BULK_THRESHOLD) {
+      const started = await startBulkRead(bulk, shop, "reconciliation", null, updatedSinceQuery(since), startedAt);
+      if (started.ok) {
+        await prisma.reconciliation.updateMany({ where: held, data: { bulkOperationId: started.id, bulkSince: since, bulkStartedAt: startedAt, leaseOwner: null, leaseUntil: null } });
+        return { status: "waiting" };
+      }
+      log.warn({ reason: started.reason }, "reconciliation: a bulk read could not start; reading page by page");
+    }
     let after: string | null = null;
     for (;;) {
-      const page = await options.reader.listOrders(shop, { query: updatedSinceQuery(since), after, sortKey: "UPDATED_AT" });
+      const page: OrderPage = bulkOrders
+        ? { orders: bulkOrders, pageInfo: { hasNextPage: false, endCursor: null } }
+        : await options.reader.listOrders(shop, { query: updatedSinceQuery(since), after, sortKey: "UPDATED_AT" });
       for (const order of page.orders) {
         counts.read += 1;
         const outcome = await recordReadOrder(shop, order, { source: "reconciliation" }, now());
@@ -118,9 +155,9 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
       lastRunAt: startedAt,
       lastError: null,
       lastResult: counts as unknown as Prisma.InputJsonValue,
-      ...(coversWatermark ? { watermark: startedAt } : {}),
+      ...(coversWatermark ? { watermark: passStart } : {}),
       // A request made before this pass began is answered by it.
-      ...(row.requestedAt && row.requestedAt <= startedAt ? { requestedAt: null } : {}),
+      ...(row.requestedAt && row.requestedAt <= passStart ? { requestedAt: null } : {}),
     },
   });
   if (counts.recorded > 0) log.info(counts, "reconciliation recorded orders no webhook brought");
@@ -140,7 +177,9 @@ export async function shopsDueForReconciliation(now: Date, intervalMs: number, l
         {
           reconciliation: {
             OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-            AND: { OR: [{ lastRunAt: null }, { lastRunAt: { lt: new Date(now.getTime() - intervalMs) } }, { requestedAt: { not: null } }] },
+            AND: {
+              OR: [{ lastRunAt: null }, { lastRunAt: { lt: new Date(now.getTime() - intervalMs) } }, { requestedAt: { not: null } }, { bulkOperationId: { not: null } }],
+            },
           },
         },
       ],

@@ -28,15 +28,54 @@ export async function signalWork(): Promise<void> {
 export async function onWork(wake: () => void): Promise<() => Promise<void>> {
   local.on("work", wake);
   let client: pg.Client | undefined;
-  if (dbProvider() === "postgresql") {
-    client = new pg.Client({ connectionString: postgresConnectionString(env().DATABASE_URL) });
-    client.on("notification", wake);
-    client.on("error", (error) => logger.warn({ err: error }, "LISTEN connection lost; polling continues"));
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-  }
+  let stopped = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    const next = new pg.Client({ connectionString: postgresConnectionString(env().DATABASE_URL) });
+    next.on("notification", wake);
+    // A restart of the database (or a network cut) ends the connection: listen again, backing off (0.5 s doubling to
+    // 30 s, until the worker stops), and wake the worker meanwhile, since signals sent while it was away are lost.
+    const lost = (error?: Error) => {
+      if (next !== client || stopped) return;
+      client = undefined;
+      logger.warn({ err: error }, "LISTEN connection lost; listening again, polling meanwhile");
+      wake();
+      schedule();
+    };
+    next.on("error", lost);
+    next.on("end", () => lost());
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) return void (await next.end().catch(() => undefined));
+    client = next;
+  };
+  const schedule = () => {
+    retry = setTimeout(() => {
+      listen().then(
+        () => {
+          logger.info("LISTEN connection back");
+          failures = 0;
+          wake();
+        },
+        () => {
+          failures++;
+          if (!stopped) schedule();
+        },
+      );
+    }, Math.min(30_000, 500 * 2 ** failures));
+  };
+  // The first connection must work: a worker that cannot reach the database does not start.
+  if (dbProvider() === "postgresql") await listen();
   return async () => {
+    stopped = true;
     local.off("work", wake);
+    clearTimeout(retry);
     await client?.end().catch(() => undefined);
   };
 }

@@ -9,6 +9,12 @@ import type { InvoiceRecord } from "../invoicing/schemas";
 //   failed           the service could not formalise it, or every retry was spent
 //   needs_attention  the merchant must fix something (settings, order data), then retry
 //   cancelled        the order was cancelled before it was invoiced
+//   closed           the merchant closed it by hand from the invoice page: issued in the invoicing panel (with its
+//                    serial number) or no invoice needed (with a reason); no work, not counted as needing attention or
+//                    late; reopening returns it to the state it was closed from (Invoice.closure, app/admin/invoice-fixes.server.ts)
+// A needs_attention or waiting row whose order changed in Shopify (orders/updated: buyer, addresses, note attributes,
+// tax lines) gets refreshOrder: the worker reads the order through the Admin API before its next post; a needs_attention
+// row is queued again for that, a few seconds later (further changes push it on), as the same row: never a second invoice.
 // A row is due for work when nextAttemptAt <= now and its lease is free: without a remote id the work
 // is a post, with one it is a status read. Rows that need no work have nextAttemptAt = null.
 /**
@@ -27,6 +33,7 @@ export const INVOICE_STATES = [
   "failed",
   "needs_attention",
   "cancelled",
+  "closed",
 ] as const;
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 
@@ -39,6 +46,9 @@ export function isInFlight(state: string): boolean {
 
 /** States the merchant may retry from, once they fixed what stopped the invoice. */
 export const RETRYABLE_STATES: InvoiceState[] = ["needs_attention", "failed"];
+
+/** States the merchant may close by hand ("issued in the panel", "no invoice needed"): nothing of it is at work. */
+export const CLOSABLE_STATES: InvoiceState[] = ["needs_attention", "failed", "waiting"];
 
 /** The invoice's state as the service reports it. */
 export function stateOf(record: Pick<InvoiceRecord, "workflow_status" | "formal_status">): InvoiceState {
@@ -67,4 +77,11 @@ export type EventType =
   | "edited"
   | "withdrawn"
   | "reissue"
-  | "after_sale";
+  | "after_sale"
+  | "order_updated"
+  | "order_read"
+  | "order_read_failed"
+  | "buyer_override"
+  | "buyer_override_removed"
+  | "closed"
+  | "reopened";

@@ -1,19 +1,24 @@
 // The customer's link to their invoice PDF (the customer account block, order e-mails, Flow): an address of the
 // app, signed for one invoice of one shop, that streams the formal PDF from the service with the shop's key.
 // The service's own pdf_url may be missing, plain http, or need the key; this link works for every formalised
-// invoice and names the file by its serial number. It does not expire: an e-mail or an order page keeps it for
-// years. It opens only a completed, legal invoice (not a test-mode or cancelled one); rotating SHOPIFY_API_SECRET
-// revokes every link (docs/decisions/0015-order-write-back.md).
+// invoice and names the file by its serial number. It has no expiry (an e-mail or an order page keeps it for years)
+// but can be revoked: the signature covers the invoice's link version (Invoice.pdfLinkVersion), and
+// customers/redact clears it, after which the link answers 404 like any unknown one. Version 1 signs exactly what
+// links made before versions existed signed, so those keep working. It opens only a completed, legal invoice (not
+// a test-mode or cancelled one); rotating SHOPIFY_API_SECRET revokes every link (docs/decisions/0015-order-write-back.md).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
 
-const signature = (shop: string, invoiceId: string) =>
-  createHmac("sha256", env().SHOPIFY_API_SECRET).update(`customer-pdf:${shop}:${invoiceId}`).digest("base64url");
+const signature = (shop: string, invoiceId: string, version: number) =>
+  createHmac("sha256", env().SHOPIFY_API_SECRET)
+    .update(version === 1 ? `customer-pdf:${shop}:${invoiceId}` : `customer-pdf:${shop}:${invoiceId}:v${version}`)
+    .digest("base64url");
 
-/** The public address of one invoice's PDF. */
-export function customerPdfUrl(shop: string, invoiceId: string): string {
-  return new URL(`/invoice-pdf/${encodeURIComponent(invoiceId)}/${signature(shop, invoiceId)}`, env().SHOPIFY_APP_URL).toString();
+/** The public address of one invoice's PDF for its current link version; null once the link was revoked. */
+export function customerPdfUrl(shop: string, invoiceId: string, version: number | null): string | null {
+  if (version === null) return null;
+  return new URL(`/invoice-pdf/${encodeURIComponent(invoiceId)}/${signature(shop, invoiceId, version)}`, env().SHOPIFY_APP_URL).toString();
 }
 
 export type CustomerPdfGrant = { ok: true; shop: string } | { ok: false; status: 404 | 409 };
@@ -23,11 +28,11 @@ export async function verifyCustomerPdf(invoiceId: string, given: string): Promi
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(invoiceId) || !/^[A-Za-z0-9_-]{43}$/.test(given)) return { ok: false, status: 404 };
   const row = await prisma.invoice.findUnique({
     where: { id: invoiceId },
-    select: { shopDomain: true, state: true, remoteId: true, isTest: true, postedInTestMode: true },
+    select: { shopDomain: true, state: true, remoteId: true, isTest: true, postedInTestMode: true, pdfLinkVersion: true },
   });
-  // An unknown invoice and a wrong signature look the same.
-  if (!row) return { ok: false, status: 404 };
-  const expected = Buffer.from(signature(row.shopDomain, invoiceId));
+  // An unknown invoice, a revoked link and a wrong signature look the same.
+  if (!row || row.pdfLinkVersion === null) return { ok: false, status: 404 };
+  const expected = Buffer.from(signature(row.shopDomain, invoiceId, row.pdfLinkVersion));
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false, status: 404 };
   if (row.isTest || row.postedInTestMode) return { ok: false, status: 404 };

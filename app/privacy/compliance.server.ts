@@ -43,7 +43,8 @@ export async function redactCustomer(shop: string, payload: CustomerRedactPayloa
   await prisma.$transaction([
     prisma.invoice.updateMany({
       where: { id: { in: ids } },
-      data: { customerId: null, customerName: REDACTED, orderSnapshot: { redacted: true }, requestBody: { redacted: true }, lastError: null },
+      // pdfLinkVersion null: the customer's PDF link (in e-mails, the order's metafield, Flow) answers 404 from now on.
+      data: { customerId: null, customerName: REDACTED, customerSearch: "", orderSnapshot: { redacted: true }, requestBody: { redacted: true }, lastError: null, pdfLinkVersion: null },
     }),
     // Problems keep their codes (what was wrong) but not their values (what the buyer typed).
     ...rows.map((row) => prisma.invoice.update({ where: { id: row.id }, data: { problems: redactedProblems(row.problems) } })),

@@ -16,6 +16,10 @@ import { DashboardStrip } from "../components/DashboardStrip";
 import { OnboardingChecklist } from "../components/OnboardingChecklist";
 import { InvoiceTable } from "../components/InvoiceTable";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import { problemText } from "../problems";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "home.title" };
 
 /** How often the page re-reads its data while an invoice on it is still in progress. */
 
@@ -72,6 +76,11 @@ export default function Invoices() {
   return (
     <Page title={t("home.title")} secondaryActions={[{ content: t("nav.settings"), url: "/app/settings" }]}>
       <BlockStack gap="400">
+        {data.accountProblem && (
+          <Banner tone="critical" title={t("banner.accountProblem.title")} action={{ content: t("nav.settings"), url: "/app/settings" }}>
+            <p id="account-problem">{problemText({ code: `settings.${data.accountProblem}` }, t.locale)}</p>
+          </Banner>
+        )}
         {data.counts.needsAttention > 0 && (
           <Banner
             tone="warning"
@@ -79,6 +88,15 @@ export default function Invoices() {
             action={{ content: t("banner.attention.action"), onAction: showAttention }}
           >
             <p>{t("banner.attention.body")}</p>
+          </Banner>
+        )}
+        {data.nearDeadline > 0 && (
+          <Banner
+            tone="critical"
+            title={t("banner.deadline.title", { count: data.nearDeadline })}
+            action={{ content: t("banner.deadline.action"), onAction: () => setSearchParams(new URLSearchParams({ deadline: "near" })) }}
+          >
+            <p id="deadline-banner">{t("banner.deadline.body")}</p>
           </Banner>
         )}
         {data.counts.failed > 0 && data.counts.needsAttention === 0 && (

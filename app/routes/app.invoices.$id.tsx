@@ -12,16 +12,29 @@ import { confirmPanelCancel } from "../admin/after-sale.server";
 import { AfterSaleCard, Reconciliation } from "../components/AfterSale";
 import { shopTimezone } from "../admin/invoices.server";
 import { invoiceNow, retryInvoice } from "../admin/invoice-actions.server";
+import { closeInvoice, removeBuyerOverride, reopenInvoice, setBuyerOverride } from "../admin/invoice-fixes.server";
+import { InvoiceFixes } from "../components/InvoiceFixes";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
-import { formatDate, formatDateTime, formatMoney } from "../components/format";
-import { problemText } from "../problems";
+import { formatDate, formatDateTime, formatDay, formatMoney } from "../components/format";
+import { problemText, reasonText } from "../problems";
+import { historyDetail, historyTitle } from "../admin/history";
 import { KindBadge, StateBadge } from "../components/StateBadge";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import { usePdfDownload } from "../components/usePdfDownload";
 import { WriteBackCard } from "../components/WriteBackCard";
 import { retryWriteBack, writeBackOf } from "../writeback/run.server";
 import { refreshWriteScope } from "../writeback/scope.server";
+import { translate } from "../i18n/i18n";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = {
+  title: (data, locale) => {
+    const invoice = (data as { invoice?: { orderName: string; waybillId: number | null } } | undefined)?.invoice;
+    if (!invoice) return translate(locale, "detail.notFound");
+    return invoice.waybillId !== null ? translate(locale, "detail.titleWaybill", { number: invoice.orderName }) : translate(locale, "detail.title", { order: invoice.orderName });
+  },
+};
 
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -35,7 +48,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     ownsOrder ? writeBackOf(session.shop, invoice.id) : null,
     ownsOrder ? refreshWriteScope(session.shop, scopes) : false,
   ]);
-  const writeBackStatus = !ownsOrder ? null : !canWrite ? { status: "no_scope" as const, lastError: null } : writeBack ? { status: writeBack.status, lastError: writeBack.lastError } : { status: "none" as const, lastError: null };
+  const writeBackStatus = !ownsOrder ? null : !canWrite ? { status: "no_scope" as const, lastError: null } : writeBack ? { status: writeBack.status, lastError: writeBack.lastError, writtenState: writeBack.writtenState } : { status: "none" as const, lastError: null };
   return json({ invoice, timezone, writeBack: writeBackStatus });
 };
 
@@ -44,6 +57,20 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   const intent = form.get("intent");
   const id = params.id ?? "";
+  // The fixes by hand (app/admin/invoice-fixes.server.ts): a refused form answers 422 with its field errors.
+  if (intent === "override_buyer" || intent === "remove_buyer_override" || intent === "close" || intent === "reopen") {
+    const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string"));
+    const fixed =
+      intent === "override_buyer"
+        ? await setBuyerOverride(session.shop, id, fields)
+        : intent === "remove_buyer_override"
+          ? await removeBuyerOverride(session.shop, id)
+          : intent === "close"
+            ? await closeInvoice(session.shop, id, fields)
+            : await reopenInvoice(session.shop, id);
+    const status = fixed.ok ? 200 : fixed.reason === "not_found" ? 404 : fixed.reason === "invalid" ? 422 : 409;
+    return json({ ...fixed, intent }, { status });
+  }
   if (intent === "retry_write_back") {
     const retried = await retryWriteBack(session.shop, id);
     return json(retried ? { ok: true as const, intent: "retry_write_back" } : { ok: false as const, reason: "not_allowed" as const, intent: "retry_write_back" }, { status: retried ? 200 : 409 });
@@ -60,6 +87,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const status = result.ok ? 200 : result.reason === "not_found" ? 404 : 409;
   return json({ ...result, intent: String(intent) }, { status });
 };
+
+/** A description list: each Row is a term and its value (a screen reader reads them as pairs). */
+function Details({ children }: { children: React.ReactNode }) {
+  return <dl style={{ margin: 0, display: "grid", gap: "var(--p-space-200)" }}>{children}</dl>;
+}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -88,7 +120,11 @@ export default function InvoiceDetailPage() {
     if (result.ok)
       shopify.toast.show(
         result.intent === "retry"
-          ? t("detail.retried")
+          ? "from" in result && result.from === "shopify"
+            ? t("detail.retriedFromShopify")
+            : "from" in result && result.from === "later"
+              ? t("detail.retriedLater")
+              : t("detail.retried")
           : result.intent === "retry_write_back"
             ? t("writeBack.retried")
             : result.intent === "confirm_panel_cancel"
@@ -103,6 +139,7 @@ export default function InvoiceDetailPage() {
   const { errors, warnings } = invoice;
   const money = (amount: string | null) => (amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale));
   const remote = invoice.totals.remote;
+  const history = { locale, timezone, currency: invoice.totals.currency, waybill: invoice.waybillId !== null };
 
   // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
   const secondaryActions = [
@@ -112,7 +149,12 @@ export default function InvoiceDetailPage() {
     ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
     ...(invoice.panelUrl ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }] : []),
   ];
-  const primaryAction = invoice.canRetry
+  // An invoice formalised for an order cancelled since: the merchant's task is the cancellation in the panel, then
+  // saying it is done; retrying could only read its status again, so it is not offered beside that.
+  const panelTask = invoice.afterSale.path?.kind === "cancel";
+  const primaryAction = panelTask
+    ? { content: t("afterSale.path.cancel.confirm"), onAction: () => act("confirm_panel_cancel"), loading: busy }
+    : invoice.canRetry
     ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
     : invoice.canInvoiceNow
       ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }
@@ -124,7 +166,7 @@ export default function InvoiceDetailPage() {
       title={invoice.waybillId !== null ? t("detail.titleWaybill", { number: invoice.orderName }) : t("detail.title", { order: invoice.orderName })}
       titleMetadata={
         <InlineStack gap="200">
-          <StateBadge state={invoice.state} />
+          <StateBadge state={invoice.retrying ? "retrying" : invoice.state} />
           <KindBadge kind={invoice.documentKind} />
           {(invoice.isTest || invoice.postedInTestMode) && <Badge tone="attention">{t("badge.test")}</Badge>}
         </InlineStack>
@@ -138,7 +180,26 @@ export default function InvoiceDetailPage() {
             <Banner tone="info">{invoice.isTest ? t("detail.test") : invoice.waybillId !== null ? t("detail.testModeWaybill") : t("detail.testMode")}</Banner>
           </Layout.Section>
         )}
-        {errors.length > 0 && (
+        {invoice.retrying && (
+          <Layout.Section>
+            <Banner tone="info" title={t("detail.retrying.title")}>
+              <p id="retrying">
+                {reasonText(invoice.retrying.reason, locale)
+                  ? t("detail.retrying.body", { reason: reasonText(invoice.retrying.reason, locale)!, at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone), attempt: invoice.retrying.attempt, max: invoice.retrying.max })
+                  : t("detail.retrying.bodyNoReason", { at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone), attempt: invoice.retrying.attempt, max: invoice.retrying.max })}
+              </p>
+            </Banner>
+          </Layout.Section>
+        )}
+        {invoice.deadline && invoice.deadline.status !== "running" && (
+          <Layout.Section>
+            <Banner tone="critical" title={t(invoice.deadline.status === "passed" ? "detail.deadline.passed" : "detail.deadline.near", { at: formatDateTime(invoice.deadline.at, locale, timezone) })}>
+              <p id="deadline-banner">{t("detail.deadline.body")}</p>
+            </Banner>
+          </Layout.Section>
+        )}
+        {/* A closed invoice's problems are no longer the merchant's: its banner says how it was closed instead. */}
+        {errors.length > 0 && invoice.state !== "closed" && (
           <Layout.Section>
             <Banner tone={invoice.state === "failed" ? "critical" : "warning"} title={t("detail.problems")}>
               <List>
@@ -160,6 +221,15 @@ export default function InvoiceDetailPage() {
             </Banner>
           </Layout.Section>
         )}
+        {/* Always mounted: a fix that retries the invoice removes the card, and its answer must still be told. */}
+        <InvoiceFixes
+          state={invoice.state}
+          canClose={invoice.canClose}
+          canOverrideBuyer={invoice.canOverrideBuyer}
+          closure={invoice.closure}
+          buyerOverride={invoice.buyerOverride}
+          timezone={timezone}
+        />
         <Layout.Section>
           <BlockStack gap="400">
             {(invoice.afterSale.refunds.length > 0 || invoice.afterSale.path !== null) && (
@@ -179,7 +249,7 @@ export default function InvoiceDetailPage() {
                   {t("detail.totals")}
                 </Text>
                 <Box as="div">
-                  <BlockStack gap="200">
+                  <Details>
                     <Row label={invoice.waybillId !== null ? t("detail.waybillTotal") : t("detail.orderTotal")}>
                       <Text as="span" numeric fontWeight="semibold">
                         {money(invoice.totals.orderTotal)}
@@ -198,7 +268,7 @@ export default function InvoiceDetailPage() {
                         </Row>
                       </>
                     )}
-                  </BlockStack>
+                  </Details>
                 </Box>
                 {invoice.totals.matches === null ? (
                   <Text as="p" tone="subdued">
@@ -223,8 +293,9 @@ export default function InvoiceDetailPage() {
                   {t("detail.body")}
                 </Text>
                 {invoice.requestBody ? (
-                  <Box background="bg-surface-secondary" padding="300" borderRadius="200" overflowX="scroll">
-                    <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body">
+                  <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+                    {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
+                    <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body" tabIndex={0} aria-label={t("detail.body")}>
                       {JSON.stringify(invoice.requestBody, null, 2)}
                     </pre>
                   </Box>
@@ -239,54 +310,54 @@ export default function InvoiceDetailPage() {
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
-            {writeBack && <WriteBackCard writeBack={writeBack} onRetry={() => act("retry_write_back")} busy={busy} />}
+            {writeBack && <WriteBackCard writeBack={writeBack} invoiceState={invoice.state} onRetry={() => act("retry_write_back")} busy={busy} />}
             <Card>
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">
                   {invoice.waybillId !== null ? t("detail.waybill") : t("detail.order")}
                 </Text>
                 {invoice.waybillId !== null && (
-                  <>
+                  <Details>
                     <Row label={t("detail.waybillNumber")}>{invoice.orderName}</Row>
                     <Row label={t("detail.waybillId")}>{String(invoice.waybillId)}</Row>
-                  </>
+                  </Details>
                 )}
                 {!invoice.isTest && invoice.waybillId === null && (
                   <Text as="p">
                     <Link url={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</Link>
                   </Text>
                 )}
-                <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
-                {invoice.waybillId !== null ? (
-                  // A waybill has a date, no time (recorded as midnight in Turkey).
-                  <Row label={t("waybill.date")}>{formatDate(invoice.orderCreatedAt, locale, "Europe/Istanbul")}</Row>
-                ) : (
-                  <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
-                )}
-                <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
-                <Row label={t("detail.serial")}>
-                  <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
-                </Row>
-                {invoice.ettn && (
-                  <Row label={t("detail.ettn")}>
-                    <Text as="span" breakWord>
-                      {invoice.ettn}
-                    </Text>
+                <Details>
+                  <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
+                  {invoice.waybillId !== null ? (
+                    // A waybill has a date, no time (recorded as midnight in Turkey).
+                    <Row label={t("waybill.date")}>{formatDate(invoice.orderCreatedAt, locale, "Europe/Istanbul")}</Row>
+                  ) : (
+                    <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
+                  )}
+                  {invoice.invoiceDate && <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>}
+                  {invoice.deadline && (
+                    <Row label={t("detail.deadline")}>
+                      <Text as="span" id="deadline" tone={invoice.deadline.status === "running" ? undefined : "critical"}>
+                        {formatDateTime(invoice.deadline.at, locale, timezone)}
+                      </Text>
+                    </Row>
+                  )}
+                  <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
+                  <Row label={t("detail.serial")}>
+                    <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
                   </Row>
-                )}
-                {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
-                {(invoice.workflowStatus || invoice.formalStatus) && (
-                  <Row label={t("detail.serviceStatus")}>{[invoice.workflowStatus, invoice.formalStatus].filter(Boolean).join(" / ")}</Row>
-                )}
-                <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
-                {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
-                {invoice.lastError && (
-                  <Row label={t("detail.lastError")}>
-                    <Text as="span" breakWord tone="subdued">
-                      {invoice.lastError}
-                    </Text>
-                  </Row>
-                )}
+                  {invoice.ettn && (
+                    <Row label={t("detail.ettn")}>
+                      <Text as="span" breakWord>
+                        {invoice.ettn}
+                      </Text>
+                    </Row>
+                  )}
+                  {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
+                  <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
+                  {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
+                </Details>
               </BlockStack>
             </Card>
             <Card>
@@ -304,7 +375,7 @@ export default function InvoiceDetailPage() {
                       <BlockStack gap="050" key={event.id}>
                         <InlineStack align="space-between" gap="200" wrap={false}>
                           <Text as="span" fontWeight="semibold">
-                            {invoice.waybillId !== null && event.type === "received" ? t("event.receivedWaybill") : t.dyn(`event.${event.type}`, event.type)}
+                            {historyTitle(event, history)}
                           </Text>
                           <Text as="span" tone="subdued" variant="bodySm">
                             {formatDateTime(event.at, locale, timezone)}
@@ -316,9 +387,9 @@ export default function InvoiceDetailPage() {
                                 {problemText(p, locale)}
                               </Text>
                             ))
-                          : event.message && (
+                          : historyDetail(event, history) && (
                               <Text as="p" tone="subdued" variant="bodySm" breakWord>
-                                {event.message}
+                                {historyDetail(event, history)}
                               </Text>
                             )}
                       </BlockStack>

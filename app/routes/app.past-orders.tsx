@@ -15,6 +15,9 @@ import { useT, type T } from "../i18n/react";
 import { problemText } from "../problems";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import type { RunView } from "../past-orders/runs.server";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "nav.pastOrders" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -116,6 +119,18 @@ function RangeForm({ data, t, busy, onDryRun }: { data: Data; t: T; busy: boolea
   );
 }
 
+/** How the orders are read (bulk or page by page), once the phase has chosen. */
+function ReadMode({ run, t }: { run: RunView; t: T }) {
+  if (!run.mode) return null;
+  const building = run.mode === "bulk" && run.bulk && ["CREATED", "RUNNING"].includes(run.bulk.status);
+  const text = building ? t("past.mode.bulkBuilding", { objects: run.bulk!.objectCount }) : t(run.mode === "bulk" ? "past.mode.bulk" : "past.mode.paged");
+  return (
+    <Text as="p" tone="subdued" id="past-read-mode">
+      {text}
+    </Text>
+  );
+}
+
 function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; busy: boolean; act: (intent: string) => void }) {
   const plan = run.plan;
   const range = { from: day(run.from, data.zone, t.locale), to: day(run.to, data.zone, t.locale, true) };
@@ -126,6 +141,7 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
           <Text as="p" id="past-counting">
             {t("past.counting", { ...range, orders: plan?.orders ?? 0 })}
           </Text>
+          <ReadMode run={run} t={t} />
           <ProgressBar progress={0} size="small" animated />
         </BlockStack>
       </Card>
@@ -138,6 +154,7 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
         [t("past.plan.alreadyInProgress"), plan.already.inProgress],
         [t("past.plan.alreadyNeedsAttention"), plan.already.needsAttention],
         ...(plan.already.cancelled ? [[t("past.plan.alreadyCancelled"), plan.already.cancelled] as [string, number]] : []),
+        ...(plan.already.closed ? [[t("past.plan.alreadyClosed"), plan.already.closed] as [string, number]] : []),
       ]
     : [[t("past.plan.alreadyRecorded"), plan.alreadyRecorded]];
   const rows: Array<[string, string | number]> = [
@@ -154,6 +171,7 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
         <Text as="h2" variant="headingMd" id="past-plan-title">
           {t("past.plan.title", range)}
         </Text>
+        <ReadMode run={run} t={t} />
         <Box>
           {rows.map(([label, value]) => (
             <InlineStack key={label} align="space-between">
@@ -214,7 +232,9 @@ function Progress({ run, data, t, busy, act }: { run: RunView; data: Data; t: T;
         <Text as="p" id="past-progress">
           {t("past.progress.counts", { done: progress.done, needsAttention: progress.needsAttention, failed: progress.failed, total: progress.total })}
         </Text>
+        {progress.alreadyInvoiced > 0 && <Text as="p" tone="subdued" id="past-already">{t("past.progress.already", { count: progress.alreadyInvoiced })}</Text>}
         {run.state === "running" && !run.listedAll && <Text as="p" tone="subdued">{t("past.progress.reading")}</Text>}
+        {run.state === "running" && !run.listedAll && <ReadMode run={run} t={t} />}
         {run.state === "running" && progress.inQueue > 0 && <Text as="p" tone="subdued">{t("past.progress.queued", { count: progress.inQueue })}</Text>}
         {run.state === "paused" && <Banner tone="warning">{t("past.progress.paused")}</Banner>}
         {run.state === "done" && <Banner tone={progress.needsAttention + progress.failed > 0 ? "warning" : "success"}>{t("past.progress.done")}</Banner>}

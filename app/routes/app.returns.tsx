@@ -19,8 +19,11 @@ import { listReturns } from "../admin/returns.server";
 import { returnPathText } from "../admin/returns-csv";
 import { shopTimezone } from "../admin/invoices.server";
 import { useT } from "../i18n/react";
-import { formatDate, formatDateTime, formatMoney } from "../components/format";
+import { formatDateTime, formatMoney } from "../components/format";
 import { useFileDownload } from "../components/useFileDownload";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "nav.returns" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -33,7 +36,8 @@ export default function ReturnsPage() {
   const t = useT();
   const locale = t.locale;
   const csv = useFileDownload();
-  const day = (ymd: string) => formatDate(`${ymd}T12:00:00Z`, locale, "UTC");
+  // A deadline with its weekday: "28 Kasım 2026 Cumartesi", never cut (the path cell wraps).
+  const day = (ymd: string) => new Intl.DateTimeFormat(locale === "tr" ? "tr-TR" : "en-US", { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${ymd}T12:00:00Z`));
 
   const exportCsv = (decimal: "point" | "comma") =>
     csv.download(decimal, `/app/returns/csv?decimal=${decimal}&locale=${locale}`, "returns.csv");
@@ -92,17 +96,21 @@ export default function ReturnsPage() {
                     {formatDateTime(row.refundedAt, locale, timezone)}
                   </IndexTable.Cell>
                   <IndexTable.Cell>
-                    {row.invoiceId ? (
-                      <Link url={`/app/invoices/${row.invoiceId}`}>
-                        {row.orderName}
-                      </Link>
-                    ) : (
-                      row.orderName
-                    )}
+                    <Link url={`shopify:admin/orders/${row.orderId}`} removeUnderline>
+                      {row.orderName}
+                    </Link>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <InlineStack gap="100" blockAlign="center">
-                      <Text as="span">{row.serialNumber ?? "—"}</Text>
+                      {row.invoiceId && row.serialNumber ? (
+                        <Link url={`/app/invoices/${row.invoiceId}`} dataPrimaryLink>
+                          {row.serialNumber}
+                        </Link>
+                      ) : row.invoiceId ? (
+                        <Link url={`/app/invoices/${row.invoiceId}`}>{t("list.details")}</Link>
+                      ) : (
+                        <Text as="span">—</Text>
+                      )}
                       {row.documentKind && (
                         <Badge>
                           {row.documentKind === "e_invoice"
@@ -114,6 +122,8 @@ export default function ReturnsPage() {
                   </IndexTable.Cell>
                   <IndexTable.Cell>{row.buyerName ?? "—"}</IndexTable.Cell>
                   <IndexTable.Cell>
+                    {/* Product names wrap, so the table fits a 1280 px admin without scrolling sideways. */}
+                    <div style={{ whiteSpace: "normal", minWidth: 140, maxWidth: 220 }}>
                     <BlockStack gap="050">
                       {row.lines.map((line) => (
                         <Text as="span" key={line.lineItemId}>
@@ -132,6 +142,7 @@ export default function ReturnsPage() {
                         </Text>
                       )}
                     </BlockStack>
+                    </div>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <Text as="span" numeric alignment="end">
@@ -140,7 +151,7 @@ export default function ReturnsPage() {
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     {/* Table cells do not wrap; this sentence may, so the table fits the page. */}
-                    <div style={{ whiteSpace: "normal", minWidth: 180 }}>
+                    <div style={{ whiteSpace: "normal", minWidth: 160, maxWidth: 260 }}>
                       <Text as="span" tone={row.path ? undefined : "subdued"}>
                         {returnPathText(row, locale, day)}
                       </Text>

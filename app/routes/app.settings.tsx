@@ -4,10 +4,10 @@
 // in one write; a field error or a key the service rejects saves nothing.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData } from "@remix-run/react";
-import { useAppBridge } from "@shopify/app-bridge-react";
-import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useBeforeUnload, useBlocker, useFetcher, useLoaderData } from "@remix-run/react";
+import { SaveBar, useAppBridge } from "@shopify/app-bridge-react";
+import { Banner, BlockStack, Layout, Modal, Page, PageActions, Text } from "@shopify/polaris";
+import { useCallback, useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { getSettings } from "../settings/settings.server";
 import { loadServiceLists, saveSettingsForm } from "../admin/settings.server";
@@ -22,6 +22,9 @@ import { CartBlockSection } from "../components/CartBlockSection";
 import { SaleChannelOffer } from "../components/SaleChannelOffer";
 import { OrderWriteBackSection } from "../components/OrderWriteBackSection";
 import { refreshWriteScope } from "../writeback/scope.server";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "nav.settings" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, scopes } = await authenticate.admin(request);
@@ -52,12 +55,30 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return json({ ok: false as const, errors: result.errors, detail: result.detail }, { status: 422 });
 };
 
+/** The first field with an error, in the page's order: scrolled to the middle of the screen and focused. */
+function focusFirstError(fields: string[]) {
+  // Errors of a whole table point at the table.
+  const alias: Record<string, string> = { paymentMethodMap: "payment-methods" };
+  const elements = fields.flatMap((field) => {
+    const element = document.getElementById(alias[field] ?? field);
+    return element ? [element] : [];
+  });
+  elements.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  const first = elements[0];
+  if (!first) return;
+  first.scrollIntoView({ block: "center" });
+  first.focus({ preventScroll: true });
+}
+
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const t = useT();
   const shopify = useAppBridge();
   const fetcher = useFetcher<typeof action>();
   const [form, setForm] = useState<SettingsForm>(data.form);
+  // The form as last loaded or saved: anything else is an unsaved change (the save bar shows, leaving asks first).
+  const [saved, setSaved] = useState<SettingsForm>(data.form);
+  const [submitted, setSubmitted] = useState<SettingsForm | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [detail, setDetail] = useState<string | undefined>();
   const channel = useFetcher<SaleChannelResult>();
@@ -69,12 +90,16 @@ export default function Settings() {
     if (result.ok) {
       setErrors({});
       setForm((current) => ({ ...current, apiKey: "" }));
+      if (submitted) setSaved({ ...submitted, apiKey: "" });
       shopify.toast.show(result.keyChecked ? t("settings.savedKeyChecked") : t("settings.saved"));
       if (result.webhook.state === "failed") shopify.toast.show(t("settings.webhookFailed", { detail: result.webhook.detail }), { isError: true, duration: 10_000 });
     } else {
       setErrors(result.errors);
       setDetail(result.detail);
+      focusFirstError(Object.keys(result.errors));
     }
+    // Only a new answer of the fetcher is handled here, once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.data, fetcher.state, shopify, t]);
 
   useEffect(() => {
@@ -83,6 +108,8 @@ export default function Settings() {
     if (result.ok) {
       setChannelError(undefined);
       setForm((current) => ({ ...current, saleChannelId: result.id }));
+      // The channel is stored by its own request: not an unsaved change.
+      setSaved((current) => ({ ...current, saleChannelId: result.id }));
       shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
     } else {
       setChannelError(t.dyn(`settings.saleChannel.error.${result.code}`, result.code, { detail: result.detail ?? "-" }));
@@ -92,16 +119,55 @@ export default function Settings() {
 
   const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => setForm((current) => ({ ...current, [key]: value }));
   const error = (field: string) => (errors[field] ? t.dyn(`settings.error.${errors[field]}`, errors[field], { detail: detail ?? "-" }) : undefined);
-  const save = () => fetcher.submit(form as unknown as Record<string, string>, { method: "post", encType: "application/json" });
+  const save = () => {
+    setSubmitted(form);
+    fetcher.submit(form as unknown as Record<string, string>, { method: "post", encType: "application/json" });
+  };
   const saving = fetcher.state !== "idle";
   const failed = Object.keys(errors).length > 0;
+  // While a save is on its way, what it sends counts as saved (leaving then does not ask).
+  const dirty = JSON.stringify(form) !== JSON.stringify(saving && submitted ? submitted : saved);
+  const discard = () => {
+    setForm(saved);
+    setErrors({});
+    setDetail(undefined);
+  };
+
+  // Leaving with unsaved changes asks first: a link inside the app (Remix's blocker), and a reload or a closed tab
+  // (the browser's own prompt). In the Shopify admin the save bar also holds the admin's own navigation.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (!dirty) return;
+        event.preventDefault();
+        event.returnValue = "";
+      },
+      [dirty],
+    ),
+  );
 
   return (
-    <Page
-      title={t("settings.title")}
-      backAction={{ content: t("nav.invoices"), url: "/app" }}
-      primaryAction={{ content: t("settings.save"), onAction: save, loading: saving, id: "save-settings" }}
-    >
+    <Page title={t("settings.title")} backAction={{ content: t("nav.invoices"), url: "/app" }}>
+      <SaveBar id="settings-save-bar" open={dirty || saving} discardConfirmation>
+        <button variant="primary" id="save-settings" onClick={save} loading={saving ? "" : undefined} disabled={saving}>
+          {t("settings.save")}
+        </button>
+        <button id="discard-settings" onClick={discard} disabled={saving}>
+          {t("settings.discard")}
+        </button>
+      </SaveBar>
+      <Modal
+        open={blocker.state === "blocked"}
+        onClose={() => blocker.reset?.()}
+        title={t("settings.leave.title")}
+        primaryAction={{ content: t("settings.leave.confirm"), destructive: true, onAction: () => blocker.proceed?.(), id: "leave-settings" }}
+        secondaryActions={[{ content: t("settings.leave.stay"), onAction: () => blocker.reset?.(), id: "stay-on-settings" }]}
+      >
+        <Modal.Section>
+          <Text as="p">{t("settings.leave.body")}</Text>
+        </Modal.Section>
+      </Modal>
       <BlockStack gap="400">
         {failed && (
           <Banner tone="critical" title={t("settings.notSaved")}>
@@ -140,6 +206,8 @@ export default function Settings() {
           </Layout>
           <button type="submit" hidden aria-hidden tabIndex={-1} />
         </form>
+        {/* At the end of a long page (7,000 px on a phone), a second way to save without scrolling back up. */}
+        <PageActions primaryAction={{ content: t("settings.save"), onAction: save, loading: saving, disabled: !dirty, id: "save-settings-bottom" }} />
       </BlockStack>
     </Page>
   );

@@ -13,6 +13,9 @@ import type { FormErrors, WaybillInvoiceForm } from "../waybills/waybill-invoice
 import { useT, type T } from "../i18n/react";
 import { WaybillInvoiceSections } from "../components/WaybillInvoiceForm";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "nav.waybills" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -49,7 +52,8 @@ function refusalText(t: T, refusal: WaybillRefusal): string {
     case "incoming":
       return t("waybill.refusal.incoming", { number: refusal.number });
     case "not_completed":
-      return t("waybill.refusal.not_completed", { number: refusal.number, status: refusal.status });
+      // The service's status word, in the merchant's language (an unknown one as "not completed").
+      return t("waybill.refusal.not_completed", { number: refusal.number, status: t.dyn(`waybill.status.${refusal.status}`, t("waybill.status.other")) });
     case "already_invoiced":
       return t("waybill.refusal.already_invoiced", { number: refusal.number, invoiceId: refusal.invoiceId });
     case "in_app":

@@ -22,6 +22,16 @@ import {
   toWebhookOrder,
   type GraphqlOrder,
 } from "../orders/graphql-order";
+import type {
+  ListOrdersQuery,
+  OrderLineItemsQuery,
+  OrderRefundsQuery,
+  OrderShippingLinesQuery,
+  ReadOrderQuery,
+  RefundLineItemsQuery,
+  RefundOrderAdjustmentsQuery,
+} from "./admin.generated";
+import { answerShape } from "./answers";
 import type { AdminGraphql } from "./client.server";
 import { AdminApiError } from "./errors";
 
@@ -44,7 +54,7 @@ export interface ListOrdersOptions {
   reverse?: boolean;
 }
 
-export const ORDERS_PAGE_MAX = 5;
+export const ORDERS_PAGE_MAX = 9;
 const LINES_PAGE = 50;
 
 const PageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
@@ -70,13 +80,13 @@ const MORE_ORDER_ADJUSTMENTS = `query RefundOrderAdjustments($id: ID!, $after: S
 // Every refund of an order whose first answer held REFUNDS_FIRST (the list may have been cut there).
 const ALL_REFUNDS = `query OrderRefunds($id: ID!) { order(id: $id) { refunds { ${REFUND_FIELDS} } } }`;
 
-const ReadOrderData = z.object({ order: GraphqlOrderSchema.nullable() });
-const AllRefunds = z.object({ order: GraphqlOrderSchema.pick({ refunds: true }).nullable() });
-const ListOrdersData = z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) });
-const MoreLineItems = z.object({ order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable() });
-const MoreRefundLineItems = z.object({ refund: z.object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) }).nullable() });
-const MoreOrderAdjustments = z.object({ refund: z.object({ orderAdjustments: z.object({ nodes: z.array(GraphqlOrderAdjustmentSchema), pageInfo: PageInfo }) }).nullable() });
-const MoreShippingLines = z.object({ order: z.object({ shippingLines: z.object({ nodes: z.array(GraphqlShippingLineSchema), pageInfo: PageInfo }) }).nullable() });
+const ReadOrderData = answerShape<ReadOrderQuery>()(z.object({ order: GraphqlOrderSchema.nullable() }));
+const AllRefunds = answerShape<OrderRefundsQuery>()(z.object({ order: GraphqlOrderSchema.pick({ refunds: true }).nullable() }));
+const ListOrdersData = answerShape<ListOrdersQuery>()(z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) }));
+const MoreLineItems = answerShape<OrderLineItemsQuery>()(z.object({ order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable() }));
+const MoreRefundLineItems = answerShape<RefundLineItemsQuery>()(z.object({ refund: z.object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) }).nullable() }));
+const MoreOrderAdjustments = answerShape<RefundOrderAdjustmentsQuery>()(z.object({ refund: z.object({ orderAdjustments: z.object({ nodes: z.array(GraphqlOrderAdjustmentSchema), pageInfo: PageInfo }) }).nullable() }));
+const MoreShippingLines = answerShape<OrderShippingLinesQuery>()(z.object({ order: z.object({ shippingLines: z.object({ nodes: z.array(GraphqlShippingLineSchema), pageInfo: PageInfo }) }).nullable() }));
 
 /** "gid://shopify/Order/123" for 123, "123" or a GID. */
 export function orderGid(orderId: string | number): string {

@@ -1,5 +1,6 @@
 // The shops that installed the app: what we record about them and how they leave.
 import prisma from "../db.server";
+import type { ShopProfileQuery } from "../shopify-admin/admin.generated";
 import { signalWork } from "../pipeline/signal.server";
 
 export interface ShopProfile {
@@ -22,12 +23,9 @@ const SHOP_QUERY = `#graphql
 /** Reads the shop's name, currency, IANA time zone, tax setting and storefront address from the Admin API. */
 export async function fetchShopProfile(graphql: GraphqlClient): Promise<ShopProfile> {
   const response = await graphql(SHOP_QUERY);
-  const { data } = (await response.json()) as {
-    data?: {
-      shop?: { name?: string; email?: string; currencyCode?: string; ianaTimezone?: string; taxesIncluded?: unknown; primaryDomain?: { url?: string } };
-    };
-  };
-  const shop = data?.shop ?? {};
+  // Read defensively (a field may be missing when a scope is), typed by the generated answer of the document.
+  const { data } = (await response.json()) as { data?: ShopProfileQuery };
+  const shop: Partial<ShopProfileQuery["shop"]> = data?.shop ?? {};
   return {
     name: shop.name,
     email: shop.email,

@@ -76,6 +76,18 @@ export const INVOICE_DUE_DAYS = 7;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * An amount as a Turkish merchant types it, as the plain decimal the service takes: "18,40" → "18.40",
+ * "1.234,56" → "1234.56"; "18.40" and anything else stay as typed (the form refuses what is not a number).
+ * Only characters move: the digits are kept exactly, no number is ever parsed into a float.
+ */
+export function decimalInput(typed: string): string {
+  const value = typed.trim().replace(/\s/g, "");
+  if (/^\d{1,3}(\.\d{3})+,\d+$/.test(value)) return value.replace(/\./g, "").replace(",", ".");
+  if (/^\d+,\d+$/.test(value)) return value.replace(",", ".");
+  return value;
+}
 const text = (value: unknown) =>
   typeof value === "string" ? value.replace(/\s+/g, " ").trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
 const digits = (value: string) => value.replace(/[\s.\-/]/g, "");
@@ -174,9 +186,9 @@ export function readForm(input: unknown): WaybillInvoiceForm {
       return {
         id: text(l.id),
         name: text(l.name),
-        quantity: text(l.quantity),
+        quantity: decimalInput(text(l.quantity)),
         unit: text(l.unit).toUpperCase(),
-        unitPrice: text(l.unitPrice),
+        unitPrice: decimalInput(text(l.unitPrice)),
         taxRate: text(l.taxRate),
         exemptionCode: text(l.exemptionCode),
         exemptionReason: text(l.exemptionReason),

@@ -13,6 +13,7 @@ import { signalWork } from "../pipeline/signal.server";
 import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import type { WaybillSnapshot } from "./snapshot";
 import { draftFromWaybill, isLate, readForm, waybillInvoiceBody, type FormErrors, type WaybillInvoiceForm } from "./waybill-invoice";
+import { foldForSearch } from "../admin/search";
 
 const READ_TIMEOUT_MS = 10_000;
 
@@ -170,6 +171,7 @@ export async function submitWaybillInvoice(
     orderCreatedAt: new Date(/^\d{4}-\d{2}-\d{2}$/.test(waybill.issueDate) ? `${waybill.issueDate}T00:00:00+03:00` : now.toISOString()),
     customerId: null,
     customerName: built.customerName.slice(0, 255),
+    customerSearch: foldForSearch(built.customerName.slice(0, 255)),
     orderTotal: built.totals.grand_total,
     currency: waybill.currency,
     orderSnapshot: snapshot as unknown as Prisma.InputJsonValue,
@@ -188,7 +190,7 @@ export async function submitWaybillInvoice(
       data: fields,
     });
     if (updated.count !== 1) return { ok: false, refusal: { reason: "in_app", waybillId: waybill.id, invoiceRowId: waybill.retryOf } };
-    await prisma.invoiceEvent.create({ data: { invoiceId: waybill.retryOf, type: "queued", at: now, message: "waybill invoice corrected and queued again by the merchant" } });
+    await prisma.invoiceEvent.create({ data: { invoiceId: waybill.retryOf, type: "queued", at: now, message: "waybill invoice corrected and queued again by the merchant", data: { note: "waybill_corrected" } } });
     invoiceId = waybill.retryOf;
   } else {
     try {

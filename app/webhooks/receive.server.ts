@@ -4,8 +4,10 @@
 //   2. Shopify's webhook check (app/webhooks/signature.server.ts: what authenticate.webhook checks, without the
 //      shop's session it also reads, which no topic uses) verifies the signature (401) and the headers (400); a
 //      signed body that is not JSON is a malformed delivery: 400, not a crash;
-//   3. the address's topic only (X-Shopify-Topic is not covered by the signature): another topic is a 400;
-//   4. each event (X-Shopify-Event-Id, shared by the retries of one event) is acted on once per shop and topic;
+//   3. the address's topic only (X-Shopify-Topic is not covered by the signature): another topic is a 400, and so is
+//      a body of another topic's shape (a signed orders/paid body re-sent as orders/cancelled: app/webhooks/payload-shape.ts);
+//   4. each event (X-Shopify-Event-Id, shared by the retries of one event; a delivery of Shopify's events, which
+//      carries no event id, by its Shopify-Webhook-Id) is acted on once per shop and topic;
 //      a repeat is answered 200 "duplicate" and changes nothing;
 //   5. the topic's work runs (app/webhooks/topics.server.ts), and what it did is recorded with the delivery.
 import type { ActionFunctionArgs } from "@remix-run/node";
@@ -46,6 +48,8 @@ function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookCont
     return failure(400, "body is not JSON");
   }
   if (topicKey(check.topic) !== topicKey(topic)) return failure(400, `this address takes ${topic} deliveries only`);
+  const misfit = WEBHOOK_TOPICS[topic].shape(payload, check.domain);
+  if (misfit !== null) return failure(400, `not a ${topic} body: ${misfit}`);
   return { shop: check.domain, topic: check.topic, webhookId: check.webhookId, eventId: check.eventId, apiVersion: check.apiVersion, payload };
 }
 

@@ -1,44 +1,66 @@
 // What each webhook topic the app subscribes to (shopify.app.toml) does with a verified delivery. One table for
 // both ways a delivery arrives: the Remix routes (app/routes/webhooks.*, `shopify app dev`) and the production
 // server's direct path (app/webhooks/node-transport.server.ts). A topic's address is /webhooks/{topic}.
+import { recordBulkFinish } from "../bulk/operations.server";
 import { logger } from "../logger.server";
 import { recordCancelledOrder, recordFulfilledOrder, recordPaidOrder } from "../pipeline/enqueue.server";
+import { recordUpdatedOrder } from "../pipeline/order-updated.server";
 import { recordOrderEdit, recordRefund, recordRefundsOf } from "../pipeline/after-sale-record.server";
 import type { DeliveryOutcome } from "../pipeline/webhook-response";
 import { findCustomerData, redactCustomer, redactShop, type CustomerRedactPayload, type DataRequestPayload } from "../privacy/compliance.server";
 import { markUninstalled } from "../shops/shops.server";
+import {
+  bulkFinishShape,
+  cancelledShape,
+  customerRequestShape,
+  fulfilledShape,
+  orderEditShape,
+  orderShape,
+  paidShape,
+  refundShape,
+  shopRedactShape,
+  shopShape,
+  type PayloadShape,
+} from "./payload-shape";
 
 /** A verified delivery. */
 export interface WebhookContext {
   shop: string;
   topic: string;
   webhookId: string;
-  /** Shared by the retries of one event (X-Shopify-Event-Id). */
+  /** Shared by the retries of one event (X-Shopify-Event-Id); events deliveries (Shopify-*) have none. */
   eventId?: string;
   apiVersion: string;
   payload: unknown;
 }
 
 export interface TopicHandler {
+  /** The body this topic's deliveries carry: a signed body of another topic is refused before anything is done. */
+  shape: PayloadShape;
   work: (context: WebhookContext) => Promise<DeliveryOutcome>;
   /** Order topics: make sure a shop with a session has its Shop row (work for unknown shops is refused downstream). */
   installedShop?: boolean;
 }
 
-const orderTopic = (work: TopicHandler["work"]): TopicHandler => ({ work, installedShop: true });
+const orderTopic = (work: TopicHandler["work"], shape: PayloadShape = orderShape): TopicHandler => ({ shape, work, installedShop: true });
 
 export const WEBHOOK_TOPICS = {
-  "orders/paid": orderTopic(({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId })),
-  "orders/fulfilled": orderTopic(({ shop, topic, payload, webhookId }) => recordFulfilledOrder(shop, payload, { topic, webhookId })),
+  "orders/paid": orderTopic(({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId }), paidShape),
+  "orders/fulfilled": orderTopic(({ shop, topic, payload, webhookId }) => recordFulfilledOrder(shop, payload, { topic, webhookId }), fulfilledShape),
   "orders/cancelled": orderTopic(async ({ shop, topic, payload, webhookId }) => {
     const outcome = await recordCancelledOrder(shop, payload, { topic, webhookId });
     // The refund Shopify made for the cancellation, in case its own refunds/create comes late or not at all.
     if (outcome.status === 200 && outcome.result !== "unknown_shop") await recordRefundsOf(shop, payload as { refunds?: unknown }, { topic, webhookId });
     return outcome;
-  }),
-  "orders/edited": orderTopic(({ shop, topic, payload, webhookId }) => recordOrderEdit(shop, payload, { topic, webhookId })),
-  "refunds/create": orderTopic(({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId })),
+  }, cancelledShape),
+  // Buyer, addresses, note attributes or tax lines changed: an invoice needing attention is tried again (debounced).
+  "orders/updated": orderTopic(({ shop, topic, payload, webhookId }) => recordUpdatedOrder(shop, payload, { topic, webhookId })),
+  "orders/edited": orderTopic(({ shop, topic, payload, webhookId }) => recordOrderEdit(shop, payload, { topic, webhookId }), orderEditShape),
+  "refunds/create": orderTopic(({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId }), refundShape),
+  // A bulk query operation the app started has ended; the reading it serves goes on (app/bulk/operations.server.ts).
+  "bulk_operations/finish": { shape: bulkFinishShape, work: ({ shop, payload }) => recordBulkFinish(shop, payload) },
   "app/uninstalled": {
+    shape: shopShape,
     work: async ({ shop, topic }) => {
       await markUninstalled(shop);
       logger.info({ shop, topic }, "app uninstalled: sessions removed, posting paused");
@@ -46,6 +68,7 @@ export const WEBHOOK_TOPICS = {
     },
   },
   "customers/data_request": {
+    shape: customerRequestShape("orders_requested"),
     work: async ({ shop, topic, payload }) => {
       const invoices = await findCustomerData(shop, payload as DataRequestPayload);
       // The merchant answers the customer; the log says which invoices the app holds for them.
@@ -54,6 +77,7 @@ export const WEBHOOK_TOPICS = {
     },
   },
   "customers/redact": {
+    shape: customerRequestShape("orders_to_redact"),
     work: async ({ shop, topic, payload }) => {
       const count = await redactCustomer(shop, payload as CustomerRedactPayload);
       logger.info({ shop, topic, invoices: count }, "customer redacted");
@@ -61,6 +85,7 @@ export const WEBHOOK_TOPICS = {
     },
   },
   "shop/redact": {
+    shape: shopRedactShape,
     work: async ({ shop, topic }) => {
       await redactShop(shop);
       logger.info({ shop, topic }, "shop redacted: all data removed");

@@ -1,7 +1,6 @@
 // The write-back's Admin API access: the shop's offline session through the app's Admin API client
 // (app/shopify-admin, which already waits out THROTTLED and retries 5xx within bounds), and how its errors end
 // the step: a missing scope or session parks it, an outage retries it later, anything else fails it.
-import { adminGraphql } from "../shopify-admin/admin.server";
 import { AdminAccessDeniedError, AdminApiError } from "../shopify-admin/errors";
 import type { WriteFailure } from "./errors";
 import type { WriteBackDeps } from "./run.server";
@@ -17,5 +16,7 @@ export function classifyAdminError(error: unknown): WriteFailure {
 }
 
 export function defaultWriteBackDeps(): Omit<WriteBackDeps, "now"> {
-  return { adminFor: (shop) => adminGraphql(shop), classify: classifyAdminError };
+  // The Admin API client (and the Shopify library with its session storage) is loaded by the first write-back, not
+  // at a worker's start.
+  return { adminFor: async (shop) => (await import("../shopify-admin/admin.server")).adminGraphql(shop), classify: classifyAdminError };
 }

@@ -1,6 +1,8 @@
 // The four Admin API mutations of the write-back, exactly as sent. Tags only ever through tagsAdd and
 // tagsRemove (orderUpdate's `tags` would replace the merchant's own).
 import { z } from "zod";
+import type { WriteBackFlowTriggerMutation, WriteBackMetafieldsMutation, WriteBackTagsAddMutation, WriteBackTagsRemoveMutation } from "../shopify-admin/admin.generated";
+import { answerShape } from "../shopify-admin/answers";
 
 export const METAFIELDS_SET = `#graphql
 mutation WriteBackMetafields($metafields: [MetafieldsSetInput!]!) {
@@ -27,7 +29,7 @@ const UserErrorsSchema = z.array(z.looseObject({ field: z.array(z.string()).null
 export type UserErrors = z.infer<typeof UserErrorsSchema>;
 const payload = z.looseObject({ userErrors: UserErrorsSchema }).nullable();
 
-export const MetafieldsSetAnswer = z.object({ metafieldsSet: payload });
-export const TagsAddAnswer = z.object({ tagsAdd: payload });
-export const TagsRemoveAnswer = z.object({ tagsRemove: payload });
-export const FlowTriggerAnswer = z.object({ flowTriggerReceive: payload });
+export const MetafieldsSetAnswer = answerShape<WriteBackMetafieldsMutation>()(z.object({ metafieldsSet: payload }));
+export const TagsAddAnswer = answerShape<WriteBackTagsAddMutation>()(z.object({ tagsAdd: payload }));
+export const TagsRemoveAnswer = answerShape<WriteBackTagsRemoveMutation>()(z.object({ tagsRemove: payload }));
+export const FlowTriggerAnswer = answerShape<WriteBackFlowTriggerMutation>()(z.object({ flowTriggerReceive: payload }));

@@ -1,7 +1,8 @@
 // What the Shopify order of an invoice should carry, and the exact mutations that get it there from what the
-// app last wrote. Pure: no I/O, so the same invoice and the same "written" always give the same plan, and a
-// plan that was carried out leaves nothing to do the next time (the same completion twice writes once).
+// app last wrote. Pure: no I/O, so the same invoice, the same "written" and the same time always give the same plan,
+// and a plan that was carried out leaves nothing to do the next time (the same completion twice writes once).
 // docs/decisions/0015-order-write-back.md
+import { flowCallDue } from "../deadline/rules";
 import type { InvoiceState } from "../pipeline/states";
 
 /** The app-owned namespace: Shopify turns `$app` into `app--{client id}` (readable by Liquid as such). */
@@ -22,7 +23,7 @@ export const METAFIELDS = {
 export type MetafieldKey = keyof typeof METAFIELDS;
 
 /** Flow trigger extensions (extensions/flow-invoice-*): their handles. */
-export const FLOW_TRIGGERS = { issued: "invoice-issued", attention: "invoice-needs-attention" } as const;
+export const FLOW_TRIGGERS = { issued: "invoice-issued", attention: "invoice-needs-attention", deadline: "invoice-deadline-approaching" } as const;
 
 export interface WriteBackInvoice {
   id: string;
@@ -42,6 +43,8 @@ export interface WriteBackInvoice {
   currency: string;
   /** The problem codes the merchant must act on (needs_attention, failed). */
   problemCodes: string[];
+  /** Not issued yet: its 7-day legal deadline (ISO), while the clock runs (app/deadline/rules.ts); else null. */
+  deadline: string | null;
 }
 
 export interface TagSettings {
@@ -144,19 +147,39 @@ function flowPayload(invoice: WriteBackInvoice): Record<string, unknown> {
   };
 }
 
-/** The Flow events this state warrants: issued once per serial number, "needs attention" once per cause. */
-export function desiredFlow(invoice: WriteBackInvoice): FlowEvent[] {
+/** The "deadline approaching" trigger's fields, as declared in extensions/flow-invoice-deadline. */
+function deadlinePayload(invoice: WriteBackInvoice, deadline: string, hours: number): Record<string, unknown> {
+  return {
+    order_id: Number(invoice.orderId),
+    "Order name": invoice.orderName,
+    "Invoice state": publicState(invoice),
+    Deadline: deadline,
+    "Hours left": String(hours),
+    "Invoice total": invoice.orderTotal,
+    Currency: invoice.currency,
+    Problems: invoice.problemCodes.join(", "),
+  };
+}
+
+/**
+ * The Flow events this state warrants: issued once per serial number, "needs attention" once per cause, and for an
+ * invoice not issued yet "deadline approaching" once 48 h and once 24 h before its 7-day deadline.
+ */
+export function desiredFlow(invoice: WriteBackInvoice, now: Date = new Date()): FlowEvent[] {
+  const events: FlowEvent[] = [];
   if (invoice.state === "completed" && invoice.serialNumber) {
-    return [{ key: `issued:${invoice.serialNumber}`, handle: FLOW_TRIGGERS.issued, payload: flowPayload(invoice) }];
+    events.push({ key: `issued:${invoice.serialNumber}`, handle: FLOW_TRIGGERS.issued, payload: flowPayload(invoice) });
   }
   if (invoice.state === "needs_attention" || invoice.state === "failed") {
     const cause = [...invoice.problemCodes].sort().join("+") || "-";
-    return [{ key: `attention:${invoice.state}:${cause}`, handle: FLOW_TRIGGERS.attention, payload: flowPayload(invoice) }];
+    events.push({ key: `attention:${invoice.state}:${cause}`, handle: FLOW_TRIGGERS.attention, payload: flowPayload(invoice) });
   }
-  return [];
+  const call = invoice.deadline ? flowCallDue(new Date(invoice.deadline), now) : null;
+  if (invoice.deadline && call) events.push({ key: call.key, handle: FLOW_TRIGGERS.deadline, payload: deadlinePayload(invoice, invoice.deadline, call.hours) });
+  return events;
 }
 
-export function planWriteBack(invoice: WriteBackInvoice, settings: TagSettings, written: Written): Plan {
+export function planWriteBack(invoice: WriteBackInvoice, settings: TagSettings, written: Written, now: Date = new Date()): Plan {
   const gid = orderGid(invoice.orderId);
   const tags = desiredTags(invoice, settings);
   const tagsAdd = tags.filter((tag) => !written.tags.some((t) => sameTag(t, tag)));
@@ -166,7 +189,7 @@ export function planWriteBack(invoice: WriteBackInvoice, settings: TagSettings, 
   const metafields = (Object.keys(values) as MetafieldKey[])
     .filter((key) => written.metafields[key] !== values[key])
     .map((key) => ({ ownerId: gid, namespace: METAFIELD_NAMESPACE, key, type: METAFIELDS[key], value: values[key]! }));
-  const flow = desiredFlow(invoice).filter((event) => !written.flow.includes(event.key));
+  const flow = desiredFlow(invoice, now).filter((event) => !written.flow.includes(event.key));
   return { orderGid: gid, tagsAdd, tagsRemove, metafields, flow };
 }
 

@@ -7,6 +7,8 @@ import type { Prisma } from "@prisma/client";
 import prisma, { hot, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { retryDelayMs } from "../pipeline/backoff";
+import { runningDeadline } from "../deadline/rules";
+import { closureFrom } from "../pipeline/closure";
 import { signalWork } from "../pipeline/signal.server";
 import type { InvoiceState } from "../pipeline/states";
 import { WriteRefusedError, type WriteFailure } from "./errors";
@@ -45,7 +47,7 @@ export const WRITEBACK = {
 } as const;
 
 /** States after which the order is written: the invoice reached an end, or changed again after one. */
-const WRITTEN_STATES: InvoiceState[] = ["completed", "failed", "needs_attention", "cancelled"];
+const WRITTEN_STATES: InvoiceState[] = ["completed", "failed", "needs_attention", "cancelled", "closed"];
 
 /** The Admin API as the write-back needs it (app/shopify-admin's client): one call, validated data or a thrown error. */
 export interface AdminGraphql {
@@ -101,8 +103,9 @@ function tagSettingsOf(settings: { orderTag: string; eArchiveTag: string; eInvoi
   return settings ?? { orderTag: "e-fatura", eArchiveTag: "", eInvoiceTag: "" };
 }
 
-/** The invoice as the planner reads it. */
-export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>): WriteBackInvoice {
+/** The invoice as the planner reads it; `trigger` (the shop's) says whether a waiting invoice's deadline runs. */
+export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger = "paid"): WriteBackInvoice {
+  const deadline = runningDeadline(row, trigger);
   const body = (row.requestBody ?? {}) as { issue_date?: unknown };
   const problems = Array.isArray(row.problems) ? (row.problems as Array<{ code?: unknown; severity?: unknown }>) : [];
   return {
@@ -111,15 +114,18 @@ export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>): Write
     orderName: row.orderName,
     state: row.state as InvoiceState,
     documentKind: row.documentKind,
-    serialNumber: row.serialNumber,
+    // Closed as issued in the invoicing panel: the order carries the serial number the merchant gave.
+    serialNumber: row.serialNumber ?? (row.state === "closed" ? (closureFrom(row.closure)?.serial ?? null) : null),
     ettn: row.ettn,
     // The app's signed link to a legal, formalised invoice: it works whatever the service's pdf_url is.
-    pdfUrl: row.remoteId !== null && row.state === "completed" && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id) : null,
+    // The link of the invoice's current version: none once customers/redact revoked it.
+    pdfUrl: row.remoteId !== null && row.state === "completed" && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion) : null,
     issueDate: typeof body.issue_date === "string" ? body.issue_date : null,
     postedInTestMode: row.postedInTestMode,
     orderTotal: row.orderTotal,
     currency: row.currency,
     problemCodes: problems.filter((p) => p.severity !== "warning" && typeof p.code === "string").map((p) => p.code as string),
+    deadline: deadline?.toISOString() ?? null,
   };
 }
 
@@ -147,7 +153,8 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
     await save({ ...release, status: "no_scope", nextAttemptAt: null, lastError: `missing scope ${WRITE_SCOPE}` });
     return;
   }
-  const plan = planWriteBack(writeBackInvoiceOf(job.invoice), tagSettingsOf(job.invoice.shop.settings), written);
+  const settings = job.invoice.shop.settings;
+  const plan = planWriteBack(writeBackInvoiceOf(job.invoice, settings?.trigger), tagSettingsOf(settings), written, deps.now());
   if (isEmptyPlan(plan)) {
     await save({ ...release, status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: job.writtenAt ?? deps.now() });
     return;
@@ -223,9 +230,12 @@ export async function resumeWriteBacks(shop: string, now = new Date()): Promise<
   return updated.count;
 }
 
-export type WriteBackView = { status: "pending" | "written" | "failed" | "no_scope"; lastError: string | null; writtenAt: Date | null } | null;
+/** `writtenState`: the invoice state the order carries (its invoice_state metafield as last written), if any. */
+export type WriteBackView = { status: "pending" | "written" | "failed" | "no_scope"; lastError: string | null; writtenAt: Date | null; writtenState: string | null } | null;
 
 export async function writeBackOf(shop: string, invoiceId: string): Promise<WriteBackView> {
-  const row = await prisma.orderWriteBack.findFirst({ where: { invoiceId, shopDomain: shop }, select: { status: true, lastError: true, writtenAt: true } });
-  return row ? { status: row.status as NonNullable<WriteBackView>["status"], lastError: row.lastError, writtenAt: row.writtenAt } : null;
+  const row = await prisma.orderWriteBack.findFirst({ where: { invoiceId, shopDomain: shop }, select: { status: true, lastError: true, writtenAt: true, written: true } });
+  return row
+    ? { status: row.status as NonNullable<WriteBackView>["status"], lastError: row.lastError, writtenAt: row.writtenAt, writtenState: readWritten(row.written).metafields.invoice_state ?? null }
+    : null;
 }

@@ -1,41 +1,54 @@
-// A local host page for the app's UI extensions (customer account block, admin print action, admin action): the extension's own
-// module bundled with Preact, Shopify's `shopify` global stood in (i18n from the extension's locale files, the
-// metafields or selection it reads, a fetch answering the app's API), and the s-* web components given a plain look.
-// For browser tests and screenshots only (test/browser/extensions.test.ts); never part of the app.
+// A local host page for the app's UI extensions (customer account block, admin block, print action and action): the
+// bundle the Shopify CLI would deploy for the extension (scripts/lib/extensions.ts: its own clean install, the CLI's
+// entry and esbuild options, the real @shopify/ui-extensions and Preact), Shopify's `shopify` global stood in
+// (./page.ts: i18n from the extension's locale files, the metafields or selection it reads, a fetch answering the
+// app's API), and the s-* web components given a plain look. For browser tests and screenshots only
+// (test/browser/extensions.test.ts); never part of the app.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "vite";
-
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+import { build } from "esbuild";
+import { buildExtensions, ROOT, type Bundle } from "../../scripts/lib/extensions";
 
 export interface HostOptions {
   /** The extension's directory name under extensions/. */
   extension: string;
-  /** Its module, relative to the extension directory. */
-  module: string;
+  /** The handle of its [[extensions]] entry (dist/<handle>.js) and the target Shopify calls. */
+  handle: string;
+  target: string;
   locale: "tr" | "en";
-  /** What `shopify` carries besides i18n (appMetafields, data, localization...), as JSON. */
+  /** What `shopify` carries besides i18n, extend and close (appMetafields, data, localization...), as JSON. */
   api: Record<string, unknown>;
   /** Answers of the stood-in fetch: path prefix → JSON body. */
   fetchAnswers?: Record<string, unknown>;
   /** A frame around the extension, as Shopify shows it. */
-  frame: "customer-account" | "admin-print" | "admin-action";
+  frame: "customer-account" | "admin-print" | "admin-action" | "admin-block";
   title: string;
 }
 
-async function bundle(entry: string): Promise<string> {
-  const result = await build({
-    configFile: false,
+const bundles = new Map<string, Promise<Bundle[]>>();
+
+/** The extension's CLI bundles, built once per process. */
+export async function extensionBundle(folder: string, handle: string): Promise<Bundle> {
+  if (!bundles.has(folder)) bundles.set(folder, buildExtensions({ folders: [folder] }).then((built) => built.flatMap((extension) => extension.bundles)));
+  const found = (await bundles.get(folder)!).find((bundle) => bundle.handle === handle);
+  if (!found) throw new Error(`extensions/${folder} has no [[extensions]] entry ${handle}`);
+  return found;
+}
+
+let pageScript: Promise<string> | undefined;
+
+/** ./page.ts for the browser, exposing install() and render() as `extensionHost`. */
+function hostScript(): Promise<string> {
+  pageScript ??= build({
+    entryPoints: [path.join(ROOT, "sandbox/extensions/page.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    globalName: "extensionHost",
+    target: "es2020",
     logLevel: "silent",
-    root,
-    esbuild: { jsx: "automatic", jsxImportSource: "preact" },
-    resolve: { alias: { "@shopify/ui-extensions/preact": path.join(root, "sandbox/extensions/preact-stub.js") } },
-    build: { write: false, minify: false, lib: { entry, formats: ["iife"], name: "extension", fileName: () => "extension.js" } },
-  });
-  const outputs = (Array.isArray(result) ? result : [result]) as Array<{ output: Array<{ type: string; code?: string }> }>;
-  const chunk = outputs[0].output.find((item) => item.type === "chunk");
-  if (!chunk?.code) throw new Error(`no bundle for ${entry}`);
-  return chunk.code;
+  }).then((result) => result.outputFiles[0].text);
+  return pageScript;
 }
 
 const STYLE = `
@@ -70,60 +83,38 @@ const STYLE = `
   s-admin-action > s-button[slot="primary-action"] { order: 2; margin-right: 20px; padding: 6px 12px; }
   s-button[disabled] { background: #d4d4d4; }
   s-banner[tone="info"] { background: #eaf4ff; }
+  .admin-block { background: #f1f1f1; min-height: 100vh; padding: 24px; box-sizing: border-box; }
+  .admin-block .card { background: #fff; border-radius: 12px; box-shadow: 0 1px 0 rgba(0,0,0,.07), 0 0 0 1px #e3e3e3; max-width: 360px; padding: 16px; }
+  s-admin-block { display: block; }
+  s-admin-block::before { content: attr(heading); display: block; font-weight: 650; margin-bottom: 8px; }
+  s-admin-block s-stack { gap: 6px; }
+  s-text[type="strong"] { font-weight: 650; }
+  s-text[tone="caution"] { color: #8a6116; }
+  s-text[tone="critical"] { color: #8e1f0b; }
+  s-link { display: block; color: #005bd3; text-decoration: underline; cursor: pointer; }
   .print-source { margin-top: 16px; padding: 12px; border: 1px dashed #b5b5b5; border-radius: 8px; color: #616161; font-size: 12px; word-break: break-all; }
 `;
 
-/** The page's HTML: the frame, the stood-in globals, and the extension's bundle rendering into #root. */
+/** The page's HTML: the frame, the stood-in `shopify` global, the extension's bundle, and the call of its target. */
 export async function extensionPage(options: HostOptions): Promise<string> {
-  const dir = path.join(root, "extensions", options.extension);
-  const locale = JSON.parse(readFileSync(path.join(dir, "locales", options.locale === "en" ? "en.default.json" : "tr.json"), "utf8"));
-  const code = await bundle(path.join(dir, options.module));
+  const dir = path.join(ROOT, "extensions", options.extension);
+  const messages = JSON.parse(readFileSync(path.join(dir, "locales", options.locale === "en" ? "en.default.json" : "tr.json"), "utf8"));
+  const bundle = await extensionBundle(options.extension, options.handle);
+  if (/<\/script/i.test(bundle.code)) throw new Error(`${options.handle}: the bundle cannot be inlined in a <script>`);
   const frame =
     options.frame === "customer-account"
       ? `<div class="customer-account"><header>${options.title}</header><div class="page"><div class="order-summary"><h2>${options.locale === "tr" ? "Sipariş #1001" : "Order #1001"}</h2><div>${options.locale === "tr" ? "Teslim edildi · 549,70 ₺" : "Delivered · ₺549.70"}</div></div><div id="root"></div></div></div>`
       : options.frame === "admin-action"
         ? `<div class="admin-action"><div class="modal"><div id="root"></div></div></div>`
+        : options.frame === "admin-block"
+          ? `<div class="admin-block"><div class="card"><div id="root"></div></div></div>`
         : `<div class="admin-print"><div class="modal"><header>${options.title}</header><div class="body"><div id="root"></div><div class="print-source" id="print-source"></div></div><footer><span id="print-button" class="disabled">${options.locale === "tr" ? "Yazdır" : "Print"}</span></footer></div></div>`;
-  const globals = `
-    const messages = ${JSON.stringify(locale)};
-    const lookup = (key) => key.split(".").reduce((node, part) => (node == null ? undefined : node[part]), messages);
-    const translate = (key, params = {}) => {
-      let value = lookup(key);
-      if (value && typeof value === "object") value = value[params.count === 1 ? "one" : "other"];
-      if (typeof value !== "string") return key;
-      return value.replace(/{{\\s*(\\w+)\\s*}}/g, (m, name) => (name in params ? String(params[name]) : m));
-    };
-    window.shopify = Object.assign({ i18n: { translate } }, ${JSON.stringify(options.api)});
-    const answers = ${JSON.stringify(options.fetchAnswers ?? {})};
-    window.fetch = async (input) => {
-      const url = String(input);
-      const key = Object.keys(answers).find((prefix) => url.startsWith(prefix));
-      return new Response(JSON.stringify(key ? answers[key] : { error: "unknown" }), { status: key ? 200 : 404, headers: { "content-type": "application/json" } });
-    };
-    // Shopify's print dialog previews the document at the component's src; here its address is shown instead.
-    new MutationObserver(() => {
-      const action = document.querySelector("s-admin-print-action");
-      const source = document.getElementById("print-source");
-      const button = document.getElementById("print-button");
-      if (!action || !source) return;
-      const src = action.getAttribute("src") || action.src;
-      const text = src ? "src: " + src : "src: —";
-      // Only on change: these writes are mutations too.
-      if (source.textContent !== text) source.textContent = text;
-      if (button && button.className !== (src ? "" : "disabled")) button.className = src ? "" : "disabled";
-    }).observe(document.getElementById("root"), { subtree: true, childList: true, attributes: true });
-  `;
-  // The bundle's default export renders into document.body; the host gives it #root instead.
+  const config = { messages, locale: options.locale, api: options.api, fetchAnswers: options.fetchAnswers ?? {} };
+  // JSON inside <script>: "</" would end the element.
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
   return `<!doctype html><html lang="${options.locale}"><head><meta charset="utf-8"><style>${STYLE}</style></head><body>${frame}
-<script>${globals}</script>
-<script>${code}
-(async () => {
-  const root = document.getElementById("root");
-  const bodyDescriptor = Object.getOwnPropertyDescriptor(Document.prototype, "body");
-  Object.defineProperty(document, "body", { configurable: true, get: () => root });
-  await extension.default();
-  Object.defineProperty(document, "body", bodyDescriptor);
-  document.documentElement.dataset.rendered = "1";
-})();
-</script></body></html>`;
+<script>${await hostScript()}
+window.__host = extensionHost.install(${json(config)});</script>
+<script>${bundle.code}</script>
+<script>extensionHost.render(window.__host, ${json(options.target)});</script></body></html>`;
 }

@@ -58,6 +58,14 @@ export function embeddedAppUrl(app: AppCredentials, shop: string, locale: string
 
 const noStore = { "Cache-Control": "no-store" };
 
+/**
+ * A JSON answer built by hand: the server runs under Remix's fetch globals (installGlobals in server/app-server.ts),
+ * whose Response has no static `json`; calling it threw inside the express handler and ended the demo's process
+ * the first time App Bridge asked for a new token.
+ */
+const jsonResponse = (body: unknown, init: { status?: number } = {}) =>
+  new Response(JSON.stringify(body), { status: init.status ?? 200, headers: { "Content-Type": "application/json; charset=utf-8", ...noStore } });
+
 /** The three answers, as web Responses (tested without a server: test/admin/local-admin.test.ts). */
 export function localAdmin(app: AppCredentials) {
   return {
@@ -72,8 +80,8 @@ export function localAdmin(app: AppCredentials) {
     },
     token(url: URL): Response {
       const shop = validShop(url.searchParams.get("shop"));
-      if (!shop) return Response.json({ error: "shop must be NAME.myshopify.com" }, { status: 400 });
-      return Response.json({ token: signSessionToken(app, shop) }, { headers: noStore });
+      if (!shop) return jsonResponse({ error: "shop must be NAME.myshopify.com" }, { status: 400 });
+      return jsonResponse({ token: signSessionToken(app, shop) });
     },
     script(): Response {
       return new Response(appBridgeScript(LOCAL_TOKEN_PATH), { headers: { "Content-Type": "text/javascript; charset=utf-8", ...noStore } });
@@ -84,11 +92,18 @@ export function localAdmin(app: AppCredentials) {
 /** Mounts the local admin on an express app (the demo's server), in front of the app's own routes. */
 export function mountLocalAdmin(server: Express, app: AppCredentials): void {
   const admin = localAdmin(app);
+  // Express 4 does not catch a rejected async handler: a failure here must answer 500, never end the process.
   const answer = (handler: (url: URL) => Response) => async (req: ExpressRequest, res: ExpressResponse) => {
-    const response = handler(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
-    res.status(response.status);
-    response.headers.forEach((value, key) => res.setHeader(key, value));
-    res.send(Buffer.from(await response.arrayBuffer()));
+    try {
+      const response = handler(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
+      const body = Buffer.from(await response.arrayBuffer());
+      res.status(response.status);
+      response.headers.forEach((value, key) => res.setHeader(key, value));
+      res.send(body);
+    } catch (error) {
+      console.error("local admin:", error);
+      if (!res.headersSent) res.status(500).type("text/plain").send("local admin failed");
+    }
   };
   server.get(LOCAL_ADMIN_PATH, answer(admin.open));
   server.get(LOCAL_TOKEN_PATH, answer(admin.token));

@@ -1,6 +1,7 @@
 // The invoice page's after-sale view, its "cancelled in the panel" confirmation, the Returns page and its CSV:
 // refunds recorded through the real webhook route against formalised invoices, read by the session's shop only.
 import { beforeEach, describe, expect, it } from "vitest";
+import { parse } from "csv-parse/sync";
 import { action as detailAction, loader as detailLoader } from "../../app/routes/app.invoices.$id";
 import { loader as returnsLoader } from "../../app/routes/app.returns";
 import { loader as csvLoader } from "../../app/routes/app.returns.csv";
@@ -102,10 +103,10 @@ describe("after-sale pages", () => {
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="iadeler-\d{4}-\d{2}-\d{2}\.csv"$/);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await csv.arrayBuffer());
     expect(text.charCodeAt(0)).toBe(0xfeff);
-    const lines = text.trim().split("\r\n");
+    const lines = parse(text, { bom: true, delimiter: ";" }) as string[][];
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(";ARS2026000000007;");
-    expect(lines[1]).toContain(";1;249,90;41,65;0,00;249,90;evet;Tüketici iadesini kayda alın (gider pusulası)");
+    expect(lines[1][2]).toBe("ARS2026000000007");
+    expect(lines[1].slice(10)).toEqual(["1", "249,90", "41,65", "0,00", "249,90", "evet", "Tüketici iadesini kayda alın (gider pusulası)"]);
     // Unauthenticated: no CSV.
     const anonymous = await callRoute(csvLoader, new Request("https://my-test-app.myshopify.io/app/returns/csv"));
     expect(anonymous.status).not.toBe(200);

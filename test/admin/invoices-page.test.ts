@@ -13,7 +13,8 @@ interface Row {
   serialNumber: string | null;
   pdfUrl: string | null;
   customerName: string | null;
-  createdAt: string;
+  orderCreatedAt: string;
+  deadline: { at: string; status: string } | null;
 }
 interface HomeData {
   shop: string;
@@ -21,6 +22,7 @@ interface HomeData {
   counts: { today: number; inFlight: number; needsAttention: number; failed: number };
   onboarding: { apiKey: boolean; saleChannel: boolean; integration: boolean; testInvoice: string | null; testMode: boolean; complete: boolean };
   hasInvoices: boolean;
+  nearDeadline: number;
 }
 
 async function home(query = "", shop = SHOP): Promise<HomeData> {
@@ -72,7 +74,7 @@ describe("invoices page (app home)", () => {
     }
     expect(pages.map((page) => page.page.rows.length)).toEqual([25, 25, 10]);
     expect(new Set(seen).size).toBe(60);
-    const created = pages.flatMap((page) => page.page.rows.map((row) => row.createdAt));
+    const created = pages.flatMap((page) => page.page.rows.map((row) => row.orderCreatedAt));
     expect([...created].sort().reverse()).toEqual(created);
     // Back from the last page gives exactly the middle page again.
     const back = await home(`?before=${pages[2].page.previous}`);
@@ -110,6 +112,28 @@ describe("invoices page (app home)", () => {
     expect(none.hasInvoices).toBe(true);
   });
 
+  it("searches names folding case and Turkish letters, and % and _ match only themselves (SQLite and PostgreSQL)", async () => {
+    await seedInvoice(SHOP, { orderName: "#1", customerName: "Ayşe Yılmaz" });
+    await seedInvoice(SHOP, { orderName: "#2", customerName: "AYŞE ÇAĞLAR" });
+    await seedInvoice(SHOP, { orderName: "#3", customerName: "İsmail Işık" });
+    await seedInvoice(SHOP, { orderName: "#4", customerName: "Anadolu Tekstil A.Ş." });
+    await seedInvoice(SHOP, { orderName: "#5", customerName: "Yüzde_Yüz %100 Ltd." });
+    await seedInvoice(OTHER_SHOP, { orderName: "#9", customerName: "Ayşe Yılmaz" });
+    const found = async (q: string) => (await home(`?q=${encodeURIComponent(q)}`)).page.rows.map((row) => row.orderName).sort();
+    for (const q of ["Ayşe", "ayse", "AYŞE", "AYSE", "aYşE"]) expect(await found(q), q).toEqual(["#1", "#2"]);
+    for (const q of ["YILMAZ", "yılmaz", "yilmaz", "Yilmaz"]) expect(await found(q), q).toEqual(["#1"]);
+    for (const q of ["ismail", "ISMAIL", "İSMAİL", "ışık", "ISIK", "işık"]) expect(await found(q), q).toEqual(["#3"]);
+    expect(await found("çağlar")).toEqual(["#2"]);
+    expect(await found("a.ş.")).toEqual(["#4"]);
+    expect(await found("tekstil a s")).toEqual(["#4"]);
+    // LIKE's wildcards: neither matches every name; they fold away like any other punctuation.
+    expect(await found("%")).toEqual([]);
+    expect(await found("_")).toEqual([]);
+    expect(await found("a%e")).toEqual([]);
+    expect(await found("yüzde_yüz")).toEqual(["#5"]);
+    expect(await found("%100")).toEqual(["#5"]);
+  });
+
   it("filters by calendar days in the shop's time zone", async () => {
     // 2026-03-10 22:30 UTC is already 2026-03-11 01:30 in Istanbul (UTC+3).
     await seedInvoice(SHOP, { orderName: "#late", createdAt: new Date("2026-03-10T22:30:00Z") });
@@ -118,6 +142,51 @@ describe("invoices page (app home)", () => {
     expect((await home("?from=2026-03-10&to=2026-03-10")).page.rows.map((row) => row.orderName)).toEqual(["#day"]);
     expect((await home("?from=2026-03-11")).page.rows.map((row) => row.orderName)).toEqual(["#late"]);
     expect((await home("?to=2026-03-09")).page.rows.map((row) => row.orderName)).toEqual(["#before"]);
+  });
+
+  it("lists and filters by the order's date, not by when the app received the order", async () => {
+    // A past order invoiced today (past-orders run): ordered in March, received now.
+    await seedInvoice(SHOP, { orderName: "#old", createdAt: new Date("2026-03-02T09:00:00Z"), receivedAt: minutesAgo(1) });
+    await seedInvoice(SHOP, { orderName: "#new", createdAt: minutesAgo(60), receivedAt: minutesAgo(59) });
+    await seedInvoice(SHOP, { orderName: "#mid", createdAt: new Date("2026-04-02T09:00:00Z"), receivedAt: new Date("2026-04-02T09:01:00Z") });
+    const data = await home();
+    expect(data.page.rows.map((row) => row.orderName)).toEqual(["#new", "#mid", "#old"]);
+    expect(data.page.rows[2].orderCreatedAt).toBe("2026-03-02T09:00:00.000Z");
+    expect((await home("?from=2026-03-01&to=2026-03-31")).page.rows.map((row) => row.orderName)).toEqual(["#old"]);
+    // Given the wrong way round: the same days, not an empty list.
+    expect((await home("?from=2026-03-31&to=2026-03-01")).page.rows.map((row) => row.orderName)).toEqual(["#old"]);
+  });
+
+  it("the 7-day deadline: invoices not issued yet within 48 h of it or past it are counted, badged and filtered; no other", async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3_600_000);
+    const near = await seedInvoice(SHOP, { orderName: "#near", state: "failed", createdAt: daysAgo(5.5) });
+    await seedInvoice(SHOP, { orderName: "#queued-near", state: "queued", createdAt: daysAgo(6) });
+    await seedInvoice(SHOP, { orderName: "#late", state: "needs_attention", createdAt: daysAgo(8) });
+    await seedInvoice(SHOP, { orderName: "#fresh", state: "needs_attention", createdAt: daysAgo(1) });
+    // Issued (at the service, or formalised), cancelled, closed by hand, a sample, a wait for payment: no clock.
+    for (const state of ["completed", "processing", "cancelled", "closed", "waiting"]) await seedInvoice(SHOP, { orderName: `#${state}`, state, createdAt: daysAgo(10) });
+    await seedInvoice(SHOP, { orderName: "#sample", state: "needs_attention", isTest: true, createdAt: daysAgo(10) });
+    await seedInvoice(OTHER_SHOP, { orderName: "#other", state: "needs_attention", createdAt: daysAgo(10) });
+
+    const data = await home();
+    expect(data.nearDeadline).toBe(3);
+    const byName = Object.fromEntries(data.page.rows.map((row) => [row.orderName, row.deadline]));
+    expect(byName["#late"]).toMatchObject({ status: "passed" });
+    expect(byName["#near"]).toEqual({ status: "near", at: new Date(near.orderCreatedAt.getTime() + 7 * 24 * 3_600_000).toISOString() });
+    for (const name of ["#fresh", "#completed", "#processing", "#cancelled", "#closed", "#waiting", "#sample"]) expect(byName[name], name).toBeNull();
+
+    const names = async (query: string) => (await home(query)).page.rows.map((row) => row.orderName);
+    expect(await names("?deadline=near")).toEqual(["#near", "#queued-near", "#late"]);
+    // Within a tab: the tab's rows whose clock runs; a tab of issued invoices has none.
+    expect(await names("?deadline=near&state=needs_attention")).toEqual(["#late"]);
+    expect(await names("?deadline=near&state=in_flight")).toEqual(["#queued-near"]);
+    expect(await names("?deadline=near&state=completed")).toEqual([]);
+    expect(await names("?deadline=soon")).toHaveLength(10); // an unknown value filters nothing
+
+    // A shop that issues by hand: its waiting invoices' clocks run too.
+    await prisma.shopSettings.upsert({ where: { shopDomain: SHOP }, create: { shopDomain: SHOP, trigger: "manual" }, update: { trigger: "manual" } });
+    expect((await home()).nearDeadline).toBe(4);
+    expect(await names("?deadline=near")).toEqual(["#near", "#queued-near", "#late", "#waiting"]);
   });
 
   it("counts today's, in-flight, needing-attention and failed invoices of the shop only", async () => {

@@ -1,5 +1,6 @@
 // Invoice rows with chosen dates, states and numbers, for the admin page tests.
 import { prisma } from "../helpers/db";
+import { foldForSearch } from "../../app/admin/search";
 
 export interface SeedRow {
   orderName?: string;
@@ -7,7 +8,9 @@ export interface SeedRow {
   state?: string;
   serialNumber?: string | null;
   pdfUrl?: string | null;
+  /** The order's date; also when the app received it unless `receivedAt` says otherwise. */
   createdAt?: Date;
+  receivedAt?: Date;
   orderTotal?: string;
   isTest?: boolean;
   remoteId?: number | null;
@@ -21,13 +24,16 @@ let seq = 0;
 
 export async function seedInvoice(shop: string, row: SeedRow = {}) {
   seq += 1;
+  const customerName = row.customerName === undefined ? "Ayşe Yılmaz" : row.customerName;
   return prisma.invoice.create({
     data: {
       shopDomain: shop,
       orderId: String(6_000_000_000 + seq),
       orderName: row.orderName ?? `#${2000 + seq}`,
       orderCreatedAt: row.createdAt ?? new Date(),
-      customerName: row.customerName === undefined ? "Ayşe Yılmaz" : row.customerName,
+      customerName,
+      // As the app writes it (app/pipeline/enqueue.server.ts).
+      customerSearch: foldForSearch(customerName),
       orderTotal: row.orderTotal ?? "120.00",
       currency: "TRY",
       orderSnapshot: { id: 6_000_000_000 + seq, ...row.orderSnapshot } as object,
@@ -39,7 +45,7 @@ export async function seedInvoice(shop: string, row: SeedRow = {}) {
       ...(row.problems !== undefined ? { problems: row.problems as object } : {}),
       ...(row.remoteTotals !== undefined ? { remoteTotals: row.remoteTotals as object } : {}),
       ...(row.requestBody !== undefined ? { requestBody: row.requestBody as object } : {}),
-      ...(row.createdAt ? { createdAt: row.createdAt } : {}),
+      ...(row.receivedAt ?? row.createdAt ? { createdAt: row.receivedAt ?? row.createdAt } : {}),
     },
   });
 }

@@ -43,7 +43,8 @@ beforeAll(async () => {
       return;
     }
     if (request.url === "/api/integrations/invoice") {
-      return response.end(JSON.stringify({ data: [{ id: 11, name: "Canlı hesap" }, { id: 12, title: "Test (dummy)" }] }));
+      // The service's test flag (sandbox/README.md): 12 is the dummy account; 13 says nothing either way.
+      return response.end(JSON.stringify({ data: [{ id: 11, name: "Canlı hesap", is_test: false }, { id: 12, title: "Test (dummy)", is_test: true }, { id: 13, name: "Eski hesap" }] }));
     }
     if (request.url === "/api/integrations/sale-channel") return response.end(JSON.stringify({ data: [{ id: 5, name: "Shopify mağazası" }] }));
     response.statusCode = 404;
@@ -92,7 +93,7 @@ describe("settings page", () => {
     expect(data.hasApiKey).toBe(true);
     expect(data.form.apiKey).toBe("");
     // The lists come from the service, read with the stored key.
-    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap" }, { id: 12, name: "Test (dummy)" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], channelForShop: null, error: null });
+    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap", kind: "live" }, { id: 12, name: "Test (dummy)", kind: "test" }, { id: 13, name: "Eski hesap", kind: "unknown" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], channelForShop: null, error: null });
   });
 
   it("rejects a key the service refuses, with a clear error on the field, and saves nothing at all", async () => {
@@ -140,8 +141,24 @@ describe("settings page", () => {
     calls.length = 0;
     const again = await save({ ...(await formOf()), apiKey: "" });
     expect(again.body).toEqual({ ok: true, keyChecked: false, webhook: { state: "registered" } });
-    expect(calls).toEqual(["POST /api/helpers/settings-webhook"]);
+    expect(calls).toEqual(["GET /api/integrations/invoice", "POST /api/helpers/settings-webhook"]);
     expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
+  });
+
+  it("refuses swapped test and live accounts as the service flags them, with both fields' errors, and saves nothing", async () => {
+    const base = { ...(await formOf()), baseUrl, apiKey: GOOD_KEY, saleChannelId: 5, testMode: false };
+    const swapped = await save({ ...base, invoiceIntegrationId: 12, dummyIntegrationId: 11 });
+    expect(swapped.status).toBe(422);
+    expect(swapped.body).toEqual({ ok: false, errors: { invoiceIntegrationId: "live_account_is_test", dummyIntegrationId: "test_account_is_live" } });
+    expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
+    // The live account alone being the dummy is refused too, in test mode as well (going live later must not find it).
+    const liveIsTest = await save({ ...base, testMode: true, invoiceIntegrationId: 12, dummyIntegrationId: 12 });
+    expect(liveIsTest.body.errors).toEqual({ invoiceIntegrationId: "live_account_is_test" });
+    // An account without the flag is not refused; the right choice saves and clears a problem found earlier.
+    expect((await save({ ...base, invoiceIntegrationId: 13, dummyIntegrationId: 12 })).status).toBe(200);
+    await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { accountProblem: "live_account_is_test" } });
+    expect((await save({ ...base, apiKey: "", invoiceIntegrationId: 11, dummyIntegrationId: 12 })).status).toBe(200);
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).toMatchObject({ invoiceIntegrationId: 11, dummyIntegrationId: 12, accountProblem: null });
   });
 
   it("puts validation messages on the fields and saves nothing half, even with a working key", async () => {

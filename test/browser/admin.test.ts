@@ -59,8 +59,8 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
       const bytes = Buffer.from(await (await fetch(invoice.pdfUrl!)).arrayBuffer());
       expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     }
-    await expect.poll(() => rowOf(page, "#1008").textContent()).toContain("İlgi gerekiyor");
-    await expect.poll(() => page.getByText("1 fatura ilginizi bekliyor").isVisible()).toBe(true);
+    await expect.poll(() => rowOf(page, "#1008").textContent()).toContain("İlgilenmeniz gerekiyor");
+    await expect.poll(() => page.getByText("1 fatura ile ilgilenmeniz gerekiyor").isVisible()).toBe(true);
     await expect.poll(() => page.getByText("Bugünkü faturalar").isVisible()).toBe(true);
     await shot(page, "invoices-tr");
     await closePage(page);
@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.getByRole("tab", { name: "Needs attention" }).click();
     await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
     expect(await page.locator("tbody tr").first().textContent()).toContain("#1008");
-    await page.getByRole("tab", { name: "Invoices" }).click();
+    await page.getByRole("tab", { name: "All" }).click();
     await expect.poll(() => page.locator("tbody tr").count()).toBe(4);
 
     await page.getByRole("button", { name: "Search and filter results" }).click();
@@ -125,7 +125,11 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     // Retry from the detail page: the invoice goes through and the page shows its serial number by itself.
     await page.goBack();
     await page.getByRole("button", { name: "Yeniden dene" }).click();
-    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Yeniden deneme sıraya alındı");
+    // This stack has no Admin API, so Retry cannot read the order as it stands now: it says the order is read again
+    // before sending (test/browser/fix-loop.test.ts covers Retry with the order read from the Admin API stand-in).
+    await expect
+      .poll(() => page.locator("[data-local-toast]").allTextContents())
+      .toContain("Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur");
     await expect.poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 }).toMatch(/^(ARS|EFT)\d{13}$/);
     const after = await db.invoice.findUniqueOrThrow({ where: { id: stuck.id } });
     expect(after.state).toBe("completed");
@@ -195,6 +199,8 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await shot(page, "settings-en");
     await page.locator("#save-settings").click();
     await expect.poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: NEW_SHOP } }))?.dummyIntegrationId).toBe(account.dummyIntegrationId);
+    // The row is written before the page has the answer: until then the form is unsaved, and leaving it would ask.
+    await expect.poll(() => page.locator("ui-save-bar[data-showing]").count()).toBe(0);
 
     await page.getByRole("link", { name: "Invoices" }).first().click();
     await expect.poll(() => page.getByText("3 of 4 steps done").isVisible()).toBe(true);

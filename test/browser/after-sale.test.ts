@@ -76,6 +76,13 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
       const page = await open("/app/returns", locale);
       await expect.poll(() => page.locator("#export-csv").isVisible()).toBe(true);
       expect(await page.getByText("Seramik Kupa").count()).toBeGreaterThan(0);
+      // Point 15 of issue 22: the table fits the page at 1280 px, and each serial number opens its invoice.
+      const table = page.locator(".Polaris-IndexTable-ScrollContainer").first();
+      expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+      const serials = await db.invoice.findMany({ where: { orderId: { in: ["5810000001", "5810000017"] } } });
+      for (const invoice of serials) {
+        expect(await page.getByRole("link", { name: invoice.serialNumber! }).getAttribute("href")).toBe(`/app/invoices/${invoice.id}`);
+      }
       await shot(page, `returns-${locale}`);
       const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#export-csv-commas").click()]);
       const csv = await download.createReadStream().then(async (stream) => {

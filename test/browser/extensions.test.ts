@@ -1,17 +1,26 @@
-// The UI extensions rendered in a real browser on a local host page (sandbox/extensions/host.ts): the customer
-// account's "Faturayı indir / Download invoice" and the admin print action, in Turkish and English, with screenshots.
+// The UI extensions rendered in a real browser on a local host page (sandbox/extensions/host.ts) from the bundles the
+// Shopify CLI would deploy: the customer account's "Faturayı indir / Download invoice", the order page block, the
+// admin print action and the admin action, in Turkish and English, with screenshots.
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { extensionPage, type HostOptions } from "../../sandbox/extensions/host";
+import { extensionBundle, extensionPage, type HostOptions } from "../../sandbox/extensions/host";
 import { chromiumAvailable, launchBrowser, SHOTS } from "../helpers/browser";
 
 // Without Chromium the file is skipped (and says so), as the other browser tests; in CI that is a failure.
 const hasBrowser = chromiumAvailable();
 let browser: Browser;
 beforeAll(async () => {
-  if (hasBrowser) browser = await launchBrowser();
-});
+  if (!hasBrowser) return;
+  browser = await launchBrowser();
+  // The first build installs each extension's own dependencies from the npm registry (later ones reuse them).
+  await Promise.all([
+    extensionBundle("customer-invoice-download", "customer-invoice-download"),
+    extensionBundle("order-invoice-print", "order-invoice-print-selection"),
+    extensionBundle("invoice-orders-action", "invoice-orders-action"),
+    extensionBundle("order-invoice-block", "order-invoice-block"),
+  ]);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -38,7 +47,8 @@ async function render(options: HostOptions, width = 760): Promise<Page> {
 
 const customer = (locale: "tr" | "en", appMetafields: unknown[]): HostOptions => ({
   extension: "customer-invoice-download",
-  module: "src/OrderStatusBlock.jsx",
+  handle: "customer-invoice-download",
+  target: "customer-account.order-status.block.render",
   locale,
   frame: "customer-account",
   title: locale === "tr" ? "Demo Mağaza · Siparişler" : "Demo Store · Orders",
@@ -47,7 +57,8 @@ const customer = (locale: "tr" | "en", appMetafields: unknown[]): HostOptions =>
 
 const print = (locale: "tr" | "en"): HostOptions => ({
   extension: "order-invoice-print",
-  module: "src/PrintAction.jsx",
+  handle: "order-invoice-print-selection",
+  target: "admin.order-index.selection-print-action.render",
   locale,
   frame: "admin-print",
   title: locale === "tr" ? "Yazdır: e-Fatura" : "Print: e-Fatura invoice",
@@ -103,7 +114,8 @@ describe.skipIf(!hasBrowser)("admin print action", () => {
 
 const createInvoices = (locale: "tr" | "en"): HostOptions => ({
   extension: "invoice-orders-action",
-  module: "src/ActionExtension.jsx",
+  handle: "invoice-orders-action",
+  target: "admin.order-index.selection-action.render",
   locale,
   frame: "admin-action",
   title: "",
@@ -125,8 +137,8 @@ const createInvoices = (locale: "tr" | "en"): HostOptions => ({
 describe.skipIf(!hasBrowser)("admin action: create invoices from the order list", () => {
   it("asks for the selected orders, sends them and says what became of each, in Turkish and English", async () => {
     const texts = {
-      tr: { intro: "Seçili 6 sipariş faturalansın mı?", create: "Fatura kes", queued: "Faturalanmak üzere kuyruğa alındı: 3", already: "Zaten uygulamada: 1. #1044 (tamamlandı)", refused: ["Faturalanmadı: 2", "#1045: ödenmemiş", "#1046: iptal edilmiş"] },
-      en: { intro: "Invoice 6 selected orders?", create: "Create invoices", queued: "Queued for invoicing: 3", already: "Already in the app: 1. #1044 (completed)", refused: ["Not invoiced: 2", "#1045: not paid", "#1046: cancelled"] },
+      tr: { intro: "Seçili 6 sipariş faturalansın mı?", create: "Fatura kes", queued: "3 sipariş faturalanmak üzere kuyruğa alındı.", already: "1 sipariş zaten uygulamada: #1044 (tamamlandı)", refused: ["2 sipariş faturalanmadı:", "#1045: ödenmemiş", "#1046: iptal edilmiş"] },
+      en: { intro: "Invoice 6 selected orders?", create: "Create invoices", queued: "3 orders queued for invoicing.", already: "1 order already in the app: #1044 (completed)", refused: ["2 orders not invoiced:", "#1045: not paid", "#1046: cancelled"] },
     };
     for (const locale of ["tr", "en"] as const) {
       const text = texts[locale];
@@ -140,6 +152,32 @@ describe.skipIf(!hasBrowser)("admin action: create invoices from the order list"
       for (const line of text.refused) expect(shown).toContain(line);
       expect(shown).not.toMatch(/\{\{?\w+\}\}?/);
       await page.screenshot({ path: path.join(SHOTS, `invoice-orders-action-${locale}.png`) });
+      await page.close();
+    }
+  });
+});
+
+const block = (locale: "tr" | "en", invoice: unknown): HostOptions => ({
+  extension: "order-invoice-block",
+  handle: "order-invoice-block",
+  target: "admin.order-details.block.render",
+  locale,
+  frame: "admin-block",
+  title: "",
+  api: { data: { selected: [{ id: "gid://shopify/Order/1001" }] } },
+  fetchAnswers: { "/api/orders/": { invoice } },
+});
+
+describe.skipIf(!hasBrowser)("admin block: the order's invoice", () => {
+  it("shows the invoice's state, kind, serial number and links, in Turkish and English", async () => {
+    const invoice = { invoiceId: "inv1", state: "completed", documentKind: "e_archive", serialNumber: "ARS2026000000123", pdfUrl: "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf", test: false };
+    for (const [locale, state, pdf] of [["tr", "Tamamlandı · e-Arşiv", "PDF'i aç"], ["en", "Completed · e-Arşiv", "Open PDF"]] as const) {
+      const page = await render(block(locale, invoice), 420);
+      await page.getByText("ARS2026000000123").waitFor();
+      const text = await page.locator("#root").innerText();
+      expect(text).toContain(state);
+      expect(await page.locator("s-link", { hasText: pdf }).getAttribute("href")).toBe(invoice.pdfUrl);
+      await page.screenshot({ path: path.join(SHOTS, `order-invoice-block-${locale}.png`) });
       await page.close();
     }
   });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { claimDueRows } from "../../app/pipeline/claim.server";
+import { hot } from "../../app/db.server";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 
@@ -110,5 +111,32 @@ describe("claiming due rows", () => {
       const leasedLive = await prisma.invoice.count({ where: { id: { in: live.map((row) => row.id) }, leaseOwner: { not: null } } });
       expect(leasedLive).toBe(2);
     });
+  });
+
+  it("renews and releases only the leases its worker holds (the heartbeat, and rows whose job's end was lost)", async () => {
+    const rows = await queue(SHOP, 2);
+    const [mine, theirs] = [rows[0].id, rows[1].id];
+    await prisma.invoice.update({ where: { id: mine }, data: { state: "sending", leaseOwner: "w1", leaseUntil: new Date(now.getTime() + 10_000) } });
+    await prisma.invoice.update({ where: { id: theirs }, data: { state: "sending", leaseOwner: "w2", leaseUntil: new Date(now.getTime() + 10_000) } });
+    const later = new Date(now.getTime() + 30_000);
+    expect(await hot().renewLeases("w1", [mine, theirs], later)).toEqual([mine]);
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).leaseUntil!.getTime()).toBe(later.getTime());
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirs } })).leaseUntil!.getTime()).toBe(now.getTime() + 10_000);
+
+    expect(await hot().releaseLeases("w1", [mine, theirs])).toBe(1);
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).toMatchObject({ leaseOwner: null, leaseUntil: null });
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: theirs } })).toMatchObject({ leaseOwner: "w2" });
+    // Released, the row is due again at once: the next claim takes it.
+    expect((await claim("w3", 8, 2)).map((c) => c.id)).toEqual([mine]);
+  });
+
+  it.skipIf(!(process.env.DATABASE_URL ?? "").startsWith("postgres"))("a row another worker is locking is skipped and the next one is taken instead, so the claim still fills its slots", async () => {
+    // The shop's oldest row would be picked first; another worker's claim holds its lock right now.
+    const [oldest, next] = await queue(SHOP, 2);
+    const claimed = await prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "Invoice" WHERE "id" = ${oldest.id} FOR UPDATE`;
+      return claim("w1", 1, 2);
+    });
+    expect(claimed.map((c) => c.id)).toEqual([next.id]);
   });
 });

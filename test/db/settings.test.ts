@@ -18,7 +18,7 @@ describe("shop settings", () => {
   it("stores the API key only encrypted, and gives it back to the worker", async () => {
     await saveConnection(SHOP, { apiKey: KEY, saleChannelId: 3, invoiceIntegrationId: 11, dummyIntegrationId: 12, testMode: false });
     const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
-    expect(row.apiKeyEncrypted).toMatch(/^v1:/);
+    expect(row.apiKeyEncrypted).toMatch(/^v2:[0-9a-f]{8}:/);
     expect(row.apiKeyEncrypted).not.toContain(KEY);
     expect(JSON.stringify(row)).not.toContain(KEY);
     expect(await apiKeyFor(SHOP)).toBe(KEY);
@@ -31,7 +31,7 @@ describe("shop settings", () => {
     const view = await getSettings(SHOP);
     expect(view.hasApiKey).toBe(true);
     expect(JSON.stringify(view)).not.toContain(KEY);
-    expect(JSON.stringify(view)).not.toContain("v1:");
+    expect(JSON.stringify(view)).not.toContain("v2:");
   });
 
   it("keeps the stored key when the form sends none (the field is write-only)", async () => {

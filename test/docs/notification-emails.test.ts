@@ -23,6 +23,7 @@ const invoice: WriteBackInvoice = {
   orderTotal: "120.00",
   currency: "TRY",
   problemCodes: [],
+  deadline: null,
 };
 
 /** An order as the template sees it, with the metafields the app writes for `written` (none: no invoice yet). */
@@ -45,6 +46,16 @@ describe("notification e-mail snippets", () => {
     expect(tr).toContain("Faturanız hazır (ARS2026000000123)");
     expect(en).toContain('<a href="https://service.example/pdf/ARS2026000000123.pdf">Download invoice</a>');
     expect(en).toContain("Your invoice is ready (ARS2026000000123)");
+  });
+
+  it("escape what they print: markup in a metafield stays text", async () => {
+    const hostile = { ...invoice, serialNumber: '<img src=x onerror="alert(1)">', pdfUrl: 'https://x.example/a"onmouseover="alert(1)' };
+    for (const html of await Promise.all(snippets.map((s) => render(s, hostile)))) {
+      // Shopify's escape writes &quot;, liquidjs &#34;: either keeps the quote inside the text or the attribute.
+      expect(html).not.toContain("<img");
+      expect(html).toMatch(/&lt;img src=x onerror=&(quot|#34);alert\(1\)&(quot|#34);&gt;/);
+      expect(html).toMatch(/href="https:\/\/x\.example\/a&(quot|#34);onmouseover=&(quot|#34);alert\(1\)"/);
+    }
   });
 
   it("print nothing without an invoice, for one in progress, cancelled or needing attention, or a test invoice", async () => {

@@ -33,4 +33,17 @@ describe("Flow triggers", () => {
       for (const field of fields) expect(typeOf(event.payload[payloadKey(field)]), payloadKey(field)).toBe(expectedType[field.type]);
     });
   }
+
+  it(`${FLOW_TRIGGERS.deadline}: a flow_trigger whose fields are exactly the payload the app sends`, () => {
+    const toml = trigger(FLOW_TRIGGERS.deadline);
+    expect(toml.extensions[0]).toMatchObject({ type: "flow_trigger", handle: FLOW_TRIGGERS.deadline });
+    expect(FLOW_TRIGGERS.deadline.length).toBeLessThanOrEqual(30);
+    const deadline = "2026-11-27T09:30:00.000Z";
+    const events = desiredFlow({ ...invoice, state: "queued", serialNumber: null, deadline }, new Date("2026-11-26T09:30:00.000Z"));
+    expect(events.map((e) => e.handle)).toEqual([FLOW_TRIGGERS.deadline]);
+    const fields = toml.settings.fields;
+    expect(Object.keys(events[0].payload).sort()).toEqual(fields.map(payloadKey).sort());
+    for (const field of fields) expect(typeOf(events[0].payload[payloadKey(field)]), payloadKey(field)).toBe(expectedType[field.type]);
+    expect(events[0].payload).toMatchObject({ Deadline: deadline, "Hours left": "24", "Invoice state": "queued" });
+  });
 });

@@ -1,4 +1,4 @@
-// The print action extension as files: both print targets, and every text in Turkish and English.
+// The print action extension as files: both print targets (an extension each), and every text in Turkish and English.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
@@ -10,11 +10,13 @@ const keys = (tree: unknown, prefix = ""): string[] =>
 const locale = (name: string) => JSON.parse(readFileSync(path.join(DIR, "locales", name), "utf8")) as Record<string, unknown>;
 
 describe("order-invoice-print", () => {
-  it("renders as the order page's and the order list selection's print action", () => {
-    const toml = parse(readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8")) as { extensions: Array<{ targeting: Array<{ target: string; module: string }> }> };
-    const targeting = toml.extensions[0].targeting;
-    expect(targeting.map((t) => t.target).sort()).toEqual(["admin.order-details.print-action.render", "admin.order-index.selection-print-action.render"]);
-    for (const t of targeting) expect(readFileSync(path.join(DIR, t.module), "utf8")).toContain("<s-admin-print-action");
+  it("renders as the order page's and the order list selection's print action, one target per extension as Shopify takes print actions", () => {
+    const toml = parse(readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8")) as { extensions: Array<{ handle: string; targeting: Array<{ target: string; module: string }> }> };
+    expect(toml.extensions.map((e) => [e.handle, e.targeting.map((t) => t.target)])).toEqual([
+      ["order-invoice-print", ["admin.order-details.print-action.render"]],
+      ["order-invoice-print-selection", ["admin.order-index.selection-print-action.render"]],
+    ]);
+    for (const t of toml.extensions.flatMap((e) => e.targeting)) expect(readFileSync(path.join(DIR, t.module), "utf8")).toContain("<s-admin-print-action");
   });
 
   it("has every text in Turkish and English, and every text it uses", () => {

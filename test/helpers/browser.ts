@@ -56,6 +56,18 @@ export async function shot(page: Page, name: string, options: { fullPage?: boole
 }
 
 /** Closes the page's context; the page must not have thrown (hydration errors included). */
+/**
+ * Clicks one of a Polaris page's header actions by its name, opening the "More actions" menu first when Polaris has
+ * rolled the action into it: Polaris measures whether the title and the actions fit, which depends on the fonts
+ * and on when it measures, so on a busy machine the same page can show its actions either way.
+ */
+export async function clickPageAction(page: Page, name: string, moreActions: string): Promise<void> {
+  const button = page.getByRole("button", { name, exact: true });
+  if (await button.isVisible()) return button.click();
+  await page.getByRole("button", { name: moreActions }).click();
+  await page.getByRole("menuitem", { name, exact: true }).or(page.getByRole("button", { name, exact: true })).first().click();
+}
+
 export async function closePage(page: Page) {
   const errors = pageErrors.get(page) ?? [];
   await page.context().close();

@@ -54,6 +54,10 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
       const worker = await startWorker({
         appUrl,
         pollMs: 50,
+        // The start-up check of stored accounts reads the service in the background: tests that want it call it.
+        checkAccounts: false,
+        // Whether a fixture order's 7-day deadline is near depends on the day: the reminders' own test calls them.
+        deadlineReminders: false,
         clientFor: (connection) => new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 1500 }),
         ...overrides,
       });

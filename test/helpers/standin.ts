@@ -7,14 +7,37 @@ import path from "node:path";
 import { stopProcess } from "./processes";
 import { createAdminClient, BucketState } from "../../app/shopify-admin/client.server";
 import { listOrdersWith, readOrderWith } from "../../app/shopify-admin/orders.server";
-import type { OrderReader } from "../../app/pipeline/order-reader";
+import type { BulkReader, OrderReader } from "../../app/pipeline/order-reader";
+import {
+  BULK_FILE_MAX_BYTES,
+  bulkOperationWith,
+  bulkOrdersToWebhook,
+  bulkQueriesAtOnce,
+  countOrdersWith,
+  downloadBulkOrders,
+  startBulkOrdersWith,
+} from "../../app/shopify-admin/bulk-reads";
+import type { AdminGraphql } from "../../app/shopify-admin/client.server";
 import type { Standin } from "../../shopify-standin/server";
 
-export function standinReader(standin: Standin): OrderReader & { requests: () => number } {
-  const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, bucket: new BucketState() });
+/** The app's bulk reads (app/shopify-admin/bulk-reads.ts) with this client; the file is read with the global fetch. */
+export function bulkReaderOf(client: AdminGraphql, apiVersion = "2026-07"): BulkReader {
+  return {
+    atOnce: bulkQueriesAtOnce(apiVersion),
+    countOrders: (_shop, query) => countOrdersWith(client, query),
+    start: (_shop, query) => startBulkOrdersWith(client, query),
+    status: (_shop, id) => bulkOperationWith(client, id),
+    download: async (_shop, url) => bulkOrdersToWebhook(client, await downloadBulkOrders(fetch, url, { maxBytes: BULK_FILE_MAX_BYTES })),
+  };
+}
+
+/** `bulk: false`: a reader that reads page by page only (as before bulk reading existed). */
+export function standinReader(standin: Standin, options: { bulk?: boolean; apiVersion?: string } = {}): OrderReader & { requests: () => number } {
+  const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(options.apiVersion), accessToken: standin.accessToken, bucket: new BucketState() });
   return {
     listOrders: (_shop, { query, first, after, sortKey }) => listOrdersWith(client, { query, first, after, sortKey }),
     readOrder: (_shop, orderId) => readOrderWith(client, orderId),
+    ...(options.bulk === false ? {} : { bulk: bulkReaderOf(client, options.apiVersion) }),
     requests: () => client.stats.requests,
   };
 }

@@ -15,4 +15,5 @@ export const COMPLETED_INVOICE: WriteBackInvoice = {
   orderTotal: "120.00",
   currency: "TRY",
   problemCodes: [],
+  deadline: null,
 };

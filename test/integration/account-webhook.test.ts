@@ -9,6 +9,7 @@ import { saveSettingsForm } from "../../app/admin/settings.server";
 import { formFromSettings } from "../../app/settings/schema";
 import { getSettings } from "../../app/settings/settings.server";
 import { logger } from "../../app/logger.server";
+import { ACCOUNT_WEBHOOK_FAILURES } from "../../app/http/throttle.server";
 import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { createInvoiceRow, prisma } from "../helpers/db";
@@ -32,6 +33,7 @@ beforeEach(async () => {
   await connectShop(pipeline.sandbox, SHOP);
   await connectShop(pipeline.sandbox, OTHER_SHOP);
   pipeline.sandbox.faults.reset();
+  ACCOUNT_WEBHOOK_FAILURES.clear();
 });
 
 /** Saves the shop's settings as the page does, which registers the webhook; returns the registered URL. */
@@ -115,6 +117,33 @@ describe("the account webhook route", () => {
     const after = await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } });
     expect(after.nextAttemptAt).toEqual(rows[0].nextAttemptAt);
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).accountWebhookHintAt).toBeNull();
+  });
+
+  it("200 calls with a wrong secret: the first ones 401, then 429 unread; two warnings in all; the other shop and, later, the right secret go through", async () => {
+    const url = await register();
+    const other = await register(OTHER_SHOP);
+    const { shop, secret } = paramsOf(url);
+    const flipped = secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A");
+    const warn = vi.spyOn(logger, "warn");
+    const t0 = Date.now();
+    const call = (params: { shop: string; secret: string }, at: number) =>
+      receiveAccountWebhook(params.shop, params.secret, new Request(`${APP_ORIGIN}/callbacks/account/x/y`, { method: "POST", body: "{}" }), new Date(at));
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await call({ shop, secret: flipped }, t0 + i * 10)).status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+    expect(warn.mock.calls.map((c) => c[1])).toEqual([
+      "account webhook with an unknown address rejected",
+      "account webhook: too many calls with an unknown address; refused (429) and not logged until they stop",
+    ]);
+    // During the burst: another shop is not held back; the refusal says when to come back.
+    expect((await call(paramsOf(other), t0 + 2_000)).status).toBe(200);
+    const refused = await post(new URL(url.href.replace(/.$/, "Z")));
+    expect([refused.status, Number(refused.headers.get("Retry-After"))]).toEqual([429, expect.any(Number)]);
+    // Once calls stop, the right secret is read again and the burst's end is logged with its size.
+    expect(await call({ shop, secret }, t0 + 60_000)).toMatchObject({ status: 200 });
+    expect(warn.mock.calls.at(-1)).toEqual([{ shop, refused: expect.any(Number) }, "account webhook: a burst of calls with an unknown address is over"]);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain(secret.slice(0, 20));
   });
 
   it("refuses a body over the limit, declared or not, with nothing changed", async () => {

@@ -91,6 +91,29 @@ describe("after-sale webhooks", () => {
     expect(await refunds()).toHaveLength(1);
   });
 
+  it("a refund that reaches a row already closed with nothing at the service is settled at once, as withdrawn or as no invoice", async () => {
+    // The worker can withdraw the invoice and close the row between orders/cancelled's two steps (the cancellation,
+    // then the refunds it carries); no worker looks at a closed row again, so the refund is settled where it lands.
+    await deliver("orders/paid", orderFixture("01-single-item-citizen"));
+    const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
+    await prisma.invoice.update({ where: { id: row.id }, data: { state: "cancelled", remoteId: null, nextAttemptAt: null } });
+    await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "withdrawn", message: "deleted before formalisation" } });
+    await deliver("refunds/create", afterSaleFixture("refund-partial-lines"));
+    expect((await refunds()).map((r) => [r.refundId, r.handling, r.handledAt !== null])).toEqual([["9100000001", "withdrawn", true]]);
+
+    // Closed without ever reaching the service: the refund is of an order that has no invoice.
+    await prisma.invoiceEvent.deleteMany({ where: { invoiceId: row.id, type: "withdrawn" } });
+    await deliver("refunds/create", afterSaleFixture("refund-shipping-only"));
+    const byId = Object.fromEntries((await refunds()).map((r) => [r.refundId, r.handling]));
+    expect(byId).toEqual({ "9100000001": "withdrawn", "9100000002": "no_invoice" });
+  });
+
+  it("a refund of a row still open is left for the worker", async () => {
+    await deliver("orders/paid", orderFixture("01-single-item-citizen"));
+    await deliver("refunds/create", afterSaleFixture("refund-partial-lines"));
+    expect((await refunds()).map((r) => r.handling)).toEqual([null]);
+  });
+
   it("orders/edited is recorded once per edit, before or after orders/paid, and noted on the row", async () => {
     const edit = afterSaleFixture("edited-1002");
     expect((await deliver("orders/edited", edit)).json).toEqual({ ok: true, result: "recorded" });

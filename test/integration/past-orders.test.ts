@@ -1,7 +1,23 @@
 // "Invoice past orders" runs: the dry run says what would happen, the run records each order once with the
 // past-orders priority, and pause, resume and a restart lose nothing.
-import { beforeEach, describe, expect, it } from "vitest";
-import { advanceRun, advanceRuns, latestRun, pauseRun, rangeProblem, resumeRun, startDryRun, startRun } from "../../app/past-orders/runs.server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  ABANDONED_RUN_MS,
+  advanceRun,
+  advanceRuns,
+  CANCELLED_RUN_KEEP_MS,
+  latestRun,
+  pauseRun,
+  pruneAbandonedRuns,
+  rangeProblem,
+  resumeRun,
+  startDryRun,
+  startRun,
+  type RunActionResult,
+} from "../../app/past-orders/runs.server";
+import { pastOrdersAction } from "../../app/admin/past-orders.server";
+import { DRY_RUNS, RUN_STARTS } from "../../app/http/throttle.server";
+import { logger } from "../../app/logger.server";
 import { encryptSecret } from "../../app/settings/crypto.server";
 import { LOCAL_DEFAULT_MAPPING } from "../../app/shops/local-install.server";
 import { MappingSettingsSchema } from "../../app/settings/schema";
@@ -119,7 +135,7 @@ describe("past-orders runs", () => {
     const events = await prisma.invoiceEvent.findMany({ where: { invoice: { backfillId: id }, type: "received" } });
     expect(events.every((event) => /past orders/.test(event.message ?? ""))).toBe(true);
     let view = await latestRun(SHOP);
-    expect(view).toMatchObject({ state: "running", listedAll: true, progress: { total: 7, done: 1, needsAttention: 0, failed: 0, inQueue: 6 } });
+    expect(view).toMatchObject({ state: "running", listedAll: true, progress: { total: 6, done: 0, needsAttention: 0, failed: 0, inQueue: 6, alreadyInvoiced: 1 } });
     // The worker finishes them: the run is done when none is left in the queue.
     const ids = rows.filter((row) => row.backfillId === id).map((row) => row.id);
     await prisma.invoice.updateMany({ where: { id: { in: ids.slice(0, 4) } }, data: { state: "completed", nextAttemptAt: null } });
@@ -129,7 +145,7 @@ describe("past-orders runs", () => {
     await prisma.invoice.updateMany({ where: { id: { in: ids.slice(5) } }, data: { state: "failed", nextAttemptAt: null } });
     await advanceRuns({ reader, owner: "t", now: () => now });
     view = await latestRun(SHOP);
-    expect(view).toMatchObject({ state: "done", progress: { total: 7, done: 5, needsAttention: 1, failed: 1, inQueue: 0 } });
+    expect(view).toMatchObject({ state: "done", progress: { total: 6, done: 4, needsAttention: 1, failed: 1, inQueue: 0, alreadyInvoiced: 1 } });
   });
 
   it("asks for the next page while it records this one, and reads no page twice", async () => {
@@ -178,5 +194,58 @@ describe("past-orders runs", () => {
     await runToEnd(id, fakeReader([]));
     await startRun(SHOP, id, now);
     expect(await startDryRun(SHOP, from, to, [], now)).toEqual({ ok: false, reason: "busy" });
+  });
+});
+
+describe("a burst of dry runs and starts, and the runs nobody started", () => {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+    await connect(SHOP);
+    await connect(OTHER_SHOP);
+    DRY_RUNS.clear();
+    RUN_STARTS.clear();
+  });
+
+  const dryRun = async (shop: string, at: Date) => ({
+    result: (await pastOrdersAction(shop, { intent: "dry_run", from: "2026-11-01", to: "2026-11-22" }, fakeReader([]), "t", at)).result as RunActionResult,
+  });
+
+  it("100 dry runs in 5 s: a few run, the rest are refused and logged once; another shop is not held back", async () => {
+    const warn = vi.spyOn(logger, "warn");
+    const results = [];
+    for (let i = 0; i < 100; i++) results.push((await dryRun(SHOP, new Date(now.getTime() + i * 50))).result);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused.length).toBeGreaterThanOrEqual(90);
+    expect(new Set(refused.map((r) => (r.ok ? "" : r.reason)))).toEqual(new Set(["throttled"]));
+    expect(await prisma.backfillRun.count({ where: { shopDomain: SHOP } })).toBe(100 - refused.length);
+    expect(warn.mock.calls.filter((call) => String(call[1]).startsWith("past orders: too many requests"))).toHaveLength(1);
+    expect((await dryRun(OTHER_SHOP, new Date(now.getTime() + 5_000))).result.ok).toBe(true);
+    // A minute later the shop may ask again.
+    expect((await dryRun(SHOP, new Date(now.getTime() + 65_000))).result.ok).toBe(true);
+    warn.mockRestore();
+  });
+
+  it("starts and resumes are throttled the same way", async () => {
+    const started = await startDryRun(SHOP, from, to, ["read_orders"], now);
+    if (!started.ok) throw new Error(started.reason);
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push((await pastOrdersAction(SHOP, { intent: "start", id: started.id }, fakeReader([]), "t", now)).result as RunActionResult);
+    expect(answers.filter((r) => !r.ok && r.reason === "throttled")).toHaveLength(15);
+  });
+
+  it("dry runs replaced, discarded or left alone are removed; a started run stays", async () => {
+    const at = (ms: number) => new Date(Date.now() + ms);
+    const replaced = await startDryRun(SHOP, from, to, ["read_orders"], now);
+    const current = await startDryRun(SHOP, from, to, ["read_orders"], now);
+    const started = await startDryRun(OTHER_SHOP, from, to, ["read_orders"], now);
+    if (!replaced.ok || !current.ok || !started.ok) throw new Error("dry runs");
+    await prisma.backfillRun.update({ where: { id: started.id }, data: { state: "running", startedAt: now } });
+    expect(await pruneAbandonedRuns(at(0))).toBe(0);
+    expect(await pruneAbandonedRuns(at(CANCELLED_RUN_KEEP_MS + 60_000))).toBe(1);
+    expect(await prisma.backfillRun.findUnique({ where: { id: replaced.id } })).toBeNull();
+    expect(await pruneAbandonedRuns(at(ABANDONED_RUN_MS + 60_000))).toBe(1);
+    expect((await prisma.backfillRun.findMany()).map((run) => run.id)).toEqual([started.id]);
   });
 });

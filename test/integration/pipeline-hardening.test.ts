@@ -10,6 +10,7 @@ import type { InvoiceRecord } from "../../app/invoicing/schemas";
 import { makeScheduledRowsDue, noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
+import { problemsFrom, problemText } from "../../app/problems";
 import { callRoute } from "../helpers/routes";
 import { SHOP, signedWebhookRequest } from "../helpers/shopify";
 
@@ -81,7 +82,7 @@ describe("no duplicate, no orphan", () => {
     const order = paidOrder();
     await pipeline.deliverPaid(order);
     await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1);
-    await cancel(order);
+    expect((await cancel({ ...order, cancelled_at: "2026-11-21T16:00:00+03:00" })).status).toBe(200);
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "cancelled");
     expect(row.remoteId).toBeNull();
     expect(atService(String(order.id))).toHaveLength(0);
@@ -98,7 +99,7 @@ describe("uninstalled shops", () => {
     const early = paidOrder();
     await pipeline.deliverPaid(early);
     await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1);
-    expect((await callRoute(uninstalledAction, signedWebhookRequest({ topic: "app/uninstalled", body: { domain: SHOP } }))).status).toBe(200);
+    expect((await callRoute(uninstalledAction, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }))).status).toBe(200);
     // A late orders/paid delivery after the uninstall.
     const late = paidOrder();
     expect((await pipeline.deliverPaid(late)).status).toBe(200);
@@ -142,6 +143,11 @@ describe("every loop backs off and ends", () => {
     const stored = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(stored.problems).toEqual([expect.objectContaining({ code: "service.unavailable", params: expect.objectContaining({ attempts: RETRY.maxAttempts }) })]);
     expect(stored.nextAttemptAt).toBeNull();
+    // The page says why in the merchant's language; the error's own English line stays in lastError for support.
+    const [gaveUp] = problemsFrom(stored.problems);
+    expect(problemText(gaveUp, "tr")).toBe(`Fatura servisine ${RETRY.maxAttempts} denemede ulaşılamadı. Son neden: Fatura servisi hata verdi (HTTP 503). Servis düzelince yeniden deneyin.`);
+    expect(problemText(gaveUp, "en")).toBe(`The invoicing service could not be reached after ${RETRY.maxAttempts} attempts. Last reason: The invoicing service had an error (HTTP 503). Retry when it is back.`);
+    expect(stored.lastError).toContain("503");
   });
 
   it("a duplicate answer whose lookup fails is retried by lookup, not given up", async () => {
@@ -193,6 +199,9 @@ describe("every loop backs off and ends", () => {
     expect(row.attempts).toBe(RETRY.maxAttempts);
     const stored = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(stored.problems).toEqual([expect.objectContaining({ code: "invoice.unexpected_error" })]);
+    const [gaveUp] = problemsFrom(stored.problems);
+    expect(problemText(gaveUp, "en")).toBe(`Sending this invoice failed ${RETRY.maxAttempts} times. Last reason: Something unexpected went wrong in the app. Retry; if it fails again, contact the app's support.`);
+    expect(problemText(gaveUp, "tr")).not.toContain("client could not be built");
   });
 
   it("a status read honours Retry-After, capped", async () => {

@@ -182,6 +182,16 @@ describe("the invoicing pipeline", () => {
     await worker.stop();
   });
 
+  it("a 20,000-character company title from the cart is not invoiced: the invoice needs the merchant, nothing is posted", async () => {
+    const worker = await pipeline.startWorker();
+    const title = "Moda Kitabevi ".repeat(1_500).slice(0, 20_000);
+    await pipeline.deliverPaid(paidOrder({ note_attributes: [{ name: "Vergi Numarası", value: "9860008925" }, { name: "Vergi Dairesi", value: "Kadıköy" }, { name: "Şirket Unvanı", value: title }] }));
+    const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
+    expect(row.problems).toEqual([expect.objectContaining({ code: "customer.attribute_too_long", params: { source: "Şirket Unvanı", length: 20_000, max: 255 } })]);
+    expect(pipeline.posts()).toBe(0);
+    await worker.stop();
+  });
+
   it("a rejected API key needs the merchant, and is not retried", async () => {
     await connectShop(pipeline.sandbox, SHOP, { apiKey: "wrong-key-1234567890" });
     const worker = await pipeline.startWorker();
@@ -239,6 +249,21 @@ describe("the invoicing pipeline", () => {
     expect(row.serialNumber).toBe("ARS2026000000901");
     expect(row.pdfUrl).toBeNull();
     await worker.stop();
+  });
+
+  it("a serial number from the service that is not GİB's form is not stored; the invoice needs the merchant", async () => {
+    for (const serial of ['<img src=x onerror="alert(1)">', "ARS2026", "ars2026000000901", "ARS20260000009011"]) {
+      const record = { id: 902, workflow_status: "completed", formal_status: "completed", serial_number: serial, pdf_url: "https://service.example/p.pdf", errors: [] };
+      const stub = { createInvoice: async () => record, getInvoice: async () => record, findInvoicesByOrderId: async () => [], ...noWaybillCalls };
+      await prisma.invoice.deleteMany();
+      const worker = await pipeline.startWorker({ clientFor: () => stub });
+      await pipeline.deliverPaid(paidOrder());
+      const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
+      await worker.stop();
+      expect(row.serialNumber, serial).toBeNull();
+      expect(row.problems).toEqual([expect.objectContaining({ code: "service.serial_invalid", params: { details: JSON.stringify(serial) } })]);
+      expect(row.nextAttemptAt).toBeNull();
+    }
   });
 
   it("a forged callback, or one for another shop's invoice, changes nothing", async () => {

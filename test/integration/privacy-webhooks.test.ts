@@ -26,7 +26,7 @@ describe("app/uninstalled and the compliance webhooks", () => {
 
   it("app/uninstalled removes the shop's sessions and marks it uninstalled, keeping its invoices", async () => {
     await createInvoiceRow(SHOP);
-    const response = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP } }));
+    const response = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }));
     expect(response.status).toBe(200);
     expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toBeInstanceOf(Date);

@@ -98,8 +98,28 @@ describe("the production server's webhook path and the Remix routes", () => {
     expect(await rows()).toMatchObject({ invoices: 2, deliveries: 2 });
   });
 
+  it("an events delivery (Shopify-* headers, no event id since @shopify/shopify-api 15): once, its retry by webhook id a duplicate", async () => {
+    const raw = JSON.stringify(paidOrder());
+    const classic = webhookHeaders({ topic: "orders/paid", shop: SHOP, rawBody: raw, secret: API_SECRET_KEY });
+    const headers = {
+      "Content-Type": "application/json",
+      "Shopify-Hmac-Sha256": classic["X-Shopify-Hmac-Sha256"],
+      "Shopify-Topic": "orders/paid",
+      "Shopify-Shop-Domain": SHOP,
+      "Shopify-API-Version": "2026-07",
+      "Shopify-Webhook-Id": randomUUID(),
+      "Shopify-Triggered-At": new Date().toISOString(),
+    };
+    const sent: Delivery = { path: "/webhooks/orders/paid", headers, body: raw };
+    expect(await throughRemix(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "queued" }) });
+    expect(await throughNode(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "duplicate" }) });
+    const forged = { ...sent, headers: { ...headers, "Shopify-Hmac-Sha256": classic["X-Shopify-Hmac-Sha256"].replace(/^./, (c) => (c === "A" ? "B" : "A")) } };
+    expect((await throughNode(forged)).status).toBe(401);
+    expect(await rows()).toMatchObject({ invoices: 1, deliveries: 1 });
+  });
+
   it("every topic's address is answered directly: app/uninstalled", async () => {
-    const sent = delivery("app/uninstalled", { domain: SHOP });
+    const sent = delivery("app/uninstalled", { id: 1, domain: SHOP, myshopify_domain: SHOP });
     expect(await throughNode(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "uninstalled" }) });
     expect(await rows()).toMatchObject({ uninstalled: true });
     expect(await throughRemix(sent, uninstalledRoute)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "duplicate" }) });

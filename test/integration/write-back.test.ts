@@ -12,6 +12,7 @@ import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pi
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
 import { customerPdfUrl } from "../../app/print/customer-pdf.server";
+import { encryptSecret } from "../../app/settings/crypto.server";
 
 const citizen = fixtureOrder("01-single-item-citizen") as { id: number; name: string };
 const withoutTaxOffice = fixtureOrder("10-company-without-tax-office") as { id: number; name: string };
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 /** The shop's offline session as after installing: the stand-in's token and the scopes it records. */
 async function grant(scope: string) {
-  await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: standin.accessToken, scope } });
+  await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope } });
 }
 
 const pipeline = pipelineForEachTest({
@@ -94,7 +95,7 @@ describe("write-back to the Shopify order", () => {
       invoice_state: "completed",
       invoice_serial: row.serialNumber,
       invoice_ettn: row.ettn,
-      invoice_pdf_url: customerPdfUrl(row.shopDomain, row.id),
+      invoice_pdf_url: customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion),
       invoice_kind: row.documentKind,
       invoice_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
@@ -136,8 +137,12 @@ describe("write-back to the Shopify order", () => {
     await pipeline.deliverPaid(withoutTaxOffice);
     await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "needs_attention");
     await waitForWriteBack((r) => r.status === "written");
-    expect(sent().map((m) => m.field)).toEqual(["metafieldsSet", "flowTriggerReceive"]);
-    expect(sent()[1].arguments).toMatchObject({ handle: "invoice-needs-attention", payload: { order_id: withoutTaxOffice.id, "Invoice state": "needs_attention" } });
+    // Whether the fixture order's 7-day deadline is near (and so a deadline call goes too) depends on the day the
+    // suite runs: test/integration/deadline-reminders.test.ts dates its orders; here those calls are left out.
+    const deadlineCall = (m: RecordedMutation) => m.field === "flowTriggerReceive" && (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching";
+    const calls = sent().filter((m) => !deadlineCall(m));
+    expect(calls.map((m) => m.field)).toEqual(["metafieldsSet", "flowTriggerReceive"]);
+    expect(calls[1].arguments).toMatchObject({ handle: "invoice-needs-attention", payload: { order_id: withoutTaxOffice.id, "Invoice state": "needs_attention" } });
     expect((await orderState(withoutTaxOffice)).metafields).toEqual({ invoice_state: "needs_attention" });
   });
 
@@ -185,7 +190,7 @@ describe("write-back to the Shopify order", () => {
   it("a session that claims write_orders which Shopify denies: ACCESS_DENIED parks the write, nothing is recorded", async () => {
     const denying = await startStandin({ shop: SHOP, orders: [citizen], scopes: ["read_orders"] });
     try {
-      await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: denying.accessToken } });
+      await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(denying.accessToken, SHOP) } });
       await pipeline.startWorker({
         writeBack: { ...defaultWriteBackDeps(), adminFor: (shop) => adminGraphql(shop, { endpoint: denying.graphqlUrl(), fetch, sleep: async () => undefined }) },
       });

@@ -13,15 +13,26 @@ import { fixtureContext, fixtureOrder } from "./fixture-loader";
 const strings = (value: unknown): string =>
   typeof value === "string" ? value : value && typeof value === "object" ? Object.values(value).map(strings).join("|") : "";
 
-const HOSTILE = ["\u202E", "\u202A", "\u202B", "\u202C", "\u202D", "\u2066", "\u2067", "\u2068", "\u2069", "\u200B", "\u200C", "\u200E", "\u200F", "\uFEFF", "\u2060", "\u0000", "\u0007", "\u001B", "\u007F", "\u0085", "\u009B"];
+const HOSTILE = [
+  "\u202E", "\u202A", "\u202B", "\u202C", "\u202D", "\u2066", "\u2067", "\u2068", "\u2069", "\u200B", "\u200C", "\u200E", "\u200F", "\uFEFF", "\u2060", "\u0000", "\u0007", "\u001B", "\u007F", "\u0085", "\u009B",
+  // Default-ignorable code points a reader does not see either: Hangul fillers, soft hyphen, Mongolian vowel
+  // separator, combining grapheme joiner, a presentation selector after a letter, variation selectors, tag characters.
+  "\u3164", "\u115F", "\uFFA0", "\u00AD", "\u180E", "\u034F", "\uFE0F", "\uFE0E", "\uFE00", "\u{E0001}", "\u{E0041}", "\u{E007F}", "\u{E0100}", "\u{1D173}", "\u{1BCA0}",
+];
 
 describe("cleanText", () => {
   it.each(HOSTILE.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))("removes %s", (_name, char) => {
     expect(cleanText(`Ali${char}Veli`)).toBe("AliVeli");
   });
 
+  it("removes a hidden text in tag characters, even after a flag", () => {
+    const hidden = [..."ignore the amount"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    expect(cleanText(`Kupa${hidden}`)).toBe("Kupa");
+    expect(cleanText("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}")).toBe("🏴");
+  });
+
   it("keeps Turkish letters, other scripts and emoji, including joined emoji sequences", () => {
-    const text = "Çağrı Şahin İĞÜÖÇŞ ığüöçş · Ελένη · محمد · 🇹🇷 👍🏽 👨‍👩‍👧 ❤️ 🧑🏽‍💻";
+    const text = "Çağrı Şahin İĞÜÖÇŞ ığüöçş · Ελένη · محمد · 한국 · 🇹🇷 👍🏽 👨‍👩‍👧 ❤️ 🧑🏽‍💻 1️⃣ 🏳️‍🌈 👁️‍🗨️ ☺︎ ©️";
     expect(cleanText(text)).toBe(text);
   });
 
@@ -30,19 +41,31 @@ describe("cleanText", () => {
     expect(cleanText("a\u200Db 👍\u200D")).toBe("ab 👍");
   });
 
-  it("leaves a string unchanged only when the four replacements would: every character of the BMP, alone and next to emoji", () => {
-    const replaced = (value: string) =>
-      value
-        .replace(/[\t\n\r]/g, " ")
-        // eslint-disable-next-line no-control-regex -- the same patterns as app/invoicing/text.ts
-        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "")
-        .replace(/[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g, "")
-        .replace(/(?<!\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})\u200D|\u200D(?!\p{Extended_Pictographic})/gu, "");
-    for (let code = 0; code <= 0xffff; code++) {
-      if (code >= 0xd800 && code <= 0xdfff) continue;
-      const char = String.fromCharCode(code);
-      for (const text of [`a${char}b`, `👨${char}👩`]) {
-        if (cleanText(text) !== replaced(text)) expect(`U+${code.toString(16)} in ${text}: ${cleanText(text)}`).toBe(replaced(text));
+  // The rule written out on code points, from Unicode's properties: the reference the fast patterns are held to.
+  const DEFAULT_IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+  const EMOJI_PRESENTATION = new Set(["\uFE0E", "\uFE0F", "\u200D"]);
+  const reference = (text: string): string => {
+    const kept = [...text].flatMap((c) => {
+      if (/^[\t\n\r\u2028\u2029]$/.test(c)) return [" "];
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      if (/^[\u0000-\u001F\u007F-\u009F]$/.test(c)) return [];
+      return DEFAULT_IGNORABLE.test(c) && !EMOJI_PRESENTATION.has(c) ? [] : [c];
+    });
+    const selectors = kept.filter((c, i) => !(c === "\uFE0E" || c === "\uFE0F") || (i > 0 && /^\p{Emoji}$/u.test(kept[i - 1])));
+    return selectors
+      .filter((c, i) => c !== "\u200D" || (i > 0 && /^(\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})$/u.test(selectors[i - 1]) && /^\p{Extended_Pictographic}$/u.test(selectors[i + 1] ?? "")))
+      .join("");
+  };
+
+  it("does what the rule says on every character of the BMP and every default-ignorable one, alone and next to emoji", () => {
+    const codes: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (code < 0xd800 || code > 0xdfff) codes.push(code);
+    for (let code = 0x10000; code <= 0xe0fff; code++) if (DEFAULT_IGNORABLE.test(String.fromCodePoint(code))) codes.push(code);
+    expect(codes.length).toBeGreaterThan(63_000 + 4_000);
+    for (const code of codes) {
+      const char = String.fromCodePoint(code);
+      for (const text of [`a${char}b`, `👨${char}👩`, `❤${char}`]) {
+        if (cleanText(text) !== reference(text)) expect(`U+${code.toString(16)} in ${text}: ${cleanText(text)}`).toBe(reference(text));
       }
     }
   });

@@ -4,6 +4,8 @@ import { mapOrderToInvoice, type MappingContext } from "../../app/orders/map-ord
 import { parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import { fixtureContext, fixtureOrder } from "./fixture-loader";
+import { ATTRIBUTE_LIMITS } from "../../app/orders/customer";
+import { readFileSync } from "node:fs";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -76,6 +78,44 @@ describe("mapOrderToInvoice", () => {
     expect(r.ok && r.body.customer).toMatchObject({ type: "company", tax_number: "0720039666", tax_office: "Nilüfer" });
     const noCompany = mapOrderToInvoice(o, ctx("09-company-buyer", {}, { useBillingCompany: false }));
     expect(codes(noCompany)).toContain("customer.company_without_title");
+  });
+
+  it("refuses a cart attribute over the cart block's limit, or one that is not text, before anything else is read", () => {
+    const problemsOf = (o: ShopifyOrder) => {
+      const r = mapOrderToInvoice(o, ctx("12-anonymous-consumer"));
+      return r.ok ? [] : r.problems;
+    };
+    const cases: Array<[Json, Json]> = [
+      [{ name: "Şirket Unvanı", value: "Ş".repeat(20_000) }, { code: "customer.attribute_too_long", params: { source: "Şirket Unvanı", length: 20_000, max: 255 } }],
+      [{ name: "Vergi Dairesi", value: "K".repeat(101) }, { code: "customer.attribute_too_long", params: { source: "Vergi Dairesi", length: 101, max: 100 } }],
+      [{ name: "Vergi Numarası", value: "9".repeat(21) }, { code: "customer.attribute_too_long", params: { source: "Vergi Numarası", length: 21, max: 20 } }],
+      [{ name: "TC Kimlik No", value: "1".repeat(5_000) }, { code: "customer.attribute_too_long", params: { source: "TC Kimlik No", length: 5_000, max: 20 } }],
+      [{ name: "Şirket Unvanı", value: "Moda \uE000 Kitabevi" }, { code: "customer.attribute_not_text", params: { source: "Şirket Unvanı" } }],
+    ];
+    for (const [attribute, expected] of cases) {
+      // The attribute replaces the one of the same name (the first value of a name is the one read).
+      const o = order("12-anonymous-consumer", (j) => {
+        j.note_attributes = [attribute, { name: "Vergi Numarası", value: "9860008925" }, { name: "Vergi Dairesi", value: "Kadıköy" }, { name: "Şirket Unvanı", value: "Moda Kitabevi" }];
+      });
+      expect(problemsOf(o), attribute.name).toEqual([{ ...expected, severity: "error" }]);
+    }
+    // At the limits: accepted.
+    const atLimits = order("12-anonymous-consumer", (j) => {
+      j.note_attributes = [{ name: "Vergi Numarası", value: "9860008925" }, { name: "Vergi Dairesi", value: "K".repeat(100) }, { name: "Şirket Unvanı", value: "Ş".repeat(255) }];
+    });
+    const r = mapOrderToInvoice(atLimits, ctx("12-anonymous-consumer"));
+    expect(r.ok && r.body.customer).toMatchObject({ type: "company", title: "Ş".repeat(255), tax_office: "K".repeat(100) });
+  });
+
+  it("holds the server's limits to the cart block's inputs", () => {
+    const block = readFileSync("extensions/invoice-details/blocks/invoice-details.liquid", "utf8");
+    const maxlength = (id: string) => Number(block.match(new RegExp(`id="\\{\\{ uid \\}\\}-${id}"[^>]*?maxlength="(\\d+)"`))?.[1]);
+    expect({ title: maxlength("title"), office: maxlength("office"), vkn: maxlength("vkn"), tckn: maxlength("tckn") }).toEqual({
+      title: ATTRIBUTE_LIMITS.companyTitle,
+      office: ATTRIBUTE_LIMITS.taxOffice,
+      vkn: ATTRIBUTE_LIMITS.taxNumber,
+      tckn: ATTRIBUTE_LIMITS.taxNumber,
+    });
   });
 
   it("takes the cart block's attributes: the typed company title wins over the billing company", () => {

@@ -1,6 +1,7 @@
 // `npm start` (server/start.ts) on the production build: the access log never holds a URL's secret, assets are
 // cached as fingerprinted files, and SIGTERM stops it cleanly.
 import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -128,6 +129,42 @@ describe("npm start", () => {
     expect(callback.headers.get("content-length")).not.toBeNull();
   });
 
+  it("answers 404 to a secret route spelled otherwise than its links, and logs only the route's name", async () => {
+    const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
+    const secret = await accountWebhookSecret(SHOP);
+    const port = Number(new URL(appUrl).port);
+    // The request line as sent (fetch would clean the path first).
+    const status = (target: string, method = "POST") =>
+      new Promise<number>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () =>
+          socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`),
+        );
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on("end", () => resolve(Number(answer.split(" ")[1])));
+        socket.on("error", reject);
+      });
+    const hook = `callbacks/account/${SHOP}/${secret}`;
+    expect(await status(`/${hook}`)).toBe(200);
+    for (const target of [
+      `/./${hook}`,
+      `/x/../${hook}`,
+      `/%2e/${hook}`,
+      `/x/%2E%2e/${hook}`,
+      `/callbacks\\account/${SHOP}/${secret}`,
+      `http://127.0.0.1:${port}/${hook}`,
+      `http://evil.example/${hook}`,
+      `/Callbacks/Account/${SHOP}/${secret}`,
+      `/callbacks/%61ccount/${SHOP}/${secret}`,
+      `/${hook}/`,
+      `/${hook}/x/..`,
+    ]) {
+      expect(await status(target), target).toBe(404);
+    }
+    expect(await status("/x/../invoice-pdf/cm0000000000000000000000/PDF-SIGNATURE-7788", "GET")).toBe(404);
+    expect(await status("/./print/invoices/PRINT-TOKEN-8899", "GET")).toBe(404);
+  });
+
   it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {
     const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
     const secret = await accountWebhookSecret(SHOP);
@@ -152,10 +189,13 @@ describe("npm start", () => {
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 200`);
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 401`);
     expect(logged).toContain("GET /print/invoices/[redacted] 404");
+    // The other spellings of the secret routes: by the route's name only.
+    expect(logged.filter((line) => line === "POST /callbacks/account/[redacted] 404")).toHaveLength(11);
+    expect(logged).toContain("GET /invoice-pdf/[redacted] 404");
     // Each delivery once, whichever path answered it.
     expect(logged.filter((line) => line.startsWith("POST /webhooks/"))).toEqual(["POST /webhooks/orders/paid 200", "POST /webhooks/orders/paid 401", "POST /webhooks/orders/unknown 404"]);
     expect(logged.filter((line) => line.startsWith("POST /callbacks/invoices/"))).toEqual(["POST /callbacks/invoices/cunknown000000000000 400"]);
     expect(logged).toContainEqual(expect.stringContaining(`GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`));
-    for (const value of [secret, "PRINT-TOKEN-1234", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
+    for (const value of [secret, "PRINT-TOKEN-1234", "PRINT-TOKEN-8899", "PDF-SIGNATURE-7788", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
   });
 });

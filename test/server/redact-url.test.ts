@@ -1,16 +1,53 @@
 // What the access log prints of a request's URL: secrets in paths and query values never (server/redact-url.ts).
 import { describe, expect, it } from "vitest";
-import { redactUrl } from "../../server/redact-url";
+import { nonCanonicalSecretTarget, redactUrl } from "../../server/redact-url";
 
 describe("redactUrl", () => {
   it("hides the account webhook's secret, however the path is spelled", () => {
     expect(redactUrl("/callbacks/account/demo.myshopify.com/s3cr3t")).toBe("/callbacks/account/demo.myshopify.com/[redacted]");
-    expect(redactUrl("/callbacks/account/demo.myshopify.com/s3cr3t/")).toBe("/callbacks/account/demo.myshopify.com/[redacted]");
-    expect(redactUrl("/Callbacks/ACCOUNT/demo.myshopify.com/s3cr3t")).toBe("/Callbacks/ACCOUNT/demo.myshopify.com/[redacted]");
-    expect(redactUrl("//callbacks//account/demo.myshopify.com//s3cr3t")).toBe("//callbacks//account/demo.myshopify.com//[redacted]");
-    expect(redactUrl("/callbacks/%61ccount/demo.myshopify.com/s3cr3t?x=1")).toBe("/callbacks/%61ccount/demo.myshopify.com/[redacted]?x=[redacted]");
+    // Any other spelling the router still reads as this route: only the route's name is logged.
+    expect(redactUrl("/callbacks/account/demo.myshopify.com/s3cr3t/")).toBe("/callbacks/account/[redacted]");
+    expect(redactUrl("/Callbacks/ACCOUNT/demo.myshopify.com/s3cr3t")).toBe("/callbacks/account/[redacted]");
+    expect(redactUrl("//callbacks//account/demo.myshopify.com//s3cr3t")).toBe("/callbacks/account/[redacted]");
+    expect(redactUrl("/callbacks/%61ccount/demo.myshopify.com/s3cr3t?x=1")).toBe("/callbacks/account/[redacted]?x=[redacted]");
     // Only the shop: nothing secret to hide.
     expect(redactUrl("/callbacks/account/demo.myshopify.com")).toBe("/callbacks/account/demo.myshopify.com");
+  });
+
+  const NON_CANONICAL = [
+    ["/./callbacks/account/demo.myshopify.com/s3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks/./account/demo.myshopify.com/s3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks\\account\\demo.myshopify.com\\s3cr3t", "/callbacks/account/[redacted]"],
+    ["http://evil.example/callbacks/account/demo.myshopify.com/s3cr3t?x=1", "/callbacks/account/[redacted]?x=[redacted]"],
+    ["/x/../invoice-pdf/cm123/s3cr3t", "/invoice-pdf/[redacted]"],
+    ["/%2e/print/invoices/s3cr3t", "/print/invoices/[redacted]"],
+    ["/x/%2E%2e/callbacks/account/demo.myshopify.com/s3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks/account/demo.myshopify.com%2Fs3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks/account/./s3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks/account/../s3cr3t", "/callbacks/account/[redacted]"],
+    // Absolute form with a dot segment: the router reads /callbacks/s3cr3t, the spelling still names the route.
+    ["http://h/callbacks/account/../s3cr3t", "/callbacks/account/[redacted]"],
+    ["https://h:443/invoice-pdf/../s3cr3t", "/invoice-pdf/[redacted]"],
+    // The route's name before a `..`, spelled with backslashes, `.` segments or after another `..`: the router reads
+    // another path, the spelling still names the secret route.
+    ["/callbacks\\account\\..\\s3cr3t", "/callbacks/account/[redacted]"],
+    ["/./invoice-pdf/../s3cr3t", "/invoice-pdf/[redacted]"],
+    ["/callbacks/./account/./.././s3cr3t", "/callbacks/account/[redacted]"],
+    ["/x/../callbacks/account/../s3cr3t", "/callbacks/account/[redacted]"],
+    ["/callbacks/account/demo.myshopify.com/s3cr3t/x/..", "/callbacks/account/[redacted]"],
+    ["/invoice-pdf/cm123/s3cr3t/", "/invoice-pdf/[redacted]"],
+  ];
+
+  it.each(NON_CANONICAL)("logs %s, a secret route spelled otherwise, by the route's name only, and refuses it", (target, logged) => {
+    expect(redactUrl(target)).toBe(logged);
+    expect(nonCanonicalSecretTarget(target)).toBe(true);
+  });
+
+  it("takes the spellings the app writes in its links, and leaves every other address to the router", () => {
+    for (const target of ["/callbacks/account/demo.myshopify.com/s3cr3t", "/invoice-pdf/cm123/Zm9v_-", "/print/invoices/eyJ.c2ln?download=1", "/callbacks/account/demo.myshopify.com"]) {
+      expect(nonCanonicalSecretTarget(target), target).toBe(false);
+    }
+    for (const target of ["/app/./settings", "/x/../app", "//healthz", "/webhooks/orders/paid/", "http://h/app", "*", "/print/invoices"]) expect(nonCanonicalSecretTarget(target), target).toBe(false);
   });
 
   it("hides the print preview's signed token", () => {
@@ -44,14 +81,17 @@ describe("redactUrl", () => {
     const secret = "S3CRET-VALUE";
     const segment = fc.stringMatching(/^[a-zA-Z0-9._~%-]{0,12}$/);
     fc.assert(
-      fc.property(segment, segment, fc.constantFrom("", "/", "?x=1"), (shop, tail, suffix) => {
+      fc.property(segment, segment, fc.constantFrom("", "/", "?x=1"), fc.constantFrom("", "/.", "/x/..", "/%2e", "/x/%2E%2e", "http://h", "/"), fc.constantFrom("/", "\\", "//", "/./"), (shop, tail, suffix, before, slash) => {
         const logged = [
           redactUrl(`/callbacks/account/${shop || "s"}/${secret}${tail ? `/${tail}` : ""}${suffix}`),
+          redactUrl(`${before}/callbacks${slash}account${slash}${shop || "s"}${slash}${secret}${tail ? `${slash}${tail}` : ""}${suffix}`),
+          redactUrl(`${before}/invoice-pdf${slash}${shop || "s"}${slash}${secret}${suffix}`),
           redactUrl(`/print/invoices/${secret}${suffix}`),
           redactUrl(`/${tail}?${shop}_k=${secret}&shop=demo.myshopify.com`),
         ];
         for (const line of logged) expect(line).not.toContain(secret);
       }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -44,6 +44,17 @@ describe("configuration", () => {
     expect(parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "", NODE_ENV: "production" }).SHOPIFY_ADMIN_API_URL).toBeUndefined();
   });
 
+  it("keeps every localhost-only guard with NODE_ENV=test: only the test runner itself (VITEST with LOCAL_SERVICES) is exempt", () => {
+    const collector = { SHOPIFY_ADMIN_API_URL: "https://collector.example.net" };
+    expect(() => parseEnv({ ...valid, NODE_ENV: "test", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(() => parseEnv({ ...valid, NODE_ENV: "test", LOCAL_SERVICES: "1" })).toThrow(/LOCAL_SERVICES is invalid/);
+    expect(() => parseEnv({ ...valid, NODE_ENV: "test", LOCAL_ADMIN: "1" })).toThrow(/LOCAL_ADMIN is invalid/);
+    // Vitest's own mark alone is not enough, nor a value other than the one Vitest sets.
+    expect(() => parseEnv({ ...valid, VITEST: "true", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(() => parseEnv({ ...valid, VITEST: "1", LOCAL_SERVICES: "1", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(parseEnv({ ...valid, VITEST: "true", LOCAL_SERVICES: "1", ...collector }).SHOPIFY_ADMIN_API_URL).toBe(collector.SHOPIFY_ADMIN_API_URL);
+  });
+
   it("accepts a base64 encryption key of 32 bytes", () => {
     expect(parseEnv({ ...valid, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") }).ENCRYPTION_KEY).toBeTruthy();
   });
@@ -59,13 +70,14 @@ describe("configuration", () => {
   });
 
   it("reads the worker's limits through the validated configuration", () => {
-    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000, reconcileIntervalMs: 3_600_000 });
+    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000, leaseMs: 10_000, reconcileIntervalMs: 3_600_000 });
     expect(workerSettings(parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x" }))).toMatchObject({ pollMs: 5000 });
-    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250", RECONCILE_INTERVAL_MINUTES: "0" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250, reconcileIntervalMs: 0 });
+    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250", WORKER_LEASE_MS: "30000", RECONCILE_INTERVAL_MINUTES: "0" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250, leaseMs: 30_000, reconcileIntervalMs: 0 });
     expect(() => parseEnv({ ...valid, RECONCILE_INTERVAL_MINUTES: "-1" })).toThrow(/RECONCILE_INTERVAL_MINUTES is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_CONCURRENCY: "many" })).toThrow(/WORKER_CONCURRENCY is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_PER_SHOP: "0" })).toThrow(/WORKER_PER_SHOP is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_POLL_MS: "5" })).toThrow(/WORKER_POLL_MS is invalid/);
+    expect(() => parseEnv({ ...valid, WORKER_LEASE_MS: "500" })).toThrow(/WORKER_LEASE_MS is invalid/);
   });
 
   it("validates LOG_LEVEL, also for the logger that starts before the rest", () => {

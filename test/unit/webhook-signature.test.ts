@@ -30,7 +30,8 @@ const events = (body: string, overrides: Record<string, string | null> = {}) => 
   "Shopify-Shop-Domain": "demo-store.myshopify.com",
   "Shopify-API-Version": "2026-07",
   "Shopify-Webhook-Id": "b54557e4-bdd9-4b37-8a5f-bf7d70bcd043",
-  "Shopify-Event-Id": "98880550-7158-44d4-b7cd-2c97c8a091b5",
+  "Shopify-Handle": "orders-paid",
+  "Shopify-Triggered-At": "2026-11-24T10:00:00.000Z",
   ...overrides,
 });
 
@@ -50,7 +51,10 @@ const cases: Array<[string, string, Record<string, string | null>]> = [
   ["no webhook id", BODY, classic(BODY, { "X-Shopify-Webhook-Id": null })],
   ["nothing but the signature", BODY, { "X-Shopify-Hmac-Sha256": sign(BODY) }],
   ["an event delivery", BODY, events(BODY)],
-  ["an event delivery without its event id", BODY, events(BODY, { "Shopify-Event-Id": null })],
+  // Shopify no longer sends Shopify-Event-Id (nor Shopify-Resource-Id) with events; the library ignores them since 15.
+  ["an event delivery still carrying an event id", BODY, events(BODY, { "Shopify-Event-Id": "98880550-7158-44d4-b7cd-2c97c8a091b5", "Shopify-Resource-Id": "gid://shopify/Order/1" })],
+  ["an event delivery without its webhook id", BODY, events(BODY, { "Shopify-Webhook-Id": null })],
+  ["an event delivery without its topic", BODY, events(BODY, { "Shopify-Topic": null })],
   ["a forged event delivery", BODY, events(BODY, { "Shopify-Hmac-Sha256": sign(BODY, "not-the-secret") })],
 ];
 
@@ -73,7 +77,9 @@ describe("the app's webhook check against the library's", () => {
       }
       if (expected.valid && actual.valid) {
         expect(actual.topic.toUpperCase().replace("/", "_")).toBe(expected.topic);
-        expect([actual.domain, actual.apiVersion, actual.webhookId, actual.eventId]).toEqual([expected.domain, expected.apiVersion, expected.webhookId, expected.eventId]);
+        // Only webhooks (X-Shopify-*) have an event id; an event delivery has none, whatever headers it carries.
+        const expectedEventId = expected.webhookType === "webhooks" ? expected.eventId : undefined;
+        expect([actual.domain, actual.apiVersion, actual.webhookId, actual.eventId]).toEqual([expected.domain, expected.apiVersion, expected.webhookId, expectedEventId]);
       }
     });
   }

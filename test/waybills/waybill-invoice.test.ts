@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { WaybillRecordSchema } from "../../app/invoicing/schemas";
 import { MappingSettingsSchema } from "../../app/settings/schema";
-import { draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
+import { decimalInput, draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
 import { validateInvoiceBody } from "../../sandbox/rules";
 import { onTheWire } from "../helpers/wire";
 
@@ -165,5 +165,21 @@ describe("the form as the browser sends it", () => {
     const result = waybillInvoiceBody(many, context);
     expect(result.ok ? null : result.errors.lines).toEqual({ code: "lines_too_many", params: { max: String(MAX_LINES) } });
     expect(readForm(null).lines).toEqual([]);
+  });
+
+  it("takes amounts with a Turkish decimal comma exactly: 18,40 is 18.40, 1.234,56 is 1234.56", () => {
+    expect(decimalInput("18,40")).toBe("18.40");
+    expect(decimalInput(" 1.234,56 ")).toBe("1234.56");
+    expect(decimalInput("0,333333333333333333")).toBe("0.333333333333333333");
+    expect(decimalInput("18.40")).toBe("18.40");
+    expect(decimalInput("18,4,0")).toBe("18,4,0");
+    const base = draft();
+    const form = readForm({ ...base, lines: [{ ...base.lines[0], quantity: "2,5", unitPrice: "18,40" }] });
+    expect(form.lines[0]).toMatchObject({ quantity: "2.5", unitPrice: "18.40" });
+    const result = waybillInvoiceBody(form, context);
+    expect(result.ok && result.body.lines[0]).toMatchObject({ quantity: "2.5", unit_price: "18.4" });
+    // Still refused: what is not a number in either notation.
+    const bad = waybillInvoiceBody(readForm({ ...base, lines: [{ ...base.lines[0], unitPrice: "18,4,0" }] }), context);
+    expect(bad.ok ? null : bad.errors["lines.0.unitPrice"]).toMatchObject({ code: "non_negative" });
   });
 });

@@ -120,6 +120,25 @@ describe("planWriteBack", () => {
     expect(planWriteBack({ ...attention, problemCodes: ["service.rejected"] }, TAGS, written).flow).toHaveLength(1);
   });
 
+  it("deadline approaching: one call 48 h before and one 24 h before the 7-day deadline, each once, none after it", () => {
+    const deadline = "2026-11-27T09:30:00.000Z";
+    const hoursBefore = (hours: number) => new Date(Date.parse(deadline) - hours * 3_600_000);
+    const attention = { ...completed, state: "needs_attention" as const, serialNumber: null, ettn: null, pdfUrl: null, documentKind: null, issueDate: null, problemCodes: ["customer.invalid_tax_number"], deadline };
+    const deadlineCalls = (plan: ReturnType<typeof planWriteBack>) => plan.flow.filter((f) => f.handle === "invoice-deadline-approaching").map((f) => f.key);
+    expect(deadlineCalls(planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(60)))).toEqual([]);
+    const at48 = planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(47));
+    expect(deadlineCalls(at48)).toEqual(["deadline:48h"]);
+    const written = carriedOut(NOTHING_WRITTEN, at48);
+    expect(isEmptyPlan(planWriteBack(attention, TAGS, written, hoursBefore(30)))).toBe(true);
+    const at24 = planWriteBack(attention, TAGS, written, hoursBefore(23));
+    expect(deadlineCalls(at24)).toEqual(["deadline:24h"]);
+    expect(at24.flow[0].payload).toMatchObject({ "Hours left": "24", Deadline: deadline, Problems: "customer.invalid_tax_number" });
+    expect(isEmptyPlan(planWriteBack(attention, TAGS, carriedOut(written, at24), hoursBefore(2)))).toBe(true);
+    // Past the deadline, or issued (no running deadline): no call.
+    expect(deadlineCalls(planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(-1)))).toEqual([]);
+    expect(deadlineCalls(planWriteBack({ ...completed, deadline: null }, TAGS, NOTHING_WRITTEN, hoursBefore(23)))).toEqual([]);
+  });
+
   it("failed at the service: a 'needs attention' event; the completed invoice's tags removed", () => {
     const written = carriedOut(NOTHING_WRITTEN, planWriteBack(completed, TAGS, NOTHING_WRITTEN));
     const plan = planWriteBack({ ...completed, state: "failed", problemCodes: ["service.formalisation_failed"] }, TAGS, written);

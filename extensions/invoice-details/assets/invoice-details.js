@@ -1,7 +1,7 @@
 // Fatura bilgileri / Invoice details block: checks the buyer's numbers and saves them as cart attributes through
 // the theme's own /cart/update.js (no other request, no library). All optional; a checkout is never stopped. A
-// number that fails its check is saved as typed, with a message, so the app reports it instead of invoicing an
-// anonymous sale. Held under 10,000 bytes (theme check); the office list loads only when needed.
+// wrong or partial entry is never saved: the field says why, the status says nothing was saved.
+// Held under 10,000 bytes (theme check); the office list loads only when needed.
 (function () {
   "use strict";
   if (!window.customElements || window.customElements.get("efatura-invoice-details")) return;
@@ -91,7 +91,10 @@
           clearTimeout(this.timer);
           this.timer = setTimeout(() => this.save(), 400);
         });
-        input.addEventListener("change", () => this.save());
+        input.addEventListener("change", () => {
+          this.check(input);
+          this.save();
+        });
         input.addEventListener("blur", () => this.check(input));
         // Enter saves; it must not submit the theme's cart form (which may go to checkout).
         input.addEventListener("keydown", (event) => {
@@ -125,9 +128,9 @@
       this.save();
     }
 
-    // What is wrong with one field; an empty optional field never is. A company invoice needs all three
-    // fields once the buyer has given any of them.
-    check(input) {
+    // What is wrong with one field ("" when nothing); an empty optional field never is. A company invoice needs all
+    // three fields once the buyer has given any of them.
+    problemOf(input) {
       const m = this.messages;
       const value = input.value.trim();
       const kind = input.getAttribute("data-check");
@@ -146,7 +149,15 @@
         this.inputs.some((other) => other.hasAttribute("data-required") && other.value.trim())) {
         message = m.required_for_company;
       }
-      this.showError(input, message);
+      return message;
+    }
+
+    check(input) {
+      this.showError(input, this.problemOf(input));
+    }
+
+    active(input) {
+      return input.closest("[data-buyer]").getAttribute("data-buyer") === this.buyer();
     }
 
     showError(input, message) {
@@ -156,13 +167,13 @@
       else input.removeAttribute("aria-invalid");
     }
 
-    // The chosen buyer's fields; the other kind's are sent empty, which removes those attributes.
-    attributes() {
+    // The chosen buyer's fields; the other kind's are sent empty (removed). While a field is wrong or a company is
+    // partial, all are sent empty: the cart never holds a value the invoice would stop on.
+    attributes(valid) {
       const attributes = {};
       this.inputs.forEach((input) => {
-        const active = input.closest("[data-buyer]").getAttribute("data-buyer") === this.buyer();
         const value = input.value.trim();
-        attributes[input.getAttribute("data-attribute")] = !active ? "" : input.hasAttribute("data-check") ? normalizeTaxId(value) : value;
+        attributes[input.getAttribute("data-attribute")] = !valid || !this.active(input) ? "" : input.hasAttribute("data-check") ? normalizeTaxId(value) : value;
       });
       return attributes;
     }
@@ -170,8 +181,12 @@
     save() {
       clearTimeout(this.timer);
       this.timer = null;
-      const body = JSON.stringify({ attributes: this.attributes() });
-      if (body === this.saved) return;
+      const valid = this.inputs.every((input) => !this.active(input) || !this.problemOf(input));
+      const body = JSON.stringify({ attributes: this.attributes(valid) });
+      if (body === this.saved) {
+        this.status(valid ? this.messages.saved : this.messages.not_saved);
+        return;
+      }
       const shop = window.Shopify;
       const root = ((shop && shop.routes && shop.routes.root) || "/").replace(/\/?$/, "/");
       const request = (this.pending = fetch(root + "cart/update.js", {
@@ -187,7 +202,8 @@
           if (!response.ok) throw new Error(String(response.status));
           if (this.pending !== request) return;
           this.saved = body;
-          this.status(this.messages.saved);
+          // Never "saved" beside an error.
+          this.status(valid ? this.messages.saved : this.messages.not_saved);
         })
         .catch(() => this.pending === request && this.status(this.messages.save_failed));
     }

@@ -59,9 +59,12 @@ export function CreateInvoices() {
           {i18n.translate("create")}
         </s-button>
       )}
-      <s-button slot="secondary-actions" onClick={() => close()}>
-        {i18n.translate("cancel")}
-      </s-button>
+      {/* Once it is done there is nothing to cancel: the result offers Close only. */}
+      {summary ? null : (
+        <s-button slot="secondary-actions" onClick={() => close()}>
+          {i18n.translate("cancel")}
+        </s-button>
+      )}
     </s-admin-action>
   );
 }

@@ -1,0 +1,85 @@
+// Test and live accounts checked against the service's own list (app/settings/accounts.ts says what is refused):
+// when the settings are saved (app/admin/settings.server.ts), for every shop's stored settings when a worker
+// starts, and before every post (the form alone is not enough: stored settings predate the check, and a panel can
+// change an account). What is found is kept on the shop's settings (accountProblem) and shown on the home page.
+import prisma from "../db.server";
+import { InvoicingClient } from "../invoicing/client";
+import { logger } from "../logger.server";
+import { accountErrors, accountKindOf, postRefusal, type AccountKind, type AccountProblem, type KnownAccount } from "./accounts";
+import { decryptSecret } from "./crypto.server";
+import type { Connection } from "./settings.server";
+
+const defaultLister = (service: { baseUrl: string; apiKey: string }): AccountLister => new InvoicingClient({ ...service, timeoutMs: 10_000 });
+
+export interface AccountLister {
+  listInvoiceIntegrations(): Promise<Array<{ id: number | string; name?: string; is_test?: unknown }>>;
+}
+
+/** The account's invoice accounts with their kind; throws what the client throws. */
+export async function listAccounts(client: AccountLister): Promise<Array<KnownAccount & { name: string }>> {
+  const items = await client.listInvoiceIntegrations();
+  return items.map((item) => ({ id: Number(item.id), name: item.name || `#${item.id}`, kind: accountKindOf(item) }));
+}
+
+/** Stores what a check found for the shop (null: nothing wrong). */
+export async function setAccountProblem(shop: string, problem: AccountProblem | null): Promise<void> {
+  await prisma.shopSettings.updateMany({ where: { shopDomain: shop }, data: { accountProblem: problem } });
+}
+
+// Before a post: the kind of the account posted to, read at most every few minutes per shop, address and account.
+const KIND_FRESH_MS = 5 * 60_000;
+const kinds = new Map<string, { kind: AccountKind; at: number }>();
+
+/** Forgets what was read for a shop (its settings were saved). */
+export function forgetAccountKinds(shop: string): void {
+  for (const key of kinds.keys()) if (key.startsWith(`${shop}|`)) kinds.delete(key);
+}
+
+/**
+ * Whether this post may go to the account it is addressed to: null, or why not. A list that cannot be read (or a
+ * client that cannot list) says nothing, and the post goes on: the service then answers the post itself.
+ */
+export async function postAccountRefusal(shop: string, connection: Connection, client: Partial<AccountLister>, now = Date.now()): Promise<AccountProblem | null> {
+  const key = `${shop}|${connection.baseUrl}|${connection.invoiceIntegrationId}`;
+  let known = kinds.get(key);
+  if (!known || now - known.at > KIND_FRESH_MS) {
+    if (!client.listInvoiceIntegrations) return null;
+    try {
+      const accounts = await listAccounts(client as AccountLister);
+      known = { kind: accounts.find((a) => a.id === connection.invoiceIntegrationId)?.kind ?? "unknown", at: now };
+      kinds.set(key, known);
+    } catch (error) {
+      logger.warn({ shop, err: (error as Error).message }, "invoice accounts could not be listed before posting");
+      return null;
+    }
+  }
+  const refusal = postRefusal(known.kind, connection.testMode);
+  if (refusal) await setAccountProblem(shop, refusal);
+  return refusal;
+}
+
+/**
+ * Every shop's stored choice of accounts against the service's list, once when a worker starts: settings saved
+ * before the check existed (or changed in the panel since) show as a problem on the home page before any post.
+ */
+export async function checkStoredAccounts(clientFor: (service: { baseUrl: string; apiKey: string }) => AccountLister = defaultLister): Promise<number> {
+  const rows = await prisma.shopSettings.findMany({
+    where: { apiKeyEncrypted: { not: null }, OR: [{ invoiceIntegrationId: { not: null } }, { dummyIntegrationId: { not: null } }], shop: { uninstalledAt: null } },
+    select: { shopDomain: true, baseUrl: true, apiKeyEncrypted: true, invoiceIntegrationId: true, dummyIntegrationId: true },
+  });
+  let found = 0;
+  for (const row of rows) {
+    try {
+      const client = clientFor({ baseUrl: row.baseUrl, apiKey: decryptSecret(row.apiKeyEncrypted!, row.shopDomain) });
+      if (typeof client.listInvoiceIntegrations !== "function") return found; // a client that cannot list (a test's)
+      const accounts = await listAccounts(client);
+      const errors = accountErrors(accounts, { invoiceIntegrationId: row.invoiceIntegrationId, dummyIntegrationId: row.dummyIntegrationId });
+      const problem = errors.invoiceIntegrationId ?? errors.dummyIntegrationId ?? null;
+      await setAccountProblem(row.shopDomain, problem);
+      if (problem) found += 1;
+    } catch (error) {
+      logger.warn({ shop: row.shopDomain, err: (error as Error).message }, "stored invoice accounts could not be checked");
+    }
+  }
+  return found;
+}

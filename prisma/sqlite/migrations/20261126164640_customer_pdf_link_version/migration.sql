@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Invoice" ADD COLUMN "pdfLinkVersion" INTEGER DEFAULT 1;
+

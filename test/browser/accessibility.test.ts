@@ -1,0 +1,108 @@
+// Every page of the admin scanned with axe-core (injected from npm into the real page, production build, sandbox):
+// no serious or critical violation, in Turkish and English, on a desktop and on a phone (390 px). Each page also
+// has a title of its own in the admin's language (the browser tab, and what a screen reader announces first).
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+import { createDb, type Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, launchBrowser, openAdminPage, USER_AGENT, waitFor } from "../helpers/browser";
+import { seriousViolations } from "../helpers/axe";
+
+const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
+const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
+
+let stack: LocalStack;
+let browser: Browser;
+let db: Db;
+
+/** Opens a page, waits until it has drawn `ready`, and returns its serious violations and title. */
+async function scan(pathInApp: string, locale: "tr" | "en", ready: (page: Page) => Promise<unknown>, width = 1280, before?: (page: Page) => Promise<void>) {
+  const page = await openAdminPage(browser, stack, pathInApp, locale);
+  if (width !== 1280) await page.setViewportSize({ width, height: 900 });
+  await ready(page);
+  if (before) await before(page);
+  await page.waitForLoadState("networkidle");
+  const violations = await seriousViolations(page);
+  const title = await page.title();
+  await closePage(page);
+  return { violations, title };
+}
+
+describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-core)", () => {
+  let completedId = "";
+  let attentionId = "";
+
+  beforeAll(async () => {
+    stack = await startLocalStack({ name: `a11y-${process.pid}`, formalizeDelayMs: 150, testMode: true });
+    db = createDb(stack.databaseUrl);
+    for (const name of ["01-single-item-citizen", "09-company-buyer", "08-zero-rate-without-exemption"]) {
+      expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
+    }
+    const rows = await waitFor("three final invoices", () => db.invoice.findMany({ where: { shopDomain: stack.shop } }), (found) =>
+      found.length === 3 && found.every((row) => FINAL.includes(row.state)),
+    );
+    completedId = rows.find((row) => row.orderName === "#1009")!.id;
+    attentionId = rows.find((row) => row.orderName === "#1008")!.id;
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.$disconnect();
+    await stack?.stop();
+  });
+
+  const heading = (name: string | RegExp) => (page: Page) => expect.poll(() => page.getByRole("heading", { name }).first().isVisible()).toBe(true);
+
+  const pages = [
+    { path: "/app", ready: heading(/Faturalar|Invoices/), title: { tr: "Faturalar", en: "Invoices" } },
+    { path: "/app/settings", ready: heading(/Ayarlar|Settings/), title: { tr: "Ayarlar", en: "Settings" } },
+    { path: "/app/waybills", ready: heading(/İrsaliyeden fatura|Invoice from a waybill/), title: { tr: "İrsaliyeden fatura", en: "Invoice from a waybill" } },
+    { path: "/app/past-orders", ready: heading(/Geçmiş siparişleri faturala|Invoice past orders/), title: { tr: "Önceki siparişler", en: "Past orders" } },
+    { path: "/app/returns", ready: heading(/İadeler|Returns/), title: { tr: "İadeler", en: "Returns" } },
+  ];
+
+  for (const locale of ["tr", "en"] as const) {
+    for (const target of pages) {
+      it(`${target.path} (${locale}): no serious violation, a title of its own`, async () => {
+        const { violations, title } = await scan(target.path, locale, target.ready);
+        expect(violations).toEqual([]);
+        expect(title).toBe(`${target.title[locale]} · ${locale === "tr" ? "e-Faturalar" : "e-Invoices"}`);
+      }, 60_000);
+    }
+
+    it(`the invoice pages, completed and needing attention (${locale}): no serious violation`, async () => {
+      for (const id of [completedId, attentionId]) {
+        const { violations, title } = await scan(`/app/invoices/${id}`, locale, (page) => expect.poll(() => page.locator("#serial-number").isVisible()).toBe(true));
+        expect(violations).toEqual([]);
+        expect(title).toMatch(locale === "tr" ? /^#100\d siparişinin faturası · e-Faturalar$/ : /^Invoice for #100\d · e-Invoices$/);
+      }
+    }, 60_000);
+
+    it(`on a phone, 390 px (${locale}): the list, an invoice and the settings have no serious violation`, async () => {
+      for (const target of [pages[0], { path: `/app/invoices/${completedId}`, ready: (page: Page) => page.locator("#serial-number").waitFor() }, pages[1]]) {
+        const { violations } = await scan(target.path, locale, target.ready, 390);
+        expect(violations).toEqual([]);
+      }
+    }, 90_000);
+  }
+
+  it("a waybill read into its invoice form (Turkish): no serious violation", async () => {
+    const { violations } = await scan("/app/waybills", "tr", heading("İrsaliyeden fatura"), 1280, async (page) => {
+      await page.locator("#waybillId").fill(String(stack.sandbox.account.waybillIds.completed));
+      await page.locator("#read-waybill").click();
+      await page.locator("#customer-address").waitFor();
+    });
+    expect(violations).toEqual([]);
+  }, 60_000);
+
+  it("the error page: no serious violation", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 }, userAgent: USER_AGENT });
+    const page = await context.newPage();
+    await page.goto(`${stack.appUrl}/no-such-page`);
+    await page.getByText("This page does not exist.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }, 30_000);
+});

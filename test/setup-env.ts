@@ -1,0 +1,13 @@
+// The app's configuration for tests, without a database: test/setup.ts runs it before each test file, and the
+// mutation run's pure tests (vitest.mutation.config.ts) use it alone.
+import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
+
+process.env.NODE_ENV = "test";
+process.env.LOG_LEVEL ??= "silent";
+process.env.SHOPIFY_API_KEY = API_KEY;
+process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
+process.env.SHOPIFY_APP_URL = APP_URL;
+// The sandbox and the tests' stand-in servers listen on 127.0.0.1 (app/outbound/guard.server.ts). With Vitest's own
+// VITEST=true, this also exempts the tests' non-local APP_URL from the localhost-only checks (app/env.server.ts).
+process.env.LOCAL_SERVICES = "1";
+process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";
