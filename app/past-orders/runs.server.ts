@@ -190,15 +190,21 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   const start = now();
   const backlog = await prisma.invoice.count({ where: { backfillId: id, state: "queued" } });
   if (backlog >= BACKLOG_MAX) return false;
+  const leaseUntil = new Date(start.getTime() + LEASE_MS);
   const leased = await prisma.backfillRun.updateMany({
     where: { id, state: { in: ["counting", "running"] }, listedAllAt: null, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
-    data: { leaseOwner: options.owner, leaseUntil: new Date(start.getTime() + LEASE_MS) },
+    data: { leaseOwner: options.owner, leaseUntil },
   });
   if (leased.count !== 1) return false;
-  const held = { id, leaseOwner: options.owner };
   const run = await prisma.backfillRun.findUniqueOrThrow({ where: { id } });
+  // Every write of this step holds for the phase it read: a dry run discarded (or replaced) while its page was
+  // read stays discarded, and a phase's cursor never lands in another phase. A run paused meanwhile still takes
+  // its page (its rows are held below). A write that finds the run moved on changes nothing; `finally` then gives
+  // the lease back, so the run's next phase is not kept waiting for it to expire.
+  const held = { id, leaseOwner: options.owner, state: run.state === "running" ? { in: ["running", "paused"] } : run.state };
   const log = logger.child({ shop: run.shopDomain, run: id, state: run.state });
   try {
+    if (run.state !== "counting" && run.state !== "running") return false;
     const query = createdBetweenQuery(run.fromDate, run.toDate);
     const bulk = options.reader.bulk;
     const mode = run.mode ?? (await chooseMode(run, query, bulk));
@@ -242,6 +248,8 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
     log.warn({ err: error }, "past-orders run: reading a page failed; it is read again on the next step");
     await prisma.backfillRun.updateMany({ where: held, data: { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null } });
     return false;
+  } finally {
+    await prisma.backfillRun.updateMany({ where: { id, leaseOwner: options.owner, leaseUntil }, data: { leaseOwner: null, leaseUntil: null } });
   }
 }
 
@@ -282,7 +290,7 @@ function keptFile(runId: string, operation: string): unknown[] | null {
 }
 
 interface StepContext {
-  held: { id: string; leaseOwner: string };
+  held: Prisma.BackfillRunWhereInput;
   backlog: number;
   now: () => Date;
   log: typeof logger;

@@ -6,6 +6,7 @@ import {
   advanceRun,
   advanceRuns,
   CANCELLED_RUN_KEEP_MS,
+  discardRun,
   latestRun,
   pauseRun,
   pruneAbandonedRuns,
@@ -182,6 +183,43 @@ describe("past-orders runs", () => {
     expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(false);
     const later = () => new Date(now.getTime() + 120_001);
     while (await advanceRun(id, { reader, owner: "t", now: later }));
+    expect(await prisma.invoice.count({ where: { backfillId: id } })).toBe(3);
+  });
+
+  it("a dry run discarded while its last page is counted stays discarded, and its lease is given back at once", async () => {
+    const reader = fakeReader([paidOrder(), paidOrder()], 5);
+    const started = await startDryRun(SHOP, from, to, [], now);
+    const id = started.ok ? started.id : "";
+    let release!: () => void;
+    let asked!: () => void;
+    const pageAsked = new Promise<void>((resolve) => (asked = resolve));
+    reader.beforePage = () => {
+      asked();
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const step = advanceRun(id, { reader, owner: "t", now: () => now });
+    await pageAsked;
+    expect(await discardRun(SHOP, id, now)).toEqual({ ok: true, id });
+    release();
+    // Its only page read, the step would have made the run "ready" again (and written its plan).
+    expect(await step).toBe(false);
+    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "cancelled", plan: null, leaseOwner: null, leaseUntil: null });
+  });
+
+  it("a running run paused while a page is recorded still moves past that page, and holds what it queued", async () => {
+    const orders = [paidOrder(), paidOrder(), paidOrder()];
+    const reader = fakeReader(orders, 2);
+    const started = await startDryRun(SHOP, from, to, [], now);
+    const id = started.ok ? started.id : "";
+    await runToEnd(id, reader);
+    await startRun(SHOP, id, now);
+    reader.beforePage = () => pauseRun(SHOP, id, now).then(() => undefined);
+    expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(true);
+    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "paused", cursor: "2", listed: 2, leaseOwner: null });
+    expect(await prisma.invoice.count({ where: { backfillId: id, nextAttemptAt: null } })).toBe(2);
+    reader.beforePage = undefined;
+    await resumeRun(SHOP, id, now);
+    await runToEnd(id, reader);
     expect(await prisma.invoice.count({ where: { backfillId: id } })).toBe(3);
   });
 
