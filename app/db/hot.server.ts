@@ -610,7 +610,7 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
           const [status, due, lastError] = hasWriteOrders(session?.scope) ? ["pending", now, null] : ["no_scope", null, "missing scope write_orders"];
           prepared(
             `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES (?, ?, ?, 0, ?, ?, ?)
-             ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"`,
+             ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt", "version" = "OrderWriteBack"."version" + 1`,
           ).run(job.id, job.shopDomain, status, due, lastError, now);
         }
         if (job.teamId !== null) {
@@ -870,7 +870,7 @@ function postgresHot(databaseUrl: string): HotStatements {
             INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt")
             SELECT ${id}, ${shop()}, CASE WHEN "ok" THEN 'pending' ELSE 'no_scope' END, 0, CASE WHEN "ok" THEN ${at()} END, CASE WHEN "ok" THEN NULL ELSE 'missing scope write_orders' END, ${at()}
             FROM scope WHERE EXISTS (SELECT 1 FROM stored)
-            ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt"
+            ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt", "version" = "OrderWriteBack"."version" + 1
           )`);
       }
       if (job.teamId !== null) {

@@ -89,7 +89,7 @@ export async function scheduleWriteBack(db: Pick<Db, "orderWriteBack">, invoiceI
   await db.orderWriteBack.upsert({
     where: { invoiceId },
     create: { invoiceId, shopDomain, status: "pending", nextAttemptAt: now },
-    update: { status: "pending", nextAttemptAt: now, attempts: 0, lastError: null },
+    update: { status: "pending", nextAttemptAt: now, attempts: 0, lastError: null, version: { increment: 1 } },
   });
 }
 
@@ -147,16 +147,22 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
   const release = { leaseOwner: null, leaseUntil: null };
   let written = readWritten(job.written);
   const save = async (data: Prisma.OrderWriteBackUpdateManyMutationInput) => prisma.orderWriteBack.updateMany({ where: lease, data });
+  // The step's outcome holds only for the version it planned from: made due again meanwhile (the invoice changed
+  // while its order was being written), the row keeps that newer due time and is only released.
+  const finish = async (data: Prisma.OrderWriteBackUpdateManyMutationInput) => {
+    const { count } = await prisma.orderWriteBack.updateMany({ where: { ...lease, version: job.version }, data: { ...data, ...release } });
+    if (count === 0 && (await save(release)).count === 1) log.info("the invoice changed while its order was written; writing it again");
+  };
 
   // Without write_orders nothing is written, and nothing is retried until the merchant grants it.
   if (!(await hasWriteScope(job.shopDomain))) {
-    await save({ ...release, status: "no_scope", nextAttemptAt: null, lastError: `missing scope ${WRITE_SCOPE}` });
+    await finish({ status: "no_scope", nextAttemptAt: null, lastError: `missing scope ${WRITE_SCOPE}` });
     return;
   }
   const settings = job.invoice.shop.settings;
   const plan = planWriteBack(writeBackInvoiceOf(job.invoice, settings?.trigger), tagSettingsOf(settings), written, deps.now());
   if (isEmptyPlan(plan)) {
-    await save({ ...release, status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: job.writtenAt ?? deps.now() });
+    await finish({ status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: job.writtenAt ?? deps.now() });
     return;
   }
   const record = (next: Written) => {
@@ -166,7 +172,7 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
   try {
     const admin = await deps.adminFor(job.shopDomain);
     if (!admin) {
-      await save({ ...release, status: "no_scope", nextAttemptAt: null, lastError: "no Admin API access for the shop" });
+      await finish({ status: "no_scope", nextAttemptAt: null, lastError: "no Admin API access for the shop" });
       return;
     }
     if (plan.metafields.length) {
@@ -189,24 +195,24 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
       check("flowTriggerReceive", result.flowTriggerReceive);
       await record(afterFlow(written, event));
     }
-    await save({ ...release, status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: deps.now() });
+    await finish({ status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: deps.now() });
     log.info({ tagsAdd: plan.tagsAdd, tagsRemove: plan.tagsRemove, metafields: plan.metafields.map((m) => m.key), flow: plan.flow.map((f) => f.handle) }, "order written back");
   } catch (error) {
     const failure = error instanceof WriteRefusedError ? "refused" : deps.classify(error);
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     if (failure === "no_scope") {
-      await save({ ...release, status: "no_scope", nextAttemptAt: null, lastError: reason });
+      await finish({ status: "no_scope", nextAttemptAt: null, lastError: reason });
       return;
     }
     const attempts = job.attempts + 1;
     if (failure === "refused" || attempts >= WRITEBACK.maxAttempts) {
       log.warn({ reason, attempts }, "writing the order back failed");
-      await save({ ...release, status: "failed", attempts, nextAttemptAt: null, lastError: reason });
+      await finish({ status: "failed", attempts, nextAttemptAt: null, lastError: reason });
       return;
     }
     const delay = retryDelayMs(attempts, deps.random, WRITEBACK.baseMs, WRITEBACK.capMs);
     log.info({ reason, attempts, delayMs: delay }, "writing the order back failed; will retry");
-    await save({ ...release, status: "pending", attempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: reason });
+    await finish({ status: "pending", attempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: reason });
   }
 }
 
