@@ -23,7 +23,7 @@ const LIBRARY_LOG_LEVEL: Record<string, LogSeverity> = {
  * against (docs/decisions/0001-versions.md, 0034). @shopify/shopify-api 15 also offers October26; moving to it is a
  * change of its own (the schema tests, the stand-in and the webhook subscriptions move with it).
  */
-export const API_VERSION = ApiVersion.July26;
+export const API_VERSION = ApiVersion.October26;
 
 // `satisfies` checks the options as written: shopifyApp's generic parameter alone accepts an option the library no
 // longer has (customShopDomains went that way in @shopify/shopify-api 13, unnoticed: docs/decisions/0034).

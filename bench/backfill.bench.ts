@@ -95,7 +95,7 @@ const standinStats = async () => (await standin.control("stats")) as Stats;
 // ---------------------------------------------------------------------------------------------------------------
 // Baseline: the app's Admin API client alone reads the range in bulk (start, poll node(id:) every 250 ms, download,
 // convert), measured in the same run; then the paged read's cost over a sample of pages.
-const client = createAdminClient({ shop: SHOP, endpoint: `${standin.url}/admin/api/2026-07/graphql.json`, accessToken: standin.accessToken, bucket: new BucketState() });
+const client = createAdminClient({ shop: SHOP, endpoint: `${standin.url}/admin/api/2026-10/graphql.json`, accessToken: standin.accessToken, bucket: new BucketState() });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let baseline: { ms: number } | null = null;
 if (BASELINE) {

@@ -2,7 +2,7 @@
 // nullability: test/shopify-standin/published-schema.test.ts holds every field of it to Shopify's published schema of
 // the version the app declares, so a query that runs here runs against Shopify.
 
-// Shopify's CurrencyCode and CountryCode enums as its published Admin schema of 2026-07 lists them (not the
+// Shopify's CurrencyCode and CountryCode enums as its published Admin schema of 2026-10 lists them (not the
 // runtime's ISO lists: those hold codes Shopify refuses, such as PR or UK; test/shopify-standin/published-schema.test.ts).
 const CURRENCIES = `
   AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BYR BZD CAD CDF CHF

@@ -676,7 +676,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     for (const timer of bulkTimers) clearTimeout(timer);
     bulkTimers.clear();
     const running = [...bulkOperations.values()].filter((o) => o.status === "CREATED" || o.status === "RUNNING");
-    await Promise.all(running.map((operation) => finishBulk(operation, "2026-07").catch(() => undefined)));
+    await Promise.all(running.map((operation) => finishBulk(operation, "2026-10").catch(() => undefined)));
   }
 
   /** The JSONL file of a completed operation; a cut download writes half of it and drops the connection. */
@@ -699,7 +699,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   }
 
   /** One GraphQL request: validated, cost checked against the bucket, executed. */
-  async function runGraphql(body: any, apiVersion = "2026-07"): Promise<{ status: number; json: unknown }> {
+  async function runGraphql(body: any, apiVersion = "2026-10"): Promise<{ status: number; json: unknown }> {
     if (typeof body?.query !== "string") return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
     // Parsed and validated once per query text: a backfill sends the same few queries thousands of times.
     let checked = documents.get(body.query);
@@ -873,7 +873,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     url,
     shop,
     accessToken,
-    graphqlUrl: (version = "2026-07") => `${url}/admin/api/${version}/graphql.json`,
+    graphqlUrl: (version = "2026-10") => `${url}/admin/api/${version}/graphql.json`,
     request: runGraphql,
     setFaults,
     finishBulkOperations,

@@ -24,7 +24,7 @@ export function webhookHeaders(options: DeliveryHeaders): Record<string, string>
     "X-Shopify-Topic": options.topic,
     "X-Shopify-Hmac-Sha256": options.hmac ?? shopifyHmac(options.rawBody, options.secret),
     "X-Shopify-Shop-Domain": options.shop,
-    "X-Shopify-API-Version": options.apiVersion ?? "2026-07",
+    "X-Shopify-API-Version": options.apiVersion ?? "2026-10",
     "X-Shopify-Webhook-Id": options.webhookId ?? randomUUID(),
     "X-Shopify-Event-Id": options.eventId ?? randomUUID(),
     "X-Shopify-Triggered-At": new Date().toISOString(),

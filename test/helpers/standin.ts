@@ -21,7 +21,7 @@ import type { AdminGraphql } from "../../app/shopify-admin/client.server";
 import type { Standin } from "../../shopify-standin/server";
 
 /** The app's bulk reads (app/shopify-admin/bulk-reads.ts) with this client; the file is read with the global fetch. */
-export function bulkReaderOf(client: AdminGraphql, apiVersion = "2026-07"): BulkReader {
+export function bulkReaderOf(client: AdminGraphql, apiVersion = "2026-10"): BulkReader {
   return {
     atOnce: bulkQueriesAtOnce(apiVersion),
     countOrders: (_shop, query) => countOrdersWith(client, query),
@@ -71,7 +71,7 @@ export async function spawnStandin(orders: unknown[], args: string[] = []): Prom
     child.once("exit", (code) => reject(new Error(`the stand-in exited (${code})`)));
   });
   const info = JSON.parse(first) as { url: string; shop: string; accessToken: string };
-  const client = createAdminClient({ shop: info.shop, endpoint: `${info.url}/admin/api/2026-07/graphql.json`, accessToken: info.accessToken, bucket: new BucketState() });
+  const client = createAdminClient({ shop: info.shop, endpoint: `${info.url}/admin/api/2026-10/graphql.json`, accessToken: info.accessToken, bucket: new BucketState() });
   return {
     ...info,
     reader: {

@@ -69,7 +69,7 @@ describe("embedded install by token exchange", () => {
       calls.push({ url, body, token: headers.get("x-shopify-access-token") });
       const json = (value: unknown) => new Response(JSON.stringify(value), { status: 200, headers: { "Content-Type": "application/json" } });
       if (url === `https://${SHOP}/admin/oauth/access_token`) return json({ access_token: EXCHANGED, scope: "read_orders" });
-      if (url === `https://${SHOP}/admin/api/2026-07/graphql.json`) {
+      if (url === `https://${SHOP}/admin/api/2026-10/graphql.json`) {
         return json({ data: { shop: { name: "Demo Mağaza", email: "owner@example.com", currencyCode: "TRY", ianaTimezone: "Europe/Istanbul", primaryDomain: { url: "https://demo.example" }, taxesIncluded: true } } });
       }
       return new Response("not Shopify", { status: 404 });

@@ -211,7 +211,7 @@ describe("past orders read in bulk", () => {
   }, 60_000);
 
   it("never runs more bulk operations at once than the API version allows: one more falls back to paging", async () => {
-    // Five of the shop's bulk operations already run at Shopify (2026-07 allows five), known to the app.
+    // Five of the shop's bulk operations already run at Shopify (from 2026-01 five are allowed), known to the app.
     const reader = standinReader(standin);
     standin.setFaults({ bulkMsPerObject: 1000 });
     const running: string[] = [];

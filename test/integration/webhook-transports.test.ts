@@ -106,7 +106,7 @@ describe("the production server's webhook path and the Remix routes", () => {
       "Shopify-Hmac-Sha256": classic["X-Shopify-Hmac-Sha256"],
       "Shopify-Topic": "orders/paid",
       "Shopify-Shop-Domain": SHOP,
-      "Shopify-API-Version": "2026-07",
+      "Shopify-API-Version": "2026-10",
       "Shopify-Webhook-Id": randomUUID(),
       "Shopify-Triggered-At": new Date().toISOString(),
     };

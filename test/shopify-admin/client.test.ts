@@ -122,7 +122,7 @@ describe("failures", () => {
   });
 
   it("a network failure is retried, then 'unavailable'", async () => {
-    const { admin } = await setup({}, { endpoint: "http://127.0.0.1:9/admin/api/2026-07/graphql.json", maxAttempts: 2 });
+    const { admin } = await setup({}, { endpoint: "http://127.0.0.1:9/admin/api/2026-10/graphql.json", maxAttempts: 2 });
     const error = (await readOrderWith(admin, 1).catch((e: unknown) => e)) as AdminApiError;
     expect(error.kind).toBe("unavailable");
     expect(admin.stats.failureRetries).toBe(1);

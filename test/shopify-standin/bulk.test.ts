@@ -23,7 +23,7 @@ const orders = [
   paidOrder(),
 ];
 
-async function gql(query: string, variables: Record<string, unknown> = {}, version = "2026-07") {
+async function gql(query: string, variables: Record<string, unknown> = {}, version = "2026-10") {
   const response = await fetch(standin.graphqlUrl(version), {
     method: "POST",
     headers: { "content-type": "application/json", "x-shopify-access-token": standin.accessToken },
@@ -37,7 +37,7 @@ const POLL = `query Poll($id: ID!) { node(id: $id) { ... on BulkOperation { id s
 const LINES = orders.reduce((sum, order) => sum + 1 + (order.line_items as unknown[]).length, 0);
 const ORDERS_QUERY = `{ orders(query: "financial_status:paid") { edges { node { id name lineItems { edges { node { id quantity } } } } } } }`;
 
-async function run(query: string, version = "2026-07") {
+async function run(query: string, version = "2026-10") {
   return (await gql(RUN, { query }, version)).data.bulkOperationRunQuery;
 }
 

@@ -15,7 +15,7 @@ const orders = fixtureNames().map(fixtureOrder) as Rest[];
 let standin: Standin;
 
 async function gql(query: string, variables: Record<string, unknown> = {}, token = standin.accessToken) {
-  const response = await fetch(standin.graphqlUrl("2026-07"), {
+  const response = await fetch(standin.graphqlUrl("2026-10"), {
     method: "POST",
     headers: { "content-type": "application/json", "x-shopify-access-token": token },
     body: JSON.stringify({ query, variables }),
@@ -57,7 +57,7 @@ describe("the command", () => {
       expect(Object.keys(first).sort()).toEqual(["accessToken", "shop", "url"]);
       expect(first.shop).toBe("contract-test.myshopify.com");
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const response = await fetch(`${first.url}/admin/api/2026-07/graphql.json`, {
+      const response = await fetch(`${first.url}/admin/api/2026-10/graphql.json`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-shopify-access-token": first.accessToken },
         body: JSON.stringify({ query: "{ orders(first: 10) { nodes { id } } shop { myshopifyDomain } }" }),
@@ -79,7 +79,7 @@ describe("access", () => {
   });
 
   it("answers 404 outside the Admin GraphQL path", async () => {
-    expect((await fetch(`${standin.url}/admin/api/2026-07/orders.json`)).status).toBe(404);
+    expect((await fetch(`${standin.url}/admin/api/2026-10/orders.json`)).status).toBe(404);
   });
 
   it("an invalid query is a validation error, not a crash", async () => {
