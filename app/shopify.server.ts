@@ -2,8 +2,8 @@
 // sessions in Prisma (their Shopify tokens encrypted at rest), and the shop recorded after every authentication.
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
-import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
+import { PrismaSessions } from "./db/sessions.server";
 import { env } from "./env.server";
 import { EncryptedSessionStorage } from "./secrets/session-storage.server";
 import { onAuthenticated } from "./shops/shops.server";
@@ -20,8 +20,7 @@ const LIBRARY_LOG_LEVEL: Record<string, LogSeverity> = {
 
 /**
  * The Admin API version the app's GraphQL documents, the stand-in and `shopify.app.toml` are written and checked
- * against (docs/decisions/0001-versions.md, 0034). @shopify/shopify-api 15 also offers October26; moving to it is a
- * change of its own (the schema tests, the stand-in and the webhook subscriptions move with it).
+ * against; the schema tests, the stand-in and the webhook subscriptions move with it (docs/decisions/0035).
  */
 export const API_VERSION = ApiVersion.October26;
 
@@ -34,7 +33,7 @@ const shopify = shopifyApp({
   scopes: config.SCOPES.split(",").map((scope) => scope.trim()).filter(Boolean),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new EncryptedSessionStorage(new PrismaSessionStorage(prisma)),
+  sessionStorage: new EncryptedSessionStorage(new PrismaSessions(prisma)),
   distribution: AppDistribution.AppStore,
   logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
   future: { unstable_newEmbeddedAuthStrategy: true },

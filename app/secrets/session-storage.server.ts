@@ -1,15 +1,12 @@
-// The library's Prisma session storage with the Shopify tokens encrypted at rest: every session the library (or
-// `installShopLocally`) stores has its access and refresh tokens sealed with the shop as additional data
+// The app's session storage (app/db/sessions.server.ts) with the Shopify tokens encrypted at rest: every session
+// the library (or `installShopLocally`) stores has its access and refresh tokens sealed with the shop as additional data
 // (app/settings/crypto.server.ts), and every session it loads has them opened again. A database copy or backup
 // alone holds no usable token. The library's other reads and the app's own (scope, id) never see a token.
 // docs/decisions/0025-secrets-key-rotation-and-tokens-at-rest.md
 import { Session } from "@shopify/shopify-api";
-import type { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import type { Db } from "../db/client";
+import type { SessionStore } from "../db/sessions.server";
 import { logger } from "../logger.server";
 import { configuredKeyRing, decryptSecret, encryptSecret, isStoredSecret, type KeyRing } from "../settings/crypto.server";
-
-type Inner = Pick<PrismaSessionStorage<Db>, "storeSession" | "loadSession" | "deleteSession" | "deleteSessions" | "findSessionsByShop">;
 
 /** A token as stored: sealed; an empty one stays empty (the library stores "" for none). */
 export function sealToken(token: string | undefined, shop: string, ring?: KeyRing): string | undefined {
@@ -24,9 +21,9 @@ export function openToken(stored: string | undefined, shop: string, ring?: KeyRi
   return stored && isStoredSecret(stored) ? decryptSecret(stored, shop, ring) : stored;
 }
 
-export class EncryptedSessionStorage {
+export class EncryptedSessionStorage implements SessionStore {
   constructor(
-    private readonly inner: Inner,
+    private readonly inner: SessionStore,
     private readonly ring: () => KeyRing = () => configuredKeyRing(),
   ) {}
 
