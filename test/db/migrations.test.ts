@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "../../app/db/migrate";
 import { PROVIDERS, schemaFor } from "../../scripts/prisma-schemas";
 import prisma from "../../app/db.server";
+import { providerOf } from "../../app/db/provider";
 
 // Where the client is generated does not change the database.
 const withoutGenerator = (schema: string) => schema.replace(/generator client \{[^}]*\}/, "");
@@ -38,4 +39,33 @@ describe("database migrations", () => {
       );
     }
   });
+
+  // Hand-written (migration 20261126234500_partial_indexes): a later migration that redefines the Invoice table on
+  // SQLite (Prisma's RedefineTables) would recreate them whole from the schema; this says so.
+  const PARTIAL = [
+    ["Invoice_remoteId_idx", `WHERE "remoteId" IS NOT NULL`, `SELECT "id" FROM "Invoice" WHERE "remoteId" = 7`],
+    // The claim's count of live leases (app/db/hot.server.ts); on SQLite it names the index, which must be usable.
+    ["Invoice_leaseUntil_idx", `WHERE "leaseUntil" IS NOT NULL`, `SELECT "shopDomain", COUNT(*) FROM "Invoice" {hint} WHERE "leaseUntil" >= '2026-11-26' GROUP BY "shopDomain"`],
+    ["Invoice_backfillId_state_idx", `WHERE "backfillId" IS NOT NULL`, `SELECT COUNT(*) FROM "Invoice" WHERE "backfillId" = 'run' AND "state" = 'queued'`],
+  ] as const;
+
+  it("keep the Invoice columns that are NULL at insert in partial indexes, which their queries still use", async () => {
+    const sqlite = providerOf(process.env.DATABASE_URL!) === "sqlite";
+    for (const [name, predicate, query] of PARTIAL) {
+      const [definition] = sqlite
+        ? await prisma.$queryRawUnsafe<Array<{ sql: string }>>(`SELECT "sql" FROM sqlite_master WHERE "type" = 'index' AND "name" = ?`, name)
+        : await prisma.$queryRawUnsafe<Array<{ sql: string }>>(`SELECT "indexdef" AS "sql" FROM pg_indexes WHERE "indexname" = $1 AND "schemaname" = current_schema()`, name);
+      // PostgreSQL prints the predicate in its own words: (... IS NOT NULL).
+      expect(definition?.sql.replace(/[()]/g, ""), name).toContain(sqlite ? predicate : predicate.replace(/[()]/g, ""));
+      const plan = sqlite
+        ? (await prisma.$queryRawUnsafe<Array<{ detail: string }>>(`EXPLAIN QUERY PLAN ${query.replace("{hint}", `INDEXED BY "${name}"`)}`)).map((row) => row.detail).join("\n")
+        : await prisma.$transaction(async (tx) => {
+            // An empty table is cheapest to scan whole: forbid that, to see whether the index can serve the query.
+            await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+            return (await tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`EXPLAIN ${query.replace("{hint}", "")}`)).map((row) => row["QUERY PLAN"]).join("\n");
+          });
+      expect(plan, `${name} for ${query}`).toContain(name);
+    }
+  });
 });
+
