@@ -12,9 +12,6 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // eslint-plugin-react-hooks 7's recommended set adds the React Compiler's rules; all hold but this one, which
-      // flags the seven effects that reset a form's state when the loader's data changes (docs/decisions/0033-node-22-floor.md).
-      "react-hooks/set-state-in-effect": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["warn", "error"] }],
     },

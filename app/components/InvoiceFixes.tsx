@@ -18,6 +18,7 @@ import { useFetcher } from "@remix-run/react";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useState } from "react";
 import { useT } from "../i18n/react";
+import { useFreshValue } from "./useFreshValue";
 import type { BuyerOverride } from "../orders/buyer-override";
 import { formatDateTime } from "./format";
 
@@ -67,10 +68,12 @@ export function InvoiceFixes({
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   const errors = answer && !answer.ok ? answer.errors ?? {} : {};
 
+  // A successful answer closes the dialog (while rendering); its toast is an effect.
+  const freshAnswer = useFreshValue(answer);
+  if (freshAnswer?.ok) setDialog(null);
   useEffect(() => {
     if (!answer) return;
     if (answer.ok) {
-      setDialog(null);
       const done: Record<string, string> = {
         override_buyer: answer.retried
           ? t("fix.done.buyerRetry")

@@ -22,6 +22,7 @@ import {
 import { useEffect, useMemo, useState } from "react";
 import type { InvoiceListFilters, InvoicePage } from "../admin/invoices.server";
 import { useT } from "../i18n/react";
+import { useFreshValue } from "./useFreshValue";
 import { formatDateTime, formatDay, formatMoney } from "./format";
 import { KindBadge, StateBadge } from "./StateBadge";
 import { usePdfDownload } from "./usePdfDownload";
@@ -66,7 +67,9 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
     [searchParams, setSearchParams],
   );
 
-  useEffect(() => setQuery(filters.q ?? ""), [filters.q]);
+  // The URL's search changed (a link, back, a cleared filter): the field shows it.
+  const freshQ = useFreshValue(filters.q ?? "");
+  if (freshQ !== undefined) setQuery(freshQ);
   // Arriving with the deadline filter set (the home banner's action): show it as an applied filter.
   useEffect(() => {
     if (filters.deadline) setMode(IndexFiltersMode.Filtering);

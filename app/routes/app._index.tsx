@@ -16,6 +16,7 @@ import { DashboardStrip } from "../components/DashboardStrip";
 import { OnboardingChecklist } from "../components/OnboardingChecklist";
 import { InvoiceTable } from "../components/InvoiceTable";
 import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import { useFreshValue } from "../components/useFreshValue";
 import { problemText } from "../problems";
 import type { TitleHandle } from "../i18n/page-title";
 
@@ -62,10 +63,12 @@ export default function Invoices() {
     else shopify.toast.show(t("onboarding.notConfigured"), { isError: true });
   }, [testFetcher.data, testFetcher.state, shopify, t]);
 
+  // An answer to "issue for real" closes its confirmation (while rendering); its toast is an effect.
+  const issueAnswer = useFreshValue(issueFetcher.state === "idle" ? issueFetcher.data : undefined);
+  if (issueAnswer) setConfirmingIssue(false);
   useEffect(() => {
     const result = issueFetcher.data;
     if (!result || issueFetcher.state !== "idle") return;
-    setConfirmingIssue(false);
     if (result.ok) shopify.toast.show(t("issueForReal.done", { count: "count" in result ? (result.count ?? 0) : 0 }));
     else shopify.toast.show(t("issueForReal.failed"), { isError: true });
   }, [issueFetcher.data, issueFetcher.state, shopify, t]);

@@ -20,6 +20,7 @@ import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { ConnectionSection, MappingSections } from "../components/SettingsSections";
 import { CartBlockSection } from "../components/CartBlockSection";
 import { SaleChannelOffer } from "../components/SaleChannelOffer";
+import { useFreshValue } from "../components/useFreshValue";
 import { OrderWriteBackSection } from "../components/OrderWriteBackSection";
 import { refreshWriteScope } from "../writeback/scope.server";
 import type { TitleHandle } from "../i18n/page-title";
@@ -84,36 +85,39 @@ export default function Settings() {
   const channel = useFetcher<SaleChannelResult>();
   const [channelError, setChannelError] = useState<string | undefined>();
 
+  // A new answer adjusts the form while rendering; its toasts and the focus on the first error are effects.
+  const saveAnswer = useFreshValue(fetcher.state === "idle" ? fetcher.data : undefined);
+  if (saveAnswer?.ok) {
+    setErrors({});
+    setForm((current) => ({ ...current, apiKey: "" }));
+    if (submitted) setSaved({ ...submitted, apiKey: "" });
+  } else if (saveAnswer) {
+    setErrors(saveAnswer.errors);
+    setDetail(saveAnswer.detail);
+  }
   useEffect(() => {
     const result = fetcher.data;
     if (!result || fetcher.state !== "idle") return;
     if (result.ok) {
-      setErrors({});
-      setForm((current) => ({ ...current, apiKey: "" }));
-      if (submitted) setSaved({ ...submitted, apiKey: "" });
       shopify.toast.show(result.keyChecked ? t("settings.savedKeyChecked") : t("settings.saved"));
       if (result.webhook.state === "failed") shopify.toast.show(t("settings.webhookFailed", { detail: result.webhook.detail }), { isError: true, duration: 10_000 });
     } else {
-      setErrors(result.errors);
-      setDetail(result.detail);
       focusFirstError(Object.keys(result.errors));
     }
-    // Only a new answer of the fetcher is handled here, once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.data, fetcher.state, shopify, t]);
 
+  const channelAnswer = useFreshValue(channel.state === "idle" ? channel.data : undefined);
+  if (channelAnswer?.ok) {
+    setChannelError(undefined);
+    setForm((current) => ({ ...current, saleChannelId: channelAnswer.id }));
+    // The channel is stored by its own request: not an unsaved change.
+    setSaved((current) => ({ ...current, saleChannelId: channelAnswer.id }));
+  } else if (channelAnswer) {
+    setChannelError(t.dyn(`settings.saleChannel.error.${channelAnswer.code}`, channelAnswer.code, { detail: channelAnswer.detail ?? "-" }));
+  }
   useEffect(() => {
     const result = channel.data;
-    if (!result || channel.state !== "idle") return;
-    if (result.ok) {
-      setChannelError(undefined);
-      setForm((current) => ({ ...current, saleChannelId: result.id }));
-      // The channel is stored by its own request: not an unsaved change.
-      setSaved((current) => ({ ...current, saleChannelId: result.id }));
-      shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
-    } else {
-      setChannelError(t.dyn(`settings.saleChannel.error.${result.code}`, result.code, { detail: result.detail ?? "-" }));
-    }
+    if (result?.ok && channel.state === "idle") shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
   }, [channel.data, channel.state, shopify, t]);
   const offerChannel = data.lists !== null && data.lists.error === null && data.lists.channelForShop === null && form.saleChannelId === null;
 

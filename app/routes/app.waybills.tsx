@@ -12,6 +12,7 @@ import { readWaybill, submitWaybillInvoice, type WaybillRefusal } from "../waybi
 import type { FormErrors, WaybillInvoiceForm } from "../waybills/waybill-invoice";
 import { useT, type T } from "../i18n/react";
 import { WaybillInvoiceSections } from "../components/WaybillInvoiceForm";
+import { useFreshValue } from "../components/useFreshValue";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import type { TitleHandle } from "../i18n/page-title";
 
@@ -80,24 +81,25 @@ export default function WaybillInvoicePage() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [refusal, setRefusal] = useState<WaybillRefusal | null>(read && !read.ok ? read.refusal : null);
 
-  // A new waybill read by the loader replaces the form.
-  useEffect(() => {
-    setForm(read?.ok ? read.form : null);
-    setRefusal(read && !read.ok ? read.refusal : null);
+  // A new waybill read by the loader replaces the form (while rendering).
+  const freshRead = useFreshValue(read);
+  if (freshRead !== undefined) {
+    setForm(freshRead?.ok ? freshRead.form : null);
+    setRefusal(freshRead && !freshRead.ok ? freshRead.refusal : null);
     setErrors({});
-  }, [read]);
+  }
 
+  // A refused answer shows its errors or refusal (while rendering); a queued one is left by an effect.
+  const answer = useFreshValue(fetcher.state === "idle" ? fetcher.data : undefined);
+  if (answer && !answer.ok) {
+    if ("errors" in answer) setErrors(answer.errors);
+    else setRefusal(answer.refusal);
+  }
   useEffect(() => {
     const result = fetcher.data;
-    if (!result || fetcher.state !== "idle") return;
-    if (result.ok) {
-      shopify.toast.show(t("waybill.queued"));
-      navigate(`/app/invoices/${result.invoiceId}`);
-    } else if ("errors" in result) {
-      setErrors(result.errors);
-    } else {
-      setRefusal(result.refusal);
-    }
+    if (!result?.ok || fetcher.state !== "idle") return;
+    shopify.toast.show(t("waybill.queued"));
+    navigate(`/app/invoices/${result.invoiceId}`);
   }, [fetcher.data, fetcher.state, shopify, t, navigate]);
 
   const readIt = () => {
