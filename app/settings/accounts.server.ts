@@ -58,6 +58,9 @@ export async function postAccountRefusal(shop: string, connection: Connection, c
   return refusal;
 }
 
+/** Shops whose accounts the start-up check asks their service for at once. */
+export const CHECK_LANES = 8;
+
 /**
  * Every shop's stored choice of accounts against the service's list, once when a worker starts: settings saved
  * before the check existed (or changed in the panel since) show as a problem on the home page before any post.
@@ -68,18 +71,28 @@ export async function checkStoredAccounts(clientFor: (service: { baseUrl: string
     select: { shopDomain: true, baseUrl: true, apiKeyEncrypted: true, invoiceIntegrationId: true, dummyIntegrationId: true },
   });
   let found = 0;
-  for (const row of rows) {
-    try {
-      const client = clientFor({ baseUrl: row.baseUrl, apiKey: decryptSecret(row.apiKeyEncrypted!, row.shopDomain) });
-      if (typeof client.listInvoiceIntegrations !== "function") return found; // a client that cannot list (a test's)
-      const accounts = await listAccounts(client);
-      const errors = accountErrors(accounts, { invoiceIntegrationId: row.invoiceIntegrationId, dummyIntegrationId: row.dummyIntegrationId });
-      const problem = errors.invoiceIntegrationId ?? errors.dummyIntegrationId ?? null;
-      await setAccountProblem(row.shopDomain, problem);
-      if (problem) found += 1;
-    } catch (error) {
-      logger.warn({ shop: row.shopDomain, err: (error as Error).message }, "stored invoice accounts could not be checked");
+  let next = 0;
+  let cannotList = false;
+  // CHECK_LANES shops at a time: one slow or unreachable service (10 s timeout) holds one lane, not every shop after it.
+  const lane = async () => {
+    while (!cannotList && next < rows.length) {
+      const row = rows[next++];
+      try {
+        const client = clientFor({ baseUrl: row.baseUrl, apiKey: decryptSecret(row.apiKeyEncrypted!, row.shopDomain) });
+        if (typeof client.listInvoiceIntegrations !== "function") {
+          cannotList = true; // a client that cannot list (a test's)
+          return;
+        }
+        const accounts = await listAccounts(client);
+        const errors = accountErrors(accounts, { invoiceIntegrationId: row.invoiceIntegrationId, dummyIntegrationId: row.dummyIntegrationId });
+        const problem = errors.invoiceIntegrationId ?? errors.dummyIntegrationId ?? null;
+        await setAccountProblem(row.shopDomain, problem);
+        if (problem) found += 1;
+      } catch (error) {
+        logger.warn({ shop: row.shopDomain, err: (error as Error).message }, "stored invoice accounts could not be checked");
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHECK_LANES, rows.length) }, lane));
   return found;
 }

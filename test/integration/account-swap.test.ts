@@ -3,10 +3,11 @@
 // the problem on the home page before any post.
 import { describe, expect, it } from "vitest";
 import { loadInvoicesPage } from "../../app/admin/invoices.server";
-import { checkStoredAccounts, forgetAccountKinds } from "../../app/settings/accounts.server";
+import { CHECK_LANES, checkStoredAccounts, forgetAccountKinds } from "../../app/settings/accounts.server";
+import { encryptSecret } from "../../app/settings/crypto.server";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
-import { prisma } from "../helpers/db";
+import { installShop, prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
 
 const pipeline = pipelineForEachTest({ formalizeDelayMs: 10 });
@@ -58,4 +59,34 @@ describe("swapped test and live accounts", () => {
     expect(await checkStoredAccounts()).toBe(0);
     expect((await loadInvoicesPage(SHOP, new URLSearchParams())).accountProblem).toBeNull();
   });
+
+  it("the start-up check asks the services of many shops a few at a time: a slow one does not hold up the rest", async () => {
+    const shops = Array.from({ length: 20 }, (_, i) => `swap-${i}.myshopify.com`);
+    for (const shop of shops) {
+      await installShop(shop);
+      await prisma.shopSettings.create({ data: { shopDomain: shop, apiKeyEncrypted: encryptSecret(`key-${shop}`, shop), invoiceIntegrationId: 8, dummyIntegrationId: 9 } });
+    }
+    let open = 0;
+    let most = 0;
+    const answered: string[] = [];
+    const found = await checkStoredAccounts(({ apiKey }) => ({
+      async listInvoiceIntegrations() {
+        open++;
+        most = Math.max(most, open);
+        // The first shop's service is slow; the others answer at once (shop 3's with its accounts swapped).
+        await new Promise((resolve) => setTimeout(resolve, apiKey === `key-${shops[0]}` ? 1_500 : 10));
+        open--;
+        answered.push(apiKey);
+        return apiKey === `key-${shops[3]}` ? [{ id: 8, is_test: true }, { id: 9, is_test: false }] : [{ id: 8, is_test: false }, { id: 9, is_test: true }];
+      },
+    }));
+    expect(found).toBe(1);
+    const ours = answered.filter((key) => key.startsWith("key-swap-"));
+    expect(new Set(ours).size).toBe(20);
+    expect(most).toBe(CHECK_LANES);
+    // Asked first, answered last: the other shops did not wait for it.
+    expect(ours.at(-1)).toBe(`key-${shops[0]}`);
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: shops[3] } })).accountProblem).not.toBeNull();
+  });
 });
+
