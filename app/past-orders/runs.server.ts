@@ -7,7 +7,7 @@
 // releases them. State, Admin API cursor and counts live on the BackfillRun row, so a reload or a restart
 // changes nothing: the worker's scheduler advances runs one page at a time under a lease on the row.
 // A range of BULK_THRESHOLD orders or more (the dry run's count) is read with one bulk query operation instead
-// of pages (app/bulk/, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BACKLOG_MAX
+// of pages (app/bulk/, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BULK_STEP
 // at a time from the file; a bulk read that fails, expires or cannot start falls back to pages.
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
@@ -30,6 +30,15 @@ const LEASE_MS = 2 * 60_000;
  * far ahead of what the invoicing service can take.
  */
 export const BACKLOG_MAX = 200;
+/**
+ * A run read in bulk has every order in hand already: it records them BULK_STEP at a time, one step after the other
+ * (no reading to pace), while fewer than BULK_BACKLOG_MAX wait. Recorded rows are queued with the past-orders
+ * priority, which live orders always go ahead of, and the mapping reads the shop's settings when each is posted; a
+ * pause holds them all in one statement. With 200 the worker idled whenever it drained the queue within the
+ * scheduler's second, and 10,000 orders took 50 steps (bench/results/backfill.md).
+ */
+export const BULK_STEP = 1_000;
+export const BULK_BACKLOG_MAX = 20_000;
 
 export const ACTIVE_STATES = ["counting", "ready", "running", "paused"] as const;
 export type RunState = (typeof ACTIVE_STATES)[number] | "done" | "failed" | "cancelled";
@@ -189,7 +198,8 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   const now = options.now ?? (() => new Date());
   const start = now();
   const backlog = await prisma.invoice.count({ where: { backfillId: id, state: "queued" } });
-  if (backlog >= BACKLOG_MAX) return false;
+  if (backlog >= BULK_BACKLOG_MAX) return false;
+  if (backlog >= BACKLOG_MAX && (await prisma.backfillRun.count({ where: { id, mode: "bulk" } })) === 0) return false;
   const leaseUntil = new Date(start.getTime() + LEASE_MS);
   const leased = await prisma.backfillRun.updateMany({
     where: { id, state: { in: ["counting", "running"] }, listedAllAt: null, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
@@ -277,7 +287,7 @@ async function chooseMode(run: RunRow, query: string, bulk: BulkReader | undefin
 }
 
 /**
- * A bulk operation's orders, kept in this process while its run records them BACKLOG_MAX at a time (another
+ * A bulk operation's orders, kept in this process while its run records them BULK_STEP at a time (another
  * process, or this one after a restart, reads the file again: its order, and so `listed` as the offset, holds).
  */
 const FILE_FRESH_MS = 3_600_000;
@@ -331,7 +341,7 @@ async function bulkStep(run: RunRow, query: string, bulk: BulkReader, { held, ba
     await prisma.backfillRun.updateMany({ where: held, data: { plan: plan as unknown as Prisma.InputJsonValue, state: "ready", lastError: null, ...release } });
     return false;
   }
-  const slice = orders.slice(run.listed, run.listed + Math.max(0, BACKLOG_MAX - backlog));
+  const slice = orders.slice(run.listed, run.listed + Math.min(BULK_STEP, Math.max(0, BULK_BACKLOG_MAX - backlog)));
   const counts = await recordOrders(run.shopDomain, run.id, slice, now);
   const all = run.listed + slice.length >= orders.length;
   if (all) bulkFiles.delete(run.id);

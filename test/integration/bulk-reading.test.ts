@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BULK_THRESHOLD } from "../../app/bulk/operations.server";
-import { advanceRun, latestRun, startDryRun, startRun } from "../../app/past-orders/runs.server";
+import { advanceRun, BACKLOG_MAX, latestRun, startDryRun, startRun } from "../../app/past-orders/runs.server";
 import { createdBetweenQuery } from "../../app/pipeline/order-reader";
 import { reconcileShop, type ReconcileResult } from "../../app/pipeline/reconcile.server";
 import { encryptSecret } from "../../app/settings/crypto.server";
@@ -145,6 +145,35 @@ describe("past orders read in bulk", () => {
     const event = await prisma.invoiceEvent.findFirstOrThrow({ where: { invoice: { orderId: String(orders[0].id) }, type: "received" } });
     expect(event.data).toMatchObject({ source: "past_orders", backfillId: id });
   }, 60_000);
+
+  for (const bulk of [true, false]) {
+  it(bulk ? "a run read in bulk records its whole file without waiting for its queue to drain" : "a run read page by page stops reading once BACKLOG_MAX of its invoices wait", async () => {
+    const reader = standinReader(standin, { bulk });
+    const started = await startDryRun(SHOP, from, to, ["read_orders"]);
+    if (!started.ok) throw new Error(started.reason);
+    await drive(started.id, reader, (run) => run.state === "ready");
+    expect((await startRun(SHOP, started.id)).ok).toBe(true);
+    // Nothing is posted meanwhile: every recorded row stays queued.
+    const waiting = () => prisma.invoice.count({ where: { backfillId: started.id, state: "queued" } });
+    for (let i = 0; i < 500; i++) {
+      if ((await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt) break;
+      if (!bulk && (await waiting()) >= BACKLOG_MAX) break;
+      if (!(await advanceRun(started.id, { reader, owner: "test" }))) await sleep(20);
+    }
+    // The paged run reads no further page while they wait.
+    if (!bulk) for (let i = 0; i < 3; i++) expect(await advanceRun(started.id, { reader, owner: "test" })).toBe(false);
+    expect(COUNT).toBeGreaterThan(BACKLOG_MAX);
+    const queued = await waiting();
+    const listedAll = (await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt !== null;
+    if (bulk) expect({ queued, listedAll }).toEqual({ queued: COUNT, listedAll: true });
+    else {
+      // Pages are read whole: the last one read may take the queue a little past the bound.
+      expect(queued).toBeGreaterThanOrEqual(BACKLOG_MAX);
+      expect(queued).toBeLessThan(COUNT);
+      expect(listedAll).toBe(false);
+    }
+  }, 60_000);
+  }
 
   it("a range under the threshold is read page by page, with no bulk operation", async () => {
     const reader = standinReader(standin);
