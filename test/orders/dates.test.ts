@@ -20,7 +20,10 @@ describe("zoneOrTurkey", () => {
     expect(zoneOrTurkey(undefined)).toBe("Europe/Istanbul");
   });
 
-  it("asks the runtime once per zone (an Intl formatter each time), and never for a missing zone", () => {
+  it("asks the runtime once per zone (an Intl formatter each time), and never for a missing zone", async () => {
+    // A fresh copy of the module, so that no zone is known from the tests above.
+    vi.resetModules();
+    const { zoneOrTurkey } = await import("../../app/orders/dates");
     const asked = vi.spyOn(IANAZone, "isValidZone");
     for (let i = 0; i < 3; i++) {
       expect(zoneOrTurkey("Pacific/Chatham")).toBe("Pacific/Chatham");
@@ -106,6 +109,7 @@ describe("dateIn: the Y-m-d of a timestamp in a zone", () => {
     ["the 31st of a long month", "2026-12-31T22:00:00+03:00", "Europe/Istanbul", "2026-12-31"],
     ["a basic-format timestamp (luxon reads it)", "20261120T233000+0300", "Europe/Istanbul", "2026-11-20"],
     ["an offset without minutes (luxon reads it)", "2026-11-20T23:30:00+03", "UTC", "2026-11-20"],
+    ["ISO 8601's expanded year (luxon reads it)", "+002026-11-20T10:00:00Z", "UTC", "2026-11-20"],
   ])("%s: %s in %s is %s", (_what, iso, zone, expected) => {
     expect(dateIn(iso, zone)).toBe(expected);
   });
@@ -127,6 +131,7 @@ describe("dateIn: the Y-m-d of a timestamp in a zone", () => {
     ["29 February of a common year", "2026-02-29T10:00:00+03:00"],
     ["30 February", "2026-02-30T10:00:00Z"],
     ["31 April", "2026-04-31T10:00:00+03:00"],
+    ["30 February with ISO 8601's expanded year", "+002026-02-30T10:00:00Z"],
   ])("%s is no date, not a day of the next month", (_what, iso) => {
     expect(dateIn(iso, "Europe/Istanbul")).toBeUndefined();
   });
