@@ -263,17 +263,12 @@ export function InvoiceFixes({
                 }
                 inputMode="numeric"
               />
+              {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
               {company ? (
-                <>
-                  <TextField
-                    {...field("title")}
-                    label={t("fix.buyer.titleField")}
-                  />
-                  <TextField
-                    {...field("taxOffice")}
-                    label={t("fix.buyer.taxOffice")}
-                  />
-                </>
+                <TextField
+                  {...field("title")}
+                  label={t("fix.buyer.titleField")}
+                />
               ) : (
                 <FormLayout.Group>
                   <TextField {...field("name")} label={t("fix.buyer.name")} />
@@ -283,6 +278,12 @@ export function InvoiceFixes({
                   />
                 </FormLayout.Group>
               )}
+              {company ? (
+                <TextField
+                  {...field("taxOffice")}
+                  label={t("fix.buyer.taxOffice")}
+                />
+              ) : null}
               <TextField
                 {...field("reason")}
                 label={t("fix.buyer.reasonField")}
