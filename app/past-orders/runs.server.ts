@@ -265,17 +265,27 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
 
 type RunRow = Awaited<ReturnType<typeof prisma.backfillRun.findUniqueOrThrow>>;
 
-/** Records read orders as the bulk action does; an order this run recorded before (read again) counts as nothing. */
+/**
+ * Records read orders as the bulk action does; an order this run recorded before (read again) counts as nothing.
+ * The workers are woken at the step's first queued order and at its end, not once per order (on PostgreSQL each is a
+ * NOTIFY, a round trip: 1,000 per bulk step).
+ */
 async function recordOrders(shop: string, runId: string, orders: unknown[], now: () => Date) {
   const counts = { recorded: 0, existing: 0, skipped: 0 };
+  let queued = false;
   for (const order of orders) {
-    const outcome = await recordReadOrder(shop, order, { source: "past_orders", backfillId: runId }, now());
+    const outcome = await recordReadOrder(shop, order, { source: "past_orders", backfillId: runId, batched: true }, now());
+    if (outcome.status === 200 && outcome.result === "queued" && !queued) {
+      queued = true;
+      await signalWork();
+    }
     if (outcome.status === 200 && (outcome.result === "queued" || outcome.result === "cancelled" || outcome.result === "waiting")) counts.recorded += 1;
     else if (outcome.status === 200 && outcome.result === "duplicate") {
       const ours = await prisma.invoice.count({ where: { shopDomain: shop, orderId: String((order as { id?: unknown }).id), backfillId: runId } });
       if (!ours) counts.existing += 1;
     } else counts.skipped += 1;
   }
+  if (queued) await signalWork();
   return counts;
 }
 

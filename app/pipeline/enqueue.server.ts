@@ -30,6 +30,8 @@ export interface ReadOrderMeta {
   source: ReadOrderSource;
   /** The past-orders run recording it: its rows are claimed after live ones (priority 1). */
   backfillId?: string;
+  /** The caller wakes the workers once for the orders it records together (`signalWork`), not once per order. */
+  batched?: boolean;
 }
 
 /** The shop's invoicing trigger, or null when the shop never installed the app (no Shop row). */
@@ -120,7 +122,7 @@ export async function recordReadOrder(shop: string, payload: unknown, read: Read
       : "waiting";
   const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read), parsed.envelope);
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
-  if (state === "queued") await signalWork();
+  if (state === "queued" && !read.batched) await signalWork();
   logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source }, "order recorded from the Admin API");
   return { status: 200, result: state };
 }
