@@ -167,6 +167,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     LOCAL_SERVICES: "1",
     LOG_LEVEL: options.logs ? "info" : "warn",
     ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : {}),
+    // Run under libfaketime (`faketime -f "+30d" npx vitest run …`: the suite on another day), the app keeps the
+    // tests' clock; its environment is otherwise built from nothing.
+    ...(process.env.FAKETIME ? { LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME } : {}),
     ...options.env,
   };
 
