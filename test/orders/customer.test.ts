@@ -201,6 +201,15 @@ describe("a number in the billing address's company field", () => {
     expect(r.customer).toMatchObject({ title: "Yılmaz-Demir / Tekstil, Ltd." });
   });
 
+  it("the title is the company field without its number, whichever number the buyer is invoiced under", () => {
+    // The note attribute's VKN is the buyer's number; the T.C. number in the company field is still no part of the title.
+    const r = map(withCompany("Ayşe Yılmaz Tasarım 10000000146", attrs(["VKN", "9860008925"], ["Vergi Dairesi", "Kadıköy"])));
+    expect(r.customer).toMatchObject({ type: "company", tax_number: "9860008925", title: "Ayşe Yılmaz Tasarım" });
+    // A longer run of digits is no number: it stays in the title.
+    const long = map(withCompany("Kitap 12345678901234", attrs(["VKN", "9860008925"], ["Vergi Dairesi", "Kadıköy"])));
+    expect(long.customer).toMatchObject({ type: "company", title: "Kitap 12345678901234" });
+  });
+
   it("a T.C. number in the company is a citizen (a sole trader writing their number)", () => {
     const r = map(withCompany("Ayşe Yılmaz Tasarım 10000000146"));
     expect(r.errors).toEqual([]);
@@ -458,6 +467,9 @@ describe("the address", () => {
     const none = map(order({ billing_address: noZip }), settings({ defaultAddress: { ...defaults, postcode: undefined } })).customer;
     expect(none).toBeDefined();
     expect(none).not.toHaveProperty("postcode");
+    const noDefaults = map(order({ billing_address: noZip })).customer;
+    expect(noDefaults).toBeDefined();
+    expect(noDefaults).not.toHaveProperty("postcode");
   });
 });
 

@@ -91,6 +91,11 @@ describe("parseRefund: the payload", () => {
       [{ refund_shipping_lines: [{ tax_amount_set: money("8,32") }] }, "refund_shipping_lines.0.tax_amount_set.shop_money.amount"],
     ];
     for (const [over, path] of places) expect(errorOf(payload(over)), path).toBe(`${path}: decimal amount expected`);
+    // The refunded item's own fields are text and a flag.
+    expect(errorOf(payload({ refund_line_items: [{ ...yogaMat, line_item: { title: 5 } }] }))).toMatch(/^refund_line_items\.0\.line_item\.title: /);
+    expect(errorOf(payload({ refund_line_items: [{ ...yogaMat, line_item: { gift_card: "yes" } }] }))).toMatch(/^refund_line_items\.0\.line_item\.gift_card: /);
+    expect(errorOf(payload({ transactions: [{ kind: 1 }] }))).toMatch(/^transactions\.0\.kind: /);
+    expect(errorOf(payload({ restock: "yes" }))).toMatch(/^restock: /);
     // Fields Shopify adds in later versions pass (loose objects).
     expect(ShopifyRefundSchema.parse(payload({ duties: [], return: null })).duties).toEqual([]);
   });
