@@ -165,7 +165,7 @@ describe("refundFacts: money returned", () => {
         tx({ amount: "999.00", status: "error" }),
         tx({ amount: "999.00", kind: "sale" }),
         tx({ amount: "999.00", kind: null }),
-        // No status: a refund transaction as older payloads list it, taken as done.
+        // No status: taken as done (refunds.ts reads a missing status as "success").
         tx({ amount: "-10.00", status: null }),
       ],
     });
