@@ -12,7 +12,8 @@ const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citiz
 let standin: Standin;
 
 beforeAll(async () => {
-  standin = await startStandin({ port: 0, shop: "demo-magaza.myshopify.com", orders: [order] });
+  // The fixture has a fixed date: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
+  standin = await startStandin({ port: 0, shop: "demo-magaza.myshopify.com", orders: [order], scopes: ["read_orders", "read_all_orders"] });
 });
 afterAll(() => standin.stop());
 

@@ -12,7 +12,8 @@ let standin: Standin;
 const orders = Array.from({ length: 3 * ORDERS_PAGE_MAX }, () => paidOrder());
 
 beforeAll(async () => {
-  standin = await startStandin({ orders, bucketSize: 1_000_000, restoreRate: 1_000_000 });
+  // The orders' dates are fixed: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
+  standin = await startStandin({ orders, scopes: ["read_orders", "read_all_orders"], bucketSize: 1_000_000, restoreRate: 1_000_000 });
 });
 afterAll(() => standin.stop());
 

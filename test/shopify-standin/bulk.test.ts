@@ -60,8 +60,10 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  // The orders' dates are fixed: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
   standin = await startStandin({
     orders,
+    scopes: ["read_orders", "write_orders", "read_all_orders"],
     bulkMsPerObject: 5,
     webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     webhookSecret: SECRET,

@@ -47,7 +47,7 @@ describe("the command", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "standin-"));
     const file = path.join(dir, "orders.json");
     writeFileSync(file, JSON.stringify(orders.slice(0, 3)));
-    const child = spawn("npm", ["run", "--silent", "shopify:standin", "--", "--port", "0", "--orders", file, "--shop", "contract-test.myshopify.com", "--quiet"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("npm", ["run", "--silent", "shopify:standin", "--", "--port", "0", "--orders", file, "--shop", "contract-test.myshopify.com", "--scopes", "read_orders,write_orders,read_all_orders", "--quiet"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout! }).once("line", resolve);
