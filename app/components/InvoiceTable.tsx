@@ -67,9 +67,11 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
     [searchParams, setSearchParams],
   );
 
-  // The URL's search changed (a link, back, a cleared filter): the field shows it.
+  // The search this field last put in the URL: when that arrives, the merchant may have typed on meanwhile, and the
+  // field keeps what they typed. Any other search in the URL (a link, back, a cleared filter) shows in the field.
+  const [sentQ, setSentQ] = useState<string | null>(null);
   const freshQ = useFreshValue(filters.q ?? "");
-  if (freshQ !== undefined) setQuery(freshQ);
+  if (freshQ !== undefined && freshQ !== sentQ) setQuery(freshQ);
   // Arriving with the deadline filter set (the home banner's action): show it as an applied filter.
   useEffect(() => {
     if (filters.deadline) setMode(IndexFiltersMode.Filtering);
@@ -77,7 +79,10 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
   useEffect(() => {
     const trimmed = query.trim();
     if (trimmed === (filters.q ?? "")) return;
-    const timer = setTimeout(() => update({ q: trimmed || null }), SEARCH_DELAY_MS);
+    const timer = setTimeout(() => {
+      setSentQ(trimmed);
+      update({ q: trimmed || null });
+    }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [query, filters.q, update]);
 

@@ -24,6 +24,9 @@ async function search(page: Page, text: string) {
   const field = page.getByPlaceholder(/Search by order|Sipariş, fatura no/);
   if (!(await field.isVisible())) await page.getByRole("button", { name: /Search and filter results|Arama ve sonuçları filtreleme/ }).click();
   await field.fill(text);
+  // The search reaches the URL (after the field's delay) before the rows are read: two searches with the same rows
+  // would otherwise pass on the earlier one's.
+  await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe(text.trim() || null);
 }
 
 describe.skipIf(!chromiumAvailable())("the invoice list: search, phone layout, dates and tabs", () => {
@@ -55,6 +58,30 @@ describe.skipIf(!chromiumAvailable())("the invoice list: search, phone layout, d
       await search(page, typed);
       await expect.poll(() => page.getByText("Fatura bulunamadı").isVisible(), { message: typed }).toBe(true);
     }
+    await closePage(page);
+  }, 90_000);
+
+  it("what the merchant types on while an earlier search is loading stays in the field and is searched", async () => {
+    const page = await openAdminPage(browser, stack, "/app", "tr");
+    await expect.poll(() => rows(page).count()).toBe(ORDERS.length);
+    // The list's data for the first search answers after 2 s (as on a busy server).
+    const slow = /[?&]q=Ay%C5%9Fe(&|$)/;
+    await page.route(slow, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue().catch(() => undefined);
+    });
+    const field = page.getByPlaceholder(/Sipariş, fatura no/);
+    if (!(await field.isVisible())) await page.getByRole("button", { name: /Arama ve sonuçları filtreleme/ }).click();
+    const asked = page.waitForRequest(slow);
+    await field.fill("Ayşe");
+    await asked;
+    // Typed on just before that answer arrives, inside the field's search delay: the answer must not put "Ayşe" back.
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    await field.fill("Ayşe Yılmazx");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await field.inputValue()).toBe("Ayşe Yılmazx");
+    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe("Ayşe Yılmazx");
+    await expect.poll(() => page.getByText("Fatura bulunamadı").isVisible()).toBe(true);
     await closePage(page);
   }, 90_000);
 
