@@ -468,10 +468,15 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
   };
   const withdrawn = { type: "withdrawn" as const, message: `invoice ${record.id} deleted at the service before formalisation`, data: json({ remoteId: record.id, formalStatus: formal }) };
   if (nothingLeft) {
+    // The row closes: no worker looks at it again. A refund stored while the invoice was being deleted (orders/cancelled
+    // stores the cancellation first, then the refunds it carries) is read again here and settled with it; the refund's
+    // own path settles one that lands on the row once it is closed (app/pipeline/after-sale-record.server.ts).
+    const known = new Set(pending.map((r) => r.refundId));
+    const late = (await refundsOf(row.shopDomain, row.orderId)).filter((r) => r.handling === null && !known.has(r.refundId)).map((r) => r.refundId);
     return withMinor({
       data: { ...cleared, state: "cancelled", nextAttemptAt: null },
       events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation", data: { note: row.cancelledInShop ? "cancelled_withdrawn" : "refunded_withdrawn" } }],
-      refunds: [{ ids: changing.map((r) => r.refundId), handling: "withdrawn" }],
+      refunds: [{ ids: [...changing.map((r) => r.refundId), ...late], handling: "withdrawn" }],
     });
   }
   // Partially refunded: the same row is posted again, for the order as it stands (a fresh first attempt).

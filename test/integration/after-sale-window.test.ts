@@ -2,6 +2,8 @@
 // at the service and the row ends cancelled; a partial refund deletes it and re-issues it for the kept lines; an
 // amount-only refund changes no line and deletes nothing. End state checked at the sandbox and in the app.
 import { describe, expect, it } from "vitest";
+import { InvoicingClient } from "../../app/invoicing/client";
+import { recordRefundsOf } from "../../app/pipeline/after-sale-record.server";
 import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
@@ -31,6 +33,30 @@ describe("posted, not yet formalised", () => {
     expect(deletionsOf(o.id)).toEqual([expect.objectContaining({ invoiceId: row.remoteId, outcome: "deleted", formalStatus: "pending" })]);
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id }, orderBy: { at: "asc" } });
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["withdrawn", "cancelled"]));
+    expect((await refundsOf(o.id)).map((r) => r.handling)).toEqual(["withdrawn"]);
+  });
+
+  it("cancellation whose refund is stored while the invoice is being deleted: the closed row's refund is settled too", async () => {
+    const o = scenario("01-single-item-citizen");
+    const cancelled = o.fixture("cancelled-1001") as { refunds?: unknown[] };
+    expect(cancelled.refunds?.length).toBeGreaterThan(0);
+    // orders/cancelled stores the cancellation, then the refunds it carries: here the refund lands while the worker
+    // deletes the invoice (after it read the order's refunds, before it closes the row).
+    await pipeline.startWorker({
+      clientFor: (connection) => {
+        const real = new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+        return Object.assign(Object.create(real) as InvoicingClient, {
+          deleteInvoice: async (id: number) => {
+            await recordRefundsOf(SHOP, cancelled, { topic: "orders/cancelled" });
+            return real.deleteInvoice(id);
+          },
+        });
+      },
+    });
+    await posted(o.order);
+    await deliver("orders/cancelled", { ...cancelled, refunds: [] });
+    await waitForInvoices((rows) => rows[0].state === "cancelled", 25_000);
+    expect(atService(o.id)).toEqual([]);
     expect((await refundsOf(o.id)).map((r) => r.handling)).toEqual(["withdrawn"]);
   });
 
