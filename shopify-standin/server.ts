@@ -122,6 +122,10 @@ export interface Standin {
   /** Ends every bulk operation still building now, as if its build time had passed (test control). */
   finishBulkOperations(): Promise<void>;
   upsertOrders(orders: unknown[]): void;
+  /** B2B companies and their locations (replacing those with the same ids). */
+  upsertCompanies(companies: StandinCompany[]): void;
+  /** The scopes the app's token carries from now on (a grant, or a scope taken back in Shopify's admin). */
+  setScopes(scopes: string[]): void;
   mutations(): RecordedMutation[];
   /** Requests, THROTTLED and 5xx answers, and the query cost paid (actual points, summed over answered queries). */
   stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number; bulkOperations: number; bulkDownloads: number; webhooks: number };
@@ -318,7 +322,7 @@ function metafieldValueError(type: string, value: string): string | null {
 export async function startStandin(options: StandinOptions = {}): Promise<Standin> {
   const shop = options.shop ?? "standin-shop.myshopify.com";
   const accessToken = options.accessToken ?? `shpat_${randomBytes(16).toString("hex")}`;
-  const scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
+  let scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
   const now = options.now ?? (() => new Date());
   const timezone = options.timezone ?? "Europe/Istanbul";
   const log = options.log ?? (() => undefined);
@@ -915,6 +919,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     setFaults,
     finishBulkOperations,
     upsertOrders,
+    upsertCompanies,
+    setScopes: (next) => {
+      scopes = new Set(next);
+    },
     mutations: () => recorded,
     stats: () => ({ ...counters }),
     stop: () =>
