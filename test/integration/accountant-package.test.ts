@@ -18,6 +18,7 @@ import { buildPackage } from "../../app/accountant/build.server";
 import { expirePackages, listPackages, packageDir, requestPackage, signDownload, DOWNLOAD_LINK_TTL_MS } from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
+import { startWorker } from "../../app/pipeline/worker.server";
 
 let sandbox: Sandbox;
 const requests: string[] = [];
@@ -211,8 +212,8 @@ describe("the accountant package", () => {
     const summary = sheetRows(workbook.getWorksheet("Özet")!);
     for (const currency of ["TRY", "USD"]) {
       const mine = records.filter((m) => (m.body.currency ?? "TRY") === currency);
-      const grand = mine.reduce((s, m) => s.add(m.record.grand_total), new Decimal(0));
-      const tax = mine.reduce((s, m) => s.add(m.record.tax_total), new Decimal(0));
+      const grand = mine.reduce((s, m) => s.add(m.record.grand_total!), new Decimal(0));
+      const tax = mine.reduce((s, m) => s.add(m.record.tax_total!), new Decimal(0));
       const rateRows = summary.filter((r) => r["Bölüm"] === "KDV oranına göre" && r["Para birimi"] === currency);
       const byRates = rateRows.reduce((s, r) => s.add(dec(r["Matrah"])).add(dec(r["KDV"])), new Decimal(0));
       const vat = rateRows.reduce((s, r) => s.add(dec(r["KDV"])), new Decimal(0));
@@ -225,7 +226,7 @@ describe("the accountant package", () => {
     expect(summary.filter((r) => r["Para birimi"] === "TRY" && r["Bölüm"] === "KDV oranına göre").map((r) => r["KDV oranı"])).toEqual(["%0", "%1", "%10", "%20"]);
     const usdTotal = summary.find((r) => r["Bölüm"] === "Toplam" && r["Para birimi"] === "USD")!;
     const tryAll = summary.find((r) => r["Bölüm"] === "Tüm faturalar (TRY karşılığı)")!;
-    const tryInvoices = records.filter((m) => !m.body.currency || m.body.currency === "TRY").reduce((s, m) => s.add(m.record.grand_total), new Decimal(0));
+    const tryInvoices = records.filter((m) => !m.body.currency || m.body.currency === "TRY").reduce((s, m) => s.add(m.record.grand_total!), new Decimal(0));
     expect(dec(tryAll["Toplam"]).toFixed(2)).toBe(tryInvoices.add(dec(usdTotal["Toplam"]).mul("34.2715").toDecimalPlaces(2)).toFixed(2));
     expect(summary.some((r) => String(r["Bölüm"]) === `PDF'i pakette olmayan fatura: ${month.failing.record.serial_number}`)).toBe(true);
 
@@ -291,6 +292,22 @@ describe("the accountant package", () => {
     expect(requests.filter((l) => l.includes("/formal-pdf"))).toEqual([]);
     // Two PDFs, the workbook and four CSV files; no list of missing PDFs when none is missing.
     expect((await unzip(Buffer.from(await (await downloadOf(SHOP)).arrayBuffer()))).size).toBe(2 + 5);
+  });
+
+  it("is built by the worker in the background once asked for", async () => {
+    await issued(SHOP, { issue_date: "2026-10-05" });
+    const worker = await startWorker({ appUrl: "http://127.0.0.1:9", pollMs: 50, checkAccounts: false, deadlineReminders: false });
+    try {
+      const { id } = (await requestPackage(SHOP, PERIOD, "en")) as { id: string };
+      const done = await waitFor(async () => {
+        const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
+        return row.state === "ready" && row;
+      }, 15_000, "the worker's package");
+      expect(done).toMatchObject({ total: 1, pdfDone: 1, pdfFailed: 0, attempts: 1, leaseOwner: null });
+      expect((await listPackages(SHOP))[0].downloadPath).not.toBeNull();
+    } finally {
+      await worker.stop();
+    }
   });
 
   it("refuses a period in the future, reversed or longer than a year", async () => {
