@@ -1,0 +1,113 @@
+// The order payload's schema and the snapshot the app stores (app/orders/order.ts), field by field: what Shopify's
+// REST order may hold (decimal strings, numeric ids), what is refused and how the refusal names the field (the
+// merchant reads `problem.order.invalid_payload`: "({path}: {message})"), and what the stored snapshot keeps.
+// Mutation testing (issue 28) found these rules reached only through whole fixtures.
+import { describe, expect, it } from "vitest";
+import { orderSnapshot, parseShopifyOrder } from "../../app/orders/order";
+
+type Json = Record<string, unknown>;
+const base = (over: Json = {}): Json => ({
+  id: 5810000001,
+  name: "#1001",
+  created_at: "2026-11-20T14:05:11+03:00",
+  currency: "TRY",
+  total_price: "120.00",
+  line_items: [{ id: 11, title: "Kupa", quantity: 1, price: "120.00" }],
+  ...over,
+});
+
+const parsed = (json: unknown) => {
+  const result = parseShopifyOrder(json);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.order;
+};
+const problems = (json: unknown) => {
+  const result = parseShopifyOrder(json);
+  return result.ok ? [] : result.problems.map((p) => p.params as { path: string; message: string });
+};
+
+describe("amounts", () => {
+  it("a decimal string is read as it is; a whole number, a negative one and one padded with spaces are decimals too", () => {
+    expect(parsed(base()).total_price).toBe("120.00");
+    expect(parsed(base({ total_price: "120" })).total_price).toBe("120");
+    expect(parsed(base({ refunds: [{ order_adjustments: [{ kind: "refund_discrepancy", amount: "-1.50" }] }] })).refunds![0].order_adjustments![0].amount).toBe("-1.50");
+    // Whitespace is not part of a number (JSON and decimal.js ignore it alike); the amount is kept without it.
+    expect(parsed(base({ total_price: " 120.00 " })).total_price).toBe("120.00");
+  });
+
+  it("a stray JSON number is taken as its shortest decimal text, never as a float", () => {
+    const order = parsed(base({ total_price: 12.3, line_items: [{ id: 11, title: "Kupa", quantity: 1, price: 0.1 }] }));
+    expect(order.total_price).toBe("12.3");
+    expect(order.line_items[0].price).toBe("0.1");
+  });
+
+  it("refuses what is not a decimal in Shopify's notation, naming the field: Turkish notation, a currency, a word", () => {
+    for (const text of ["1.234,50", "12,30", "12.30 TL", "TL 12.30", "₺12.30", "12.", ".5", "on iki"]) {
+      expect(problems(base({ total_price: text })), text).toEqual([{ path: "total_price", message: "decimal amount expected" }]);
+    }
+  });
+
+  it("the amount of a refund's order adjustment is an amount like any other", () => {
+    const refund = (amount: unknown) => base({ refunds: [{ id: 77, order_adjustments: [{ kind: "shipping_refund", amount }] }] });
+    expect(problems(refund("-49,90"))).toEqual([{ path: "refunds.0.order_adjustments.0.amount", message: "decimal amount expected" }]);
+    expect(parsed(refund(-49.9)).refunds![0].order_adjustments![0]).toEqual({ kind: "shipping_refund", amount: "-49.9" });
+  });
+});
+
+describe("ids", () => {
+  it("a numeric id, or the same digits as a string, is the number", () => {
+    expect(parsed(base()).id).toBe(5810000001);
+    expect(parsed(base({ id: "5810000001" })).id).toBe(5810000001);
+    expect(parsed(base({ line_items: [{ id: "14000000011", title: "Kupa", quantity: 1, price: "120.00" }] })).line_items[0].id).toBe(14000000011);
+  });
+
+  it("refuses an id that is not digits alone: a GraphQL GID where the REST id belongs, a decimal, digits with a suffix", () => {
+    for (const id of ["gid://shopify/Order/5810000001", "5810000001.0", "5810000001a", "#1001", ""]) {
+      expect(problems(base({ id })).map((p) => p.path), id).toEqual(["id"]);
+    }
+  });
+});
+
+describe("the problems of a payload that is not an order", () => {
+  it("name the field by its path, dot-separated, and the payload itself as (root)", () => {
+    expect(problems(base({ line_items: [{ id: 11, title: "Kupa", quantity: 1, price: "1 TL" }] }))).toEqual([{ path: "line_items.0.price", message: "decimal amount expected" }]);
+    expect(problems("not an order")).toEqual([{ path: "(root)", message: expect.stringMatching(/object/) }]);
+    expect(problems(null).map((p) => p.path)).toEqual(["(root)"]);
+  });
+
+  it("are at most ten, the first ten in the payload's order", () => {
+    const lines = Array.from({ length: 14 }, (_, i) => ({ id: 11 + i, title: "Kupa", quantity: 1, price: `${i},00` }));
+    expect(problems(base({ line_items: lines })).map((p) => p.path)).toEqual(Array.from({ length: 10 }, (_, i) => `line_items.${i}.price`));
+  });
+});
+
+describe("the stored snapshot", () => {
+  it("keeps only the fields received: a field the payload lacks is not added, at any depth", () => {
+    const payload = base();
+    const snapshot = orderSnapshot(payload) as Json;
+    expect(Object.keys(snapshot).sort()).toEqual(Object.keys(payload).sort());
+    expect(Object.keys((snapshot.line_items as Json[])[0]).sort()).toEqual(["id", "price", "quantity", "title"]);
+  });
+
+  it("drops an object found where Shopify sends a plain value, with everything in it", () => {
+    const payload = base({
+      phone: { number: "+90 555 111 22 33", owner: "Ayşe Yılmaz" },
+      note_attributes: [{ name: "Vergi Numarası", value: { vkn: "0720039666", note: "gizli" } }],
+    });
+    const snapshot = orderSnapshot(payload) as Json;
+    expect(snapshot.phone).toBeNull();
+    expect(snapshot.note_attributes).toEqual([{ name: "Vergi Numarası", value: null }]);
+    expect(JSON.stringify(snapshot)).not.toMatch(/555|Ayşe|gizli|0720039666/);
+  });
+
+  it("keeps a value of the wrong kind as received, so that the snapshot is refused as the payload was", () => {
+    for (const over of [{ billing_address: "Moda Caddesi 3, Kadıköy" }, { billing_address: ["Moda Caddesi 3"] }, { customer: 42 }, { line_items: "none" }]) {
+      const payload = base(over);
+      const snapshot = orderSnapshot(payload) as Json;
+      const [field] = Object.keys(over);
+      expect(snapshot[field], field).toEqual(payload[field]);
+      expect(problems(snapshot), field).toEqual(problems(payload));
+      expect(problems(payload).map((p) => p.path), field).toEqual([field]);
+    }
+  });
+});
