@@ -54,6 +54,38 @@ describe("amounts", () => {
   });
 });
 
+describe("tax rates", () => {
+  const withRate = (rate: unknown) => base({ line_items: [{ id: 11, title: "Kupa", quantity: 1, price: "120.00", tax_lines: [{ title: "KDV", price: "20.00", rate }] }] });
+  const rateOf = (json: unknown) => parsed(json).line_items[0].tax_lines![0].rate;
+
+  it("a fraction, as Shopify's number (0.2 for 20 %) or as decimal text, is kept as text", () => {
+    expect(rateOf(withRate(0.2))).toBe("0.2");
+    expect(rateOf(withRate("0.20"))).toBe("0.20");
+    expect(rateOf(withRate("0"))).toBe("0");
+    expect(rateOf(withRate(0))).toBe("0");
+  });
+
+  it("refuses a rate written as a percentage in Turkish notation (%20) or with a decimal comma", () => {
+    for (const rate of ["%20", "0,20", "0.20%", "KDV 0.2", "-0.2"]) {
+      expect(problems(withRate(rate)).map((p) => p.path), rate).toEqual(["line_items.0.tax_lines.0.rate"]);
+    }
+  });
+});
+
+describe("refunds", () => {
+  it("their ids and their lines' item ids are ids like any other: digits as text are the number", () => {
+    const order = parsed(base({ refunds: [{ id: "9300000001", created_at: "2026-11-21T10:00:00+03:00", refund_line_items: [{ line_item_id: "14000000011", quantity: 1 }] }] }));
+    expect(order.refunds![0]).toMatchObject({ id: 9300000001, refund_line_items: [{ line_item_id: 14000000011, quantity: 1 }] });
+  });
+
+  it("a refund line without the item it returns, or with a quantity that is not a whole number, is refused", () => {
+    const refund = (line: Json) => base({ refunds: [{ id: 9300000001, refund_line_items: [line] }] });
+    expect(problems(refund({ quantity: 1 })).map((p) => p.path)).toEqual(["refunds.0.refund_line_items.0.line_item_id"]);
+    expect(problems(refund({ line_item_id: 14000000011, quantity: "1" })).map((p) => p.path)).toEqual(["refunds.0.refund_line_items.0.quantity"]);
+    expect(problems(base({ refunds: [{ id: "r-1" }] })).map((p) => p.path)).toEqual(["refunds.0.id"]);
+  });
+});
+
 describe("ids", () => {
   it("a numeric id, or the same digits as a string, is the number", () => {
     expect(parsed(base()).id).toBe(5810000001);
