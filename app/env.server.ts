@@ -55,6 +55,11 @@ const schema = z.object({
   // How often the worker reconciles each installed shop (reads the paid orders no webhook brought); 0 turns the
   // schedule off (the admin's button and `npm run reconcile` still work).
   RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+  // Accountant packages (app/accountant/): the directory their PDFs and ZIPs are built in (shared by the web server and
+  // every worker process), how long a finished package is kept, and how many PDFs are read from the service at once.
+  ACCOUNTANT_PACKAGE_DIR: z.preprocess(emptyIsUnset, z.string().min(1).default("./data/accountant-packages")),
+  ACCOUNTANT_PACKAGE_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(168),
+  ACCOUNTANT_PDF_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(6),
   // Demo and test only: the shell loads the App Bridge stand-in that the demo's server (scripts/local-server.ts)
   // serves, so the embedded page opens outside Shopify. The app itself serves nothing of it.
   LOCAL_ADMIN: flag,

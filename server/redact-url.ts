@@ -1,6 +1,7 @@
 // What the access log may print of a request's URL. Some addresses carry a secret: the account webhook's
 // per-shop secret (/callbacks/account/{shop}/{secret}, docs/decisions/0014), the print preview's signed token
-// (/print/invoices/{token}) and the customer's signed PDF link (/invoice-pdf/{invoice}/{signature}); and
+// (/print/invoices/{token}), the customer's signed PDF link (/invoice-pdf/{invoice}/{signature}) and the accountant
+// package's signed download (/accountant-package/{token}); and
 // Shopify's embedded loads and OAuth carry session tokens, HMACs and codes in the query (id_token, session,
 // hmac, code, state...). The log keeps the path's shape and the query's keys, and drops those values
 // (docs/decisions/0020). The path logged is the one the router matches, not the request line's spelling of it:
@@ -18,6 +19,7 @@ const SECRET_PATHS: Array<{ prefix: string[]; skip: number }> = [
   { prefix: ["callbacks", "account"], skip: 1 },
   { prefix: ["print", "invoices"], skip: 0 },
   { prefix: ["invoice-pdf"], skip: 1 },
+  { prefix: ["accountant-package"], skip: 0 },
 ];
 
 /**

@@ -11,3 +11,5 @@ process.env.SHOPIFY_APP_URL = APP_URL;
 // VITEST=true, this also exempts the tests' non-local APP_URL from the localhost-only checks (app/env.server.ts).
 process.env.LOCAL_SERVICES = "1";
 process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";
+// Accountant packages are built under the repository's tmp/ (ignored by git), one directory per package id.
+process.env.ACCOUNTANT_PACKAGE_DIR ??= "tmp/test-accountant-packages";

@@ -36,8 +36,16 @@ function bodyField(body: unknown, ...path: string[]): string | null {
   return typeof value === "string" || typeof value === "number" ? String(value) : null;
 }
 
-export async function listReturns(shop: string, timezone: string, now = new Date()): Promise<ReturnRow[]> {
-  const refunds = await prisma.refund.findMany({ where: { shopDomain: shop }, orderBy: [{ refundedAt: "desc" }, { id: "desc" }], take: RETURNS_LIMIT });
+/**
+ * The shop's refunds, newest first: the latest RETURNS_LIMIT, or (the accountant package) every refund made in
+ * [refundedFrom, refundedTo).
+ */
+export async function listReturns(shop: string, timezone: string, now = new Date(), period?: { refundedFrom: Date; refundedTo: Date }): Promise<ReturnRow[]> {
+  const refunds = await prisma.refund.findMany({
+    where: { shopDomain: shop, ...(period ? { refundedAt: { gte: period.refundedFrom, lt: period.refundedTo } } : {}) },
+    orderBy: [{ refundedAt: "desc" }, { id: "desc" }],
+    ...(period ? {} : { take: RETURNS_LIMIT }),
+  });
   const orderIds = [...new Set(refunds.map((r) => r.orderId))];
   const invoices = await prisma.invoice.findMany({ where: { shopDomain: shop, orderId: { in: orderIds } } });
   const byOrder = new Map(invoices.map((i) => [i.orderId, i]));

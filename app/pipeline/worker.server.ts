@@ -11,6 +11,7 @@ import type { OrderReader } from "./order-reader";
 import { claimDueWriteBacks, processWriteBack, type WriteBackDeps } from "../writeback/run.server";
 import { defaultWriteBackDeps } from "../writeback/admin.server";
 import type { AccountLister } from "../settings/accounts.server";
+import type { BuildOptions } from "../accountant/build.server";
 // Housekeeping, reconciliation, past-orders runs and the accounts check are imported when first used, after the
 // first claim: a worker's start-up is part of how long a queue takes to drain (issue 26, point 6).
 
@@ -18,6 +19,9 @@ import type { AccountLister } from "../settings/accounts.server";
 const HOUSEKEEPING_MS = 60 * 60_000;
 /** How often the scheduler looks for reconciliations due and past-orders runs to advance. */
 const SCHEDULER_MS = 1000;
+/** How often the accountant packages' loop looks for a package to build (a request also wakes it), and expires old ones. */
+const PACKAGES_POLL_MS = 2000;
+const PACKAGES_EXPIRY_MS = 60_000;
 
 export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   now?: () => Date;
@@ -50,6 +54,11 @@ export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
    * whether a fixture order's deadline is near depends on the day they run.
    */
   deadlineReminders?: boolean;
+  /**
+   * Accountant packages (app/accountant/): the worker builds them one at a time in a loop of its own, and deletes
+   * expired ones. Options of the build (the service's PDF client in tests); false: this worker builds none.
+   */
+  accountant?: false | Omit<Partial<BuildOptions>, "owner" | "now" | "stopping">;
 }
 
 export interface Worker {
@@ -88,12 +97,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let claimFailures = 0;
   let stopped = false;
   let wakeUp: (() => void) | null = null;
+  /** Wakes the accountant packages' loop (below) when it sleeps. */
+  let wakePackages: (() => void) | null = null;
   let pendingWake = true;
   let idleWaiters: Array<() => void> = [];
 
   const wake = () => {
     pendingWake = true;
     wakeUp?.();
+    wakePackages?.();
   };
   const stopListening = await onWork(wake);
 
@@ -297,6 +309,40 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       })(options.orders)
     : Promise.resolve();
 
+  // Accountant packages: their own loop (a build reads hundreds of PDFs), so they never hold up invoices or runs.
+  const packages =
+    options.accountant === false
+      ? Promise.resolve()
+      : (async (accountant: Omit<Partial<BuildOptions>, "owner" | "now" | "stopping">) => {
+          await firstClaim;
+          if (stopped) return;
+          const [{ nextDuePackage, buildPackage }, { expirePackages }] = await Promise.all([import("../accountant/build.server"), import("../accountant/packages.server")]);
+          let lastExpiry = 0;
+          while (!stopped) {
+            let built = false;
+            try {
+              if (now().getTime() - lastExpiry >= PACKAGES_EXPIRY_MS) {
+                lastExpiry = now().getTime();
+                await expirePackages(now());
+              }
+              const due = await nextDuePackage(now());
+              if (due) built = await buildPackage(due, { ...accountant, owner: id, now, stopping: () => stopped });
+            } catch (error) {
+              logger.error({ err: error }, "accountant package loop failed");
+            }
+            if (stopped) break;
+            if (built) continue;
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, PACKAGES_POLL_MS);
+              wakePackages = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wakePackages = null;
+          }
+        })(options.accountant ?? {});
+
   // Settings stored before the accounts were checked (or changed in the panel since): shown on the home page now,
   // not first at a shop's next post. In the background: it reads the service once per shop.
   if (options.checkAccounts ?? true) {
@@ -323,8 +369,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       stopped = true;
       wakeUp?.();
       wakeScheduler?.();
+      wakePackages?.();
       await loop;
       await scheduler;
+      await packages;
       await Promise.allSettled([...inFlight]);
       // The jobs stopping kept their leases until they ended; nothing is left to renew.
       beating = false;

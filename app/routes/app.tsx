@@ -45,6 +45,7 @@ export default function App() {
         <Link to="/app/waybills">{translate(locale, "nav.waybills")}</Link>
         <Link to="/app/past-orders">{translate(locale, "nav.pastOrders")}</Link>
         <Link to="/app/returns">{translate(locale, "nav.returns")}</Link>
+        <Link to="/app/accountant">{translate(locale, "nav.accountant")}</Link>
         <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
       <Outlet />

@@ -55,6 +55,11 @@ describe("redactUrl", () => {
     expect(redactUrl("/print/invoices/abc?download=1")).toBe("/print/invoices/[redacted]?download=[redacted]");
   });
 
+  it("hides the accountant package's signed download token", () => {
+    expect(redactUrl("/accountant-package/eyJzIjoiZGVtbyJ9.c2lnbmF0dXJl")).toBe("/accountant-package/[redacted]");
+    expect(redactUrl("/Accountant-Package/abc")).toBe("/accountant-package/[redacted]");
+  });
+
   it("hides the signature of a customer's PDF link, keeps the invoice id", () => {
     expect(redactUrl("/invoice-pdf/cm123abc/Zm9vYmFyYmF6cXV4cXV1eHh5enp5eHh5enp5eHh5enp5eH")).toBe("/invoice-pdf/cm123abc/[redacted]");
   });

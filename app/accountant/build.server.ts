@@ -1,0 +1,354 @@
+// Builds one accountant package in the worker (docs/decisions/0038-accountant-package.md):
+//   1. lease the row (one builder over all processes; the lease is renewed while it works, a dead builder's row is
+//      taken again once its lease runs out);
+//   2. list the period's legal invoices (completed, live, issue date in the period), page by page;
+//   3. read each formal PDF from the service with the shop's key, ACCOUNTANT_PDF_CONCURRENCY at once, streamed to
+//      its own file (a PDF is never held whole in memory); a PDF on disk from an earlier attempt is not read again, so
+//      a restart goes on where the build stopped. A PDF that cannot be read is retried with backoff a few times, then
+//      named in the package (its sheet, its CSV and a text file), never skipped silently;
+//   4. write the workbook and the CSV files, and stream everything into one ZIP (yazl), renamed into place when whole.
+// Progress (total, PDFs on disk, PDFs missing) is written to the row every PROGRESS_MS.
+import { createWriteStream } from "node:fs";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DateTime } from "luxon";
+import yazl from "yazl";
+import prisma from "../db.server";
+import { env } from "../env.server";
+import { logger } from "../logger.server";
+import { InvoicingClient } from "../invoicing/client";
+import { AuthenticationError, InvoicingError, NotFoundError, RateLimitedError, ResponseFormatError } from "../invoicing/errors";
+import { apiKeyFor } from "../settings/settings.server";
+import { zoneOrTurkey } from "../orders/dates";
+import { pdfFileName } from "../admin/invoice-pdf.server";
+import { listReturns } from "../admin/returns.server";
+import { returnPathText } from "../admin/returns-csv";
+import { delayHonouringRetryAfter, retryDelayMs } from "../pipeline/backoff";
+import { writeCsv, writeWorkbook } from "./files.server";
+import { packageDir, zipPath } from "./packages.server";
+import {
+  contentOf,
+  failuresText,
+  failuresTextName,
+  invoiceFacts,
+  issueDateOf,
+  packageBaseName,
+  packageTables,
+  type FactsResult,
+  type PdfFailure,
+} from "./workbook";
+
+export type PdfOpener = (connection: { baseUrl: string; apiKey: string }) => Pick<InvoicingClient, "openFormalPdf">;
+
+export interface BuildOptions {
+  owner: string;
+  now?: () => Date;
+  /** The service's client (tests pass the sandbox's; default: the real client with a download's timeout). */
+  clientFor?: PdfOpener;
+  /** PDFs read at once; default ACCOUNTANT_PDF_CONCURRENCY. */
+  concurrency?: number;
+  /** The directory packages are built in; default ACCOUNTANT_PACKAGE_DIR. */
+  root?: string;
+  /** The row's lease, renewed every third of it; default 60 s. */
+  leaseMs?: number;
+  /** Tries per PDF, and the first retry's delay (doubling, with jitter). */
+  pdfAttempts?: number;
+  pdfRetryBaseMs?: number;
+  random?: () => number;
+  /** Called once the PDFs are read (a test stops the build there to see a restart go on). */
+  afterPdfs?: () => Promise<void>;
+  /** The worker is stopping: the build stops at its next step and gives its lease back (not counted as an attempt). */
+  stopping?: () => boolean;
+}
+
+/** A build that crashed is tried again after a backoff; after this many, the package is failed with the error. */
+export const MAX_BUILD_ATTEMPTS = 5;
+export const PDF_ATTEMPTS = 4;
+const PDF_RETRY_BASE_MS = 1_000;
+const PDF_RETRY_CAP_MS = 30_000;
+const PDF_TIMEOUT_MS = 60_000;
+const LEASE_MS = 60_000;
+const PROGRESS_MS = 500;
+const PAGE = 500;
+/** Invoices are looked for among rows created up to this long after the period and updated since this long before it. */
+const SLACK_DAYS = 2;
+
+const defaultClientFor: PdfOpener = (connection) => new InvoicingClient({ ...connection, timeoutMs: PDF_TIMEOUT_MS });
+
+class LeaseLost extends Error {
+  constructor() {
+    super("the package's lease was lost (another worker took it over)");
+  }
+}
+
+class Interrupted extends Error {
+  constructor() {
+    super("the worker is stopping");
+  }
+}
+
+/** The package that is due, if any: queued, or building with its lease run out, and its next attempt due. */
+export async function nextDuePackage(now: Date): Promise<string | null> {
+  const row = await prisma.accountantPackage.findFirst({
+    where: {
+      state: { in: ["queued", "building"] },
+      OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }],
+      AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] }],
+    },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  return row?.id ?? null;
+}
+
+/** Builds the package if this worker gets its lease. Returns whether it ran (finished, failed or will be retried). */
+export async function buildPackage(id: string, options: BuildOptions): Promise<boolean> {
+  const now = options.now ?? (() => new Date());
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const start = now();
+  const leased = await prisma.accountantPackage.updateMany({
+    where: { id, state: { in: ["queued", "building"] }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
+    data: { state: "building", leaseOwner: options.owner, leaseUntil: new Date(start.getTime() + leaseMs), attempts: { increment: 1 } },
+  });
+  if (leased.count !== 1) return false;
+  const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
+  if (!row.startedAt) await prisma.accountantPackage.updateMany({ where: { id, leaseOwner: options.owner }, data: { startedAt: start } });
+  const log = logger.child({ shop: row.shopDomain, package: id });
+  const held = { id, leaseOwner: options.owner };
+  let lost = false;
+  // The heartbeat: the lease is renewed while the build works; a renewal that finds the row taken stops the build.
+  const heartbeat = setInterval(() => {
+    prisma.accountantPackage
+      .updateMany({ where: held, data: { leaseUntil: new Date(now().getTime() + leaseMs) } })
+      .then(({ count }) => {
+        if (count === 0) lost = true;
+      })
+      .catch((error: unknown) => log.warn({ err: error }, "accountant package: renewing the lease failed"));
+  }, Math.max(100, Math.floor(leaseMs / 3)));
+  try {
+    await build(row, options, () => (lost ? "lost" : options.stopping?.() ? "stopping" : null), log);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof LeaseLost) {
+      log.warn("accountant package: lease lost, the other worker goes on");
+      return true;
+    }
+    if (error instanceof Interrupted) {
+      // A restart is not a failure: the next worker goes on with the PDFs on disk, at once.
+      await prisma.accountantPackage.updateMany({ where: held, data: { leaseOwner: null, leaseUntil: null, attempts: { decrement: 1 } } });
+      log.info("accountant package: build interrupted by the worker's stop; it goes on at the next start");
+      return true;
+    }
+    const final = row.attempts + 1 >= MAX_BUILD_ATTEMPTS;
+    log.error({ err: error, attempt: row.attempts + 1, final }, "accountant package: the build failed");
+    await prisma.accountantPackage.updateMany({
+      where: held,
+      data: final
+        ? { state: "failed", lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: null, finishedAt: now() }
+        : { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts + 1, options.random, 5_000, 10 * 60_000)) },
+    });
+    if (final) await rm(packageDir(id, options.root), { recursive: true, force: true }).catch(() => undefined);
+    return true;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+type Row = Awaited<ReturnType<typeof prisma.accountantPackage.findUniqueOrThrow>>;
+
+interface Item {
+  id: string;
+  remoteId: number;
+  serialNumber: string | null;
+  ettn: string | null;
+  issueDate: string;
+  orderName: string;
+}
+
+/** UTC instants bounding the rows that can hold an invoice issued in [from, to] (days in `zone`), with slack. */
+function candidateBounds(from: string, to: string, zone: string) {
+  return {
+    updatedSince: DateTime.fromISO(from, { zone }).minus({ days: SLACK_DAYS }).toJSDate(),
+    createdBefore: DateTime.fromISO(to, { zone }).plus({ days: 1 + SLACK_DAYS }).toJSDate(),
+  };
+}
+
+async function build(row: Row, options: BuildOptions, interruption: () => "lost" | "stopping" | null, log: typeof logger) {
+  const now = options.now ?? (() => new Date());
+  const root = options.root ?? env().ACCOUNTANT_PACKAGE_DIR;
+  const locale = row.locale === "en" ? "en" : "tr";
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: row.shopDomain }, select: { timezone: true, settings: { select: { baseUrl: true } } } });
+  const zone = zoneOrTurkey(shop.timezone);
+  const dir = packageDir(row.id, root);
+  const pdfDir = path.join(dir, "pdf");
+  await mkdir(pdfDir, { recursive: true });
+  const check = () => {
+    const why = interruption();
+    if (why === "lost") throw new LeaseLost();
+    if (why === "stopping") throw new Interrupted();
+  };
+
+  // 2. The period's legal invoices, a page at a time: the facts of each (small) are kept, its stored body is not.
+  // An invoice is issued while it is posted, so its row was created before its issue date ended and updated after
+  // it began; the issue date itself (the invoice's own, in the shop's zone) decides.
+  const bounds = candidateBounds(row.fromDate, row.toDate, zone);
+  const items: Item[] = [];
+  const facts: FactsResult[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await prisma.invoice.findMany({
+      where: {
+        shopDomain: row.shopDomain,
+        state: "completed",
+        isTest: false,
+        postedInTestMode: false,
+        remoteId: { not: null },
+        createdAt: { lt: bounds.createdBefore },
+        updatedAt: { gte: bounds.updatedSince },
+        ...(cursor ? { id: { gt: cursor } } : {}),
+      },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: { id: true, orderName: true, serialNumber: true, ettn: true, documentKind: true, remoteId: true, requestBody: true, remoteTotals: true },
+    });
+    for (const invoice of page) {
+      const issueDate = issueDateOf(invoice.requestBody);
+      if (!issueDate || issueDate < row.fromDate || issueDate > row.toDate) continue;
+      items.push({ id: invoice.id, remoteId: invoice.remoteId!, serialNumber: invoice.serialNumber, ettn: invoice.ettn, issueDate, orderName: invoice.orderName });
+      facts.push(invoiceFacts({ ...invoice, remoteId: invoice.remoteId! }));
+    }
+    if (page.length < PAGE) break;
+    cursor = page[page.length - 1].id;
+  }
+  items.sort((a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? "") || a.id.localeCompare(b.id));
+  check();
+
+  // 3. The PDFs: those on disk already (an earlier attempt's) count as done.
+  const onDisk = new Set((await readdir(pdfDir)).filter((name) => name.endsWith(".pdf")).map((name) => name.slice(0, -4)));
+  const failures: PdfFailure[] = [];
+  let done = items.filter((item) => onDisk.has(item.id)).length;
+  let lastProgress = 0;
+  const progress = async (force = false) => {
+    if (!force && Date.now() - lastProgress < PROGRESS_MS) return;
+    lastProgress = Date.now();
+    const { count } = await prisma.accountantPackage.updateMany({ where: { id: row.id, leaseOwner: options.owner }, data: { total: items.length, pdfDone: done, pdfFailed: failures.length } });
+    if (count === 0) throw new LeaseLost();
+  };
+  await progress(true);
+  const todo = items.filter((item) => !onDisk.has(item.id));
+  if (todo.length > 0) {
+    const apiKey = await apiKeyFor(row.shopDomain);
+    const baseUrl = shop.settings?.baseUrl;
+    if (!apiKey || !baseUrl) throw new Error("the shop has no invoicing API key: save it in Settings, then ask for the package again");
+    const client = (options.clientFor ?? defaultClientFor)({ baseUrl, apiKey });
+    const attempts = options.pdfAttempts ?? PDF_ATTEMPTS;
+    const baseMs = options.pdfRetryBaseMs ?? PDF_RETRY_BASE_MS;
+    let refusedKey = false;
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length) {
+        check();
+        const item = todo[next++];
+        const outcome = refusedKey ? { ok: false as const, reason: "authentication", attempts: 0 } : await readPdf(client, item, path.join(pdfDir, item.id), attempts, baseMs, options.random);
+        if (outcome.ok) done += 1;
+        else {
+          if (outcome.reason === "authentication") refusedKey = true;
+          failures.push({ invoiceId: item.id, serialNumber: item.serialNumber, ettn: item.ettn, issueDate: item.issueDate, orderName: item.orderName, reason: outcome.reason, attempts: outcome.attempts });
+        }
+        await progress();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? env().ACCOUNTANT_PDF_CONCURRENCY, todo.length)) }, worker));
+    await progress(true);
+    if (failures.length) log.warn({ missing: failures.length, of: items.length }, "accountant package: some PDFs could not be read; they are named in the package");
+  }
+  await options.afterPdfs?.();
+  check();
+
+  // 4. The workbook, the CSV files and the ZIP.
+  const base = packageBaseName(row.fromDate, row.toDate, locale);
+  const refundedFrom = DateTime.fromISO(row.fromDate, { zone }).toJSDate();
+  const refundedTo = DateTime.fromISO(row.toDate, { zone }).plus({ days: 1 }).toJSDate();
+  const returns = await listReturns(row.shopDomain, zone, now(), { refundedFrom, refundedTo });
+  failures.sort((a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? ""));
+  const content = contentOf(facts, returns, failures);
+  const tables = packageTables(content, locale, zone, (r) => returnPathText(r, locale));
+  const work = path.join(dir, "work");
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  await writeWorkbook(path.join(work, `${base}.xlsx`), tables);
+  for (const table of tables) await writeCsv(path.join(work, `${table.file}.csv`), table);
+  if (failures.length || content.unreadable.length) await writeFile(path.join(work, failuresTextName(locale)), failuresText(content, locale, { from: row.fromDate, to: row.toDate }));
+  check();
+
+  const target = zipPath(row.id, base, root);
+  const part = `${target}.part`;
+  const zip = new yazl.ZipFile();
+  const written = pipeline(zip.outputStream, createWriteStream(part));
+  const folder = locale === "tr" ? "faturalar" : "invoices";
+  const failed = new Set(failures.map((f) => f.invoiceId));
+  for (const item of items) {
+    if (failed.has(item.id)) continue;
+    // PDFs are compressed already: stored as they are (no CPU spent for nothing).
+    zip.addFile(path.join(pdfDir, `${item.id}.pdf`), `${folder}/${item.issueDate}_${pdfFileName(item.serialNumber, item.remoteId)}`, { compress: false });
+  }
+  for (const name of (await readdir(work)).sort()) zip.addFile(path.join(work, name), name);
+  zip.end();
+  await written;
+  check();
+  await rename(part, target);
+  const size = (await stat(target)).size;
+  const finished = now();
+  const ttlMs = env().ACCOUNTANT_PACKAGE_TTL_HOURS * 3_600_000;
+  const { count } = await prisma.accountantPackage.updateMany({
+    where: { id: row.id, leaseOwner: options.owner },
+    data: {
+      state: "ready",
+      total: items.length,
+      pdfDone: done,
+      pdfFailed: failures.length,
+      fileSize: BigInt(size),
+      expiresAt: new Date(finished.getTime() + ttlMs),
+      finishedAt: finished,
+      lastError: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      nextAttemptAt: null,
+    },
+  });
+  if (count === 0) throw new LeaseLost();
+  // Only the ZIP is kept.
+  await rm(pdfDir, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+  log.info({ invoices: items.length, missing: failures.length, bytes: size }, "accountant package ready");
+}
+
+type PdfOutcome = { ok: true } | { ok: false; reason: string; attempts: number };
+
+/** One PDF to `${file}.pdf` (through `${file}.part`), retried with backoff while a retry can help. */
+async function readPdf(client: ReturnType<PdfOpener>, item: Item, file: string, attempts: number, baseMs: number, random?: () => number): Promise<PdfOutcome> {
+  let reason = "service";
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      const { body } = await client.openFormalPdf(item.remoteId);
+      await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(`${file}.part`));
+      await rename(`${file}.part`, `${file}.pdf`);
+      return { ok: true };
+    } catch (error) {
+      await rm(`${file}.part`, { force: true }).catch(() => undefined);
+      if (error instanceof NotFoundError) return { ok: false, reason: "not_ready", attempts: attempt };
+      if (error instanceof AuthenticationError) return { ok: false, reason: "authentication", attempts: attempt };
+      reason = error instanceof ResponseFormatError ? "not_pdf" : "service";
+      // Refusals a repeat would not change end at once; transient failures (5xx, 429, network, timeout) back off.
+      if (error instanceof InvoicingError && error.retry === "never") return { ok: false, reason, attempts: attempt };
+      if (attempt === attempts) return { ok: false, reason, attempts: attempt };
+      const backoff = Math.min(PDF_RETRY_CAP_MS, retryDelayMs(attempt, random, baseMs, PDF_RETRY_CAP_MS));
+      const wait = error instanceof RateLimitedError ? Math.min(PDF_RETRY_CAP_MS, delayHonouringRetryAfter(backoff, error.retryAfterMs)) : backoff;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return { ok: false, reason, attempts };
+}

@@ -1,0 +1,174 @@
+// Accountant packages of a shop ("Muhasebeci paketi"): asking for one, what the admin page shows of them, the signed
+// short-lived link that downloads a finished one, and housekeeping (expired packages deleted). The build itself is
+// app/accountant/build.server.ts, run by the worker. Every function that takes a shop reads that shop's rows only.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { DateTime } from "luxon";
+import prisma from "../db.server";
+import { env } from "../env.server";
+import { logger } from "../logger.server";
+import { zoneOrTurkey } from "../orders/dates";
+import { signalWork } from "../pipeline/signal.server";
+import type { Locale } from "../i18n/i18n";
+import { lastDayOfMonth, packageBaseName } from "./workbook";
+
+export const PACKAGE_STATES = ["queued", "building", "ready", "failed", "expired"] as const;
+export type PackageState = (typeof PACKAGE_STATES)[number];
+export const ACTIVE_PACKAGE_STATES: PackageState[] = ["queued", "building"];
+
+/** A period longer than this is refused (a year and a day: a leap year's whole). */
+export const MAX_PERIOD_DAYS = 366;
+/** How long a download link works after the page made it. */
+export const DOWNLOAD_LINK_TTL_MS = 15 * 60_000;
+
+export type PeriodProblem = "invalid" | "order" | "future" | "too_long";
+
+/** A period of whole days in the shop's time zone: both ends included, not after today, at most MAX_PERIOD_DAYS. */
+export function periodProblem(from: string, to: string, today: string): PeriodProblem | null {
+  const a = DateTime.fromISO(from, { zone: "UTC" });
+  const b = DateTime.fromISO(to, { zone: "UTC" });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || !a.isValid || !b.isValid) return "invalid";
+  if (from > to) return "order";
+  if (from > today) return "future";
+  if (b.diff(a, "days").days + 1 > MAX_PERIOD_DAYS) return "too_long";
+  return null;
+}
+
+/** A month ("2026-11") as its first and last day. */
+export function monthPeriod(month: string): { from: string; to: string } | null {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) return null;
+  return { from: `${month}-01`, to: lastDayOfMonth(month) };
+}
+
+export type RequestResult = { ok: true; id: string } | { ok: false; reason: PeriodProblem | "busy" | "no_shop" };
+
+/** Asks the worker for a package of [from, to] (days in the shop's zone). One package at a time per shop is built. */
+export async function requestPackage(shop: string, period: { from: string; to: string }, locale: Locale, now = new Date()): Promise<RequestResult> {
+  const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
+  if (!row) return { ok: false, reason: "no_shop" };
+  const today = DateTime.fromJSDate(now, { zone: zoneOrTurkey(row.timezone) }).toISODate()!;
+  const problem = periodProblem(period.from, period.to, today);
+  if (problem) return { ok: false, reason: problem };
+  const busy = await prisma.accountantPackage.count({ where: { shopDomain: shop, state: { in: ACTIVE_PACKAGE_STATES } } });
+  if (busy) return { ok: false, reason: "busy" };
+  const created = await prisma.accountantPackage.create({
+    data: { shopDomain: shop, fromDate: period.from, toDate: period.to, locale, state: "queued", nextAttemptAt: now, createdAt: now },
+  });
+  await signalWork();
+  return { ok: true, id: created.id };
+}
+
+// ---- Files
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The directory of one package (its PDFs while it builds, then its ZIP only). */
+export function packageDir(id: string, root = env().ACCOUNTANT_PACKAGE_DIR): string {
+  if (!ID.test(id)) throw new Error("invalid package id");
+  return path.resolve(root, id);
+}
+
+export function zipPath(id: string, base: string, root?: string): string {
+  return path.join(packageDir(id, root), `${base}.zip`);
+}
+
+// ---- Signed download links
+
+const sign = (payload: string) => createHmac("sha256", env().SHOPIFY_API_SECRET).update(`accountant-package:${payload}`).digest("base64url");
+
+/** The path part that downloads this shop's package for DOWNLOAD_LINK_TTL_MS: /accountant-package/{token}. */
+export function signDownload(shop: string, id: string, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ s: shop, p: id, e: now + DOWNLOAD_LINK_TTL_MS })).toString("base64url");
+  return `${payload}.${sign(payload)}`;
+}
+
+export function verifyDownload(token: string, now = Date.now()): { shop: string; id: string } | null {
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined || payload.length > 1024) return null;
+  const expected = Buffer.from(sign(payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { s?: unknown; p?: unknown; e?: unknown };
+    if (typeof data.s !== "string" || typeof data.p !== "string" || !ID.test(data.p) || typeof data.e !== "number" || data.e < now) return null;
+    return { shop: data.s, id: data.p };
+  } catch {
+    return null;
+  }
+}
+
+export type DownloadGrant = { ok: true; path: string; fileName: string; size: number } | { ok: false };
+
+/** The finished, unexpired package the token names: looked up by its id AND the token's shop. */
+export async function packageForDownload(token: string, now = new Date()): Promise<DownloadGrant> {
+  const grant = verifyDownload(token, now.getTime());
+  if (!grant) return { ok: false };
+  const row = await prisma.accountantPackage.findFirst({ where: { id: grant.id, shopDomain: grant.shop, state: "ready", expiresAt: { gt: now } } });
+  if (!row || row.fileSize === null) return { ok: false };
+  const base = packageBaseName(row.fromDate, row.toDate, row.locale === "en" ? "en" : "tr");
+  return { ok: true, path: zipPath(row.id, base), fileName: `${base}.zip`, size: Number(row.fileSize) };
+}
+
+// ---- What the page shows
+
+export interface PackageView {
+  id: string;
+  from: string;
+  to: string;
+  state: PackageState;
+  total: number;
+  pdfDone: number;
+  pdfFailed: number;
+  fileSize: number | null;
+  expiresAt: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  lastError: string | null;
+  /** A signed link valid for DOWNLOAD_LINK_TTL_MS, for a ready package only. */
+  downloadPath: string | null;
+}
+
+export const PACKAGES_SHOWN = 10;
+
+export async function listPackages(shop: string, now = new Date()): Promise<PackageView[]> {
+  const rows = await prisma.accountantPackage.findMany({ where: { shopDomain: shop }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: PACKAGES_SHOWN });
+  return rows.map((row) => {
+    const ready = row.state === "ready" && row.expiresAt !== null && row.expiresAt > now;
+    return {
+      id: row.id,
+      from: row.fromDate,
+      to: row.toDate,
+      state: (row.state === "ready" && !ready ? "expired" : row.state) as PackageState,
+      total: row.total,
+      pdfDone: row.pdfDone,
+      pdfFailed: row.pdfFailed,
+      fileSize: row.fileSize === null ? null : Number(row.fileSize),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+      lastError: row.lastError,
+      downloadPath: ready ? `/accountant-package/${signDownload(shop, row.id, now.getTime())}` : null,
+    };
+  });
+}
+
+// ---- Housekeeping
+
+/** Deletes the files of packages past their time and marks them expired. Returns how many. */
+export async function expirePackages(now = new Date(), root?: string): Promise<number> {
+  const due = await prisma.accountantPackage.findMany({ where: { state: "ready", expiresAt: { lte: now } }, select: { id: true }, take: 500 });
+  let expired = 0;
+  for (const { id } of due) {
+    try {
+      await rm(packageDir(id, root), { recursive: true, force: true });
+    } catch (error) {
+      logger.warn({ err: error, package: id }, "accountant package: deleting its files failed; tried again at the next housekeeping");
+      continue;
+    }
+    const { count } = await prisma.accountantPackage.updateMany({ where: { id, state: "ready" }, data: { state: "expired", fileSize: null } });
+    expired += count;
+  }
+  if (expired) logger.info({ packages: expired }, "expired accountant packages deleted");
+  return expired;
+}

@@ -1,0 +1,202 @@
+// "Muhasebeci paketi" / "Accountant package": pick a month or a date range; the worker builds one ZIP of the period's
+// invoice PDFs, a workbook and CSV files in the background, with a progress bar that survives reloads and restarts, and
+// a short-lived signed download link once ready. Thin: app/accountant/page.server.ts does the work.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, ChoiceList, InlineStack, Layout, Page, ProgressBar, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { authenticate } from "../shopify.server";
+import { accountantAction, accountantPage, type AccountantActionResult } from "../accountant/page.server";
+import type { PackageView } from "../accountant/packages.server";
+import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
+import { requestLocale } from "../i18n/i18n";
+import { useT, type T } from "../i18n/react";
+import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import type { TitleHandle } from "../i18n/page-title";
+
+export const handle: TitleHandle = { title: "nav.accountant" };
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  return json(await accountantPage(session.shop));
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  let input: unknown;
+  try {
+    input = JSON.parse(await readTextLimited(request, BODY_LIMITS.adminAction));
+  } catch {
+    return json({ ok: false, reason: "invalid" } satisfies AccountantActionResult, { status: 400 });
+  }
+  const result = await accountantAction(session.shop, input, requestLocale(request));
+  return json(result, { status: result.ok || result.reason !== "invalid" ? 200 : 400 });
+};
+
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+const dateLocale = (t: T) => (t.locale === "tr" ? "tr-TR" : "en-GB");
+
+function day(ymd: string, t: T): string {
+  return new Date(`${ymd}T12:00:00Z`).toLocaleDateString(dateLocale(t), { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+}
+
+function monthName(month: string, t: T): string {
+  return new Date(`${month}-15T12:00:00Z`).toLocaleDateString(dateLocale(t), { timeZone: "UTC", month: "long", year: "numeric" });
+}
+
+function size(bytes: number, t: T): string {
+  const units = ["B", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toLocaleString(dateLocale(t), { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
+}
+
+function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boolean; onSubmit: (body: Record<string, string>) => void }) {
+  const [kind, setKind] = useState<"month" | "range">("month");
+  const [month, setMonth] = useState(data.defaultMonth);
+  const [from, setFrom] = useState(data.defaultFrom);
+  const [to, setTo] = useState(data.today);
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {t("accountant.form.title")}
+        </Text>
+        <ChoiceList
+          title={t("accountant.form.kind")}
+          titleHidden
+          choices={[
+            { label: t("accountant.form.month"), value: "month" },
+            { label: t("accountant.form.range"), value: "range" },
+          ]}
+          selected={[kind]}
+          onChange={(selected) => setKind(selected[0] === "range" ? "range" : "month")}
+        />
+        <InlineStack gap="300" blockAlign="end">
+          {kind === "month" ? (
+            <Select id="accountant-month" label={t("accountant.form.monthLabel")} options={data.months.map((m) => ({ label: monthName(m, t), value: m }))} value={month} onChange={setMonth} />
+          ) : (
+            <>
+              <TextField id="accountant-from" label={t("accountant.form.from")} type="date" value={from} onChange={setFrom} autoComplete="off" max={data.today} />
+              <TextField id="accountant-to" label={t("accountant.form.to")} type="date" value={to} onChange={setTo} autoComplete="off" max={data.today} />
+            </>
+          )}
+          <Button id="accountant-build" variant="primary" loading={busy} onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}>
+            {t("accountant.form.submit")}
+          </Button>
+        </InlineStack>
+        <Text as="p" tone="subdued">
+          {t("accountant.form.help", { zone: data.zone })}
+        </Text>
+        <Text as="p" tone="subdued">
+          {t("accountant.form.contents")}
+        </Text>
+      </BlockStack>
+    </Card>
+  );
+}
+
+const BADGE_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = { queued: "info", building: "attention", ready: "success", failed: "critical", expired: undefined };
+
+function PackageCard({ pack, t }: { pack: PackageView; t: T }) {
+  const settled = pack.pdfDone + pack.pdfFailed;
+  const percent = pack.total > 0 ? Math.round((settled / pack.total) * 100) : pack.state === "ready" ? 100 : 0;
+  const active = pack.state === "queued" || pack.state === "building";
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="h3" variant="headingSm">
+            {t("accountant.period", { from: day(pack.from, t), to: day(pack.to, t) })}
+          </Text>
+          <Badge tone={BADGE_TONE[pack.state]}>{t.dyn(`accountant.state.${pack.state}`, pack.state)}</Badge>
+        </InlineStack>
+        {active && (
+          <>
+            <ProgressBar progress={percent} tone={pack.pdfFailed > 0 ? "critical" : "primary"} animated={pack.total === 0} />
+            <Text as="p" id={`accountant-progress-${pack.id}`}>
+              {pack.total === 0 && pack.state === "queued" ? t("accountant.listing") : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
+              {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
+            </Text>
+            {pack.lastError && <Text as="p" tone="caution">{t("accountant.retrying", { error: pack.lastError })}</Text>}
+          </>
+        )}
+        {pack.state === "ready" && pack.downloadPath && (
+          <BlockStack gap="200">
+            <Text as="p" id={`accountant-ready-${pack.id}`}>
+              {t("accountant.ready", { total: pack.total, size: size(pack.fileSize ?? 0, t) })}
+            </Text>
+            {pack.total === 0 && <Text as="p" tone="subdued">{t("accountant.none")}</Text>}
+            {pack.pdfFailed > 0 && (
+              <Banner tone="warning">
+                <p>{t("accountant.missing", { count: pack.pdfFailed })}</p>
+              </Banner>
+            )}
+            <InlineStack gap="200" blockAlign="center">
+              {/* A plain navigation of the frame to the signed link: the browser saves the ZIP straight from the server
+                  (Content-Disposition: attachment), never through the page's memory, and the page stays. */}
+              <Button id={`accountant-download-${pack.id}`} variant="primary" onClick={() => window.location.assign(pack.downloadPath!)}>
+                {t("accountant.download")}
+              </Button>
+              <Text as="span" tone="subdued">
+                {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short" }) })}
+              </Text>
+            </InlineStack>
+            <Text as="p" tone="subdued" variant="bodySm">
+              {t("accountant.linkHelp")}
+            </Text>
+          </BlockStack>
+        )}
+        {pack.state === "failed" && <Banner tone="critical">{t("accountant.failed", { error: pack.lastError ?? "" })}</Banner>}
+        {pack.state === "expired" && <Text as="p" tone="subdued">{t("accountant.expired")}</Text>}
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function AccountantPage() {
+  const data = useLoaderData<typeof loader>();
+  const t = useT();
+  const fetcher = useFetcher<typeof action>();
+  const busy = fetcher.state !== "idle";
+  const building = data.packages.some((p) => p.state === "queued" || p.state === "building");
+  const ready = data.packages.some((p) => p.state === "ready");
+  // While a package builds, every few seconds; while one is ready, every 5 minutes (its 15-minute link stays fresh).
+  useRevalidateWhile(building);
+  useRevalidateWhile(!building && ready, 5 * 60_000);
+  const result = fetcher.data as AccountantActionResult | undefined;
+  return (
+    <Page title={t("accountant.title")} subtitle={t("accountant.subtitle")} backAction={{ content: t("nav.invoices"), url: "/app" }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result && !result.ok && (
+              <Banner tone="critical">
+                <p id="accountant-error">{t.dyn(`accountant.error.${result.reason}`, String(result.reason))}</p>
+              </Banner>
+            )}
+            <PeriodForm data={data} t={t} busy={busy} onSubmit={(body) => fetcher.submit(body, { method: "post", encType: "application/json" })} />
+            <Text as="h2" variant="headingMd">
+              {t("accountant.list.title")}
+            </Text>
+            {data.packages.length === 0 ? (
+              <Card>
+                <Text as="p" tone="subdued">
+                  {t("accountant.list.empty")}
+                </Text>
+              </Card>
+            ) : (
+              data.packages.map((pack) => <PackageCard key={pack.id} pack={pack} t={t} />)
+            )}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
