@@ -100,6 +100,18 @@ describe("ids", () => {
   });
 });
 
+describe("a B2B order's company", () => {
+  it("is the company's and the location's ids as Shopify's REST order gives them (company: { id, location_id })", () => {
+    expect(parsed(base({ company: { id: 3301, location_id: "4402" } })).company).toEqual({ id: 3301, location_id: 4402 });
+    expect(parsed(base({ company: null })).company).toBeNull();
+  });
+
+  it("refuses ids that are not ids: the company's GID in place of its REST id", () => {
+    expect(problems(base({ company: { id: "gid://shopify/Company/3301", location_id: 4402 } })).map((p) => p.path)).toEqual(["company.id"]);
+    expect(problems(base({ company: { id: 3301, location_id: "Merkez" } })).map((p) => p.path)).toEqual(["company.location_id"]);
+  });
+});
+
 describe("the problems of a payload that is not an order", () => {
   it("name the field by its path, dot-separated, and the payload itself as (root)", () => {
     expect(problems(base({ line_items: [{ id: 11, title: "Kupa", quantity: 1, price: "1 TL" }] }))).toEqual([{ path: "line_items.0.price", message: "decimal amount expected" }]);
