@@ -230,5 +230,71 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
       })),
     })),
     metafields: [],
+    // A B2B order's buyer (the REST order's `company`): resolved against the stand-in's companies when read.
+    companyRef: order.company?.id && order.company?.location_id ? { companyId: gid("Company", order.company.id), locationId: gid("CompanyLocation", order.company.location_id) } : null,
   };
+}
+
+/** A B2B company as tests and the demo give it to the stand-in (Shopify's Company and CompanyLocation, plain). */
+export interface StandinCompany {
+  id: number | string;
+  name: string;
+  metafields?: Array<{ namespace: string; key: string; value: string; type?: string }>;
+  locations: Array<{
+    id: number | string;
+    name: string;
+    taxRegistrationId?: string | null;
+    taxExempt?: boolean;
+    billingAddress?: {
+      address1: string;
+      address2?: string | null;
+      city?: string | null;
+      province?: string | null;
+      zoneCode?: string | null;
+      zip?: string | null;
+      country?: string | null;
+      countryCode: string;
+      companyName?: string | null;
+      firstName?: string | null;
+      lastName?: string | null;
+      phone?: string | null;
+    } | null;
+    metafields?: Array<{ namespace: string; key: string; value: string; type?: string }>;
+  }>;
+}
+
+const storedMetafields = (list: StandinCompany["metafields"], owner: string) =>
+  (list ?? []).map((m, i) => {
+    const stamp = "2026-01-01T00:00:00Z";
+    return { id: gid("Metafield", `${owner.replace(/\D/g, "")}${i + 1}`), namespace: m.namespace, key: m.key, value: m.value, type: m.type ?? "single_line_text_field", compareDigest: String(i), createdAt: stamp, updatedAt: stamp };
+  });
+
+/** A company in the GraphQL shape: the company and each of its locations, keyed by GID. */
+export function storedCompany(company: StandinCompany): { company: Rest; locations: Rest[] } {
+  const stored: Rest = { id: gid("Company", company.id), name: company.name, metafields: storedMetafields(company.metafields, String(company.id)) };
+  const locations = company.locations.map((l) => ({
+    id: gid("CompanyLocation", l.id),
+    name: l.name,
+    company: stored,
+    taxSettings: { taxExempt: l.taxExempt ?? false, taxRegistrationId: l.taxRegistrationId ?? null },
+    billingAddress: l.billingAddress
+      ? {
+          id: gid("CompanyAddress", l.id),
+          address1: l.billingAddress.address1,
+          address2: orNull(l.billingAddress.address2),
+          city: orNull(l.billingAddress.city),
+          province: orNull(l.billingAddress.province),
+          zoneCode: orNull(l.billingAddress.zoneCode),
+          zip: orNull(l.billingAddress.zip),
+          country: orNull(l.billingAddress.country),
+          countryCode: l.billingAddress.countryCode,
+          companyName: l.billingAddress.companyName ?? company.name,
+          firstName: orNull(l.billingAddress.firstName),
+          lastName: orNull(l.billingAddress.lastName),
+          phone: orNull(l.billingAddress.phone),
+        }
+      : null,
+    metafields: storedMetafields(l.metafields, String(l.id)),
+  }));
+  return { company: stored, locations };
 }

@@ -174,7 +174,41 @@ type Metafield implements Node {
 type MetafieldEdge { cursor: String! node: Metafield! }
 type MetafieldConnection { edges: [MetafieldEdge!]! nodes: [Metafield!]! pageInfo: PageInfo! }
 
+"B2B: the company, its location (where the buyer's tax registration id and billing address are) and the union an order's purchasingEntity is."
+type Company implements Node {
+  id: ID!
+  name: String!
+  metafield(namespace: String, key: String!): Metafield
+}
+type CompanyAddress implements Node {
+  id: ID!
+  address1: String!
+  address2: String
+  city: String
+  province: String
+  zoneCode: String
+  zip: String
+  country: String
+  countryCode: CountryCode!
+  companyName: String!
+  firstName: String
+  lastName: String
+  phone: String
+}
+type CompanyLocationTaxSettings { taxExempt: Boolean! taxRegistrationId: String }
+type CompanyLocation implements Node {
+  id: ID!
+  name: String!
+  company: Company!
+  billingAddress: CompanyAddress
+  taxSettings: CompanyLocationTaxSettings!
+  metafield(namespace: String, key: String!): Metafield
+}
+type PurchasingCompany { company: Company! location: CompanyLocation! }
+union PurchasingEntity = Customer | PurchasingCompany
+
 type Order implements Node {
+  purchasingEntity: PurchasingEntity
   id: ID!
   legacyResourceId: UnsignedInt64!
   name: String!

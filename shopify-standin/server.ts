@@ -3,7 +3,7 @@
 // query cost in `extensions.cost` with a leaky bucket and THROTTLED answers when it is empty, the access token
 // checked on every call, the mutations the app sends (tagsAdd, tagsRemove, metafieldsSet,
 // metafieldDefinitionCreate, flowTriggerReceive) answered as Shopify answers them and recorded.
-// Test controls under /__standin/ (never part of Shopify's API): faults, orders, recorded mutations.
+// Test controls under /__standin/ (never part of Shopify's API): faults, orders, B2B companies, recorded mutations.
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -22,7 +22,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { operationCost } from "./cost";
-import { restToGraphqlOrder, gid, utc, type StoredOrder } from "./rest-to-graphql";
+import { restToGraphqlOrder, gid, storedCompany, utc, type StandinCompany, type StoredOrder } from "./rest-to-graphql";
 import { SCHEMA_SDL } from "./schema";
 import { matches, parseSearch, type SearchWarning } from "./search";
 import { readBodyUpTo } from "../scripts/lib/cli";
@@ -38,6 +38,8 @@ export interface StandinOptions {
   accessToken?: string;
   /** Webhook-shaped (REST) orders to serve. */
   orders?: unknown[];
+  /** B2B companies and their locations; an order names one with its REST `company: { id, location_id }`. */
+  companies?: StandinCompany[];
   /** Granted access scopes (default read_orders,write_orders). Without read_all_orders only 60 days are visible. */
   scopes?: string[];
   /** Added to every GraphQL request. */
@@ -120,6 +122,10 @@ export interface Standin {
   /** Ends every bulk operation still building now, as if its build time had passed (test control). */
   finishBulkOperations(): Promise<void>;
   upsertOrders(orders: unknown[]): void;
+  /** B2B companies and their locations (replacing those with the same ids). */
+  upsertCompanies(companies: StandinCompany[]): void;
+  /** The scopes the app's token carries from now on (a grant, or a scope taken back in Shopify's admin). */
+  setScopes(scopes: string[]): void;
   mutations(): RecordedMutation[];
   /** Requests, THROTTLED and 5xx answers, and the query cost paid (actual points, summed over answered queries). */
   stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number; bulkOperations: number; bulkDownloads: number; webhooks: number };
@@ -316,7 +322,7 @@ function metafieldValueError(type: string, value: string): string | null {
 export async function startStandin(options: StandinOptions = {}): Promise<Standin> {
   const shop = options.shop ?? "standin-shop.myshopify.com";
   const accessToken = options.accessToken ?? `shpat_${randomBytes(16).toString("hex")}`;
-  const scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
+  let scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
   const now = options.now ?? (() => new Date());
   const timezone = options.timezone ?? "Europe/Istanbul";
   const log = options.log ?? (() => undefined);
@@ -357,6 +363,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     }
   };
   upsertOrders(options.orders ?? []);
+
+  const companyLocations = new Map<string, any>();
+  const upsertCompanies = (list: StandinCompany[]) => {
+    for (const company of list) for (const location of storedCompany(company).locations) companyLocations.set(location.id, location);
+  };
+  upsertCompanies(options.companies ?? []);
+  /** Companies are customers' data: Shopify asks read_customers or read_companies (or a write scope, which grants read). */
+  const requireCompanies = (field: string) => requireScope(field, "read_companies", "read_customers", "write_companies", "write_customers");
 
   const visible = (order: StoredOrder) =>
     scopes.has("read_all_orders") || Date.parse(order.createdAt) >= now().getTime() - READ_WINDOW_DAYS * 86_400_000;
@@ -426,6 +440,15 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       shop: () => ({ name: shop.split(".")[0], myshopifyDomain: shop, ianaTimezone: timezone, currencyCode: "TRY" }),
     },
     Order: {
+      // A B2B order's buyer is its company location (unknown to the stand-in: none, as for a deleted company); any
+      // other order's is its customer.
+      purchasingEntity: (o) => {
+        if (o.companyRef) {
+          const location = companyLocations.get(o.companyRef.locationId);
+          return location ? { __typename: "PurchasingCompany", location } : null;
+        }
+        return o.customer ? { __typename: "Customer", ...o.customer } : null;
+      },
       lineItems: (o, args, context) => listConnection(o.lineItems, args, context),
       shippingLines: (o, args, context) => listConnection(args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved), args, context),
       fulfillments: (o, args) => (args.first ? o.fulfillments.slice(0, args.first) : o.fulfillments),
@@ -433,6 +456,18 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       metafield: (o, args) => o.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
       metafields: (o, args) => listConnection(o.metafields.filter((m: any) => (!args.namespace || m.namespace === resolveNamespace(args.namespace)) && (!args.keys || args.keys.includes(`${m.namespace}.${m.key}`))), args),
     },
+    PurchasingCompany: {
+      company: (p) => {
+        requireCompanies("company");
+        return p.location.company;
+      },
+      location: (p) => {
+        requireCompanies("location");
+        return p.location;
+      },
+    },
+    Company: { metafield: (c, args) => c.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null },
+    CompanyLocation: { metafield: (l, args) => l.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null },
     Refund: {
       refundLineItems: (r, args, context) => listConnection(r.refundLineItems, args, context),
       orderAdjustments: (r, args, context) => listConnection(r.orderAdjustments, args, context),
@@ -462,6 +497,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   (schema.getType("Node") as any).resolveType = (value: any) =>
     String(value.id).startsWith("gid://shopify/Order/") ? "Order" : String(value.id).startsWith("gid://shopify/BulkOperation/") ? "BulkOperation" : undefined;
   (schema.getType("DiscountApplication") as any).resolveType = (value: any) => value.__typename;
+  (schema.getType("PurchasingEntity") as any).resolveType = (value: any) => value.__typename;
 
   let searchWarnings: Array<SearchWarning & { query: string }> = [];
   const documents = new Map<string, { document: DocumentNode; errors: readonly GraphQLError[] }>();
@@ -799,6 +835,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         }
         return send(200, { orders: orders.size });
       }
+      if (route === "POST /__standin/companies") {
+        if (!Array.isArray(body)) return send(400, { error: "an array of companies with their locations" });
+        upsertCompanies(body);
+        return send(200, { locations: companyLocations.size });
+      }
       if (route === "POST /__standin/bulk/finish") {
         await finishBulkOperations();
         return send(200, { finished: true });
@@ -878,6 +919,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     setFaults,
     finishBulkOperations,
     upsertOrders,
+    upsertCompanies,
+    setScopes: (next) => {
+      scopes = new Set(next);
+    },
     mutations: () => recorded,
     stats: () => ({ ...counters }),
     stop: () =>

@@ -1,9 +1,8 @@
-// Settings: writing invoices back to Shopify orders. Whether the app may (the optional write_orders scope,
-// granted through App Bridge's scopes API), and the tags it puts on orders.
-import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, TextField } from "@shopify/polaris";
-import { useAppBridge } from "@shopify/app-bridge-react";
-import { useRevalidator } from "@remix-run/react";
+// Settings: writing invoices back to Shopify orders. Whether the app may (the optional write_orders scope), and the
+// tags it puts on orders.
+import { BlockStack, Card, InlineGrid, Layout, TextField } from "@shopify/polaris";
 import type { SettingsForm } from "../settings/schema";
+import { OptionalScopeStatus } from "./OptionalScopeStatus";
 import { binder, type ErrorOf, type SetField } from "./SettingsSections";
 import { useT } from "../i18n/react";
 
@@ -16,34 +15,20 @@ interface Props {
 
 export function OrderWriteBackSection({ form, set, error, canWrite }: Props) {
   const t = useT();
-  const shopify = useAppBridge();
-  const revalidator = useRevalidator();
   const bind = binder(form, set, error);
-  const grant = async () => {
-    // App Bridge shows Shopify's own grant dialog; the page then reads the scopes again.
-    await (shopify as unknown as { scopes?: { request(scopes: string[]): Promise<unknown> } }).scopes?.request(["write_orders"]).catch(() => undefined);
-    revalidator.revalidate();
-  };
   return (
     <Layout.AnnotatedSection id="write-back" title={t("writeBack.title")} description={t("writeBack.help")}>
       <Card>
         <BlockStack gap="400">
-          {canWrite ? (
-            <InlineStack gap="200" blockAlign="center">
-              <Badge tone="success">{t("writeBack.scope.granted")}</Badge>
-            </InlineStack>
-          ) : (
-            <Banner tone="info" title={t("writeBack.scope.missingTitle")}>
-              <BlockStack gap="200">
-                <p>{t("writeBack.scope.missing")}</p>
-                <InlineStack>
-                  <Button id="grant-write-orders" onClick={grant}>
-                    {t("writeBack.scope.grant")}
-                  </Button>
-                </InlineStack>
-              </BlockStack>
-            </Banner>
-          )}
+          <OptionalScopeStatus
+            scope="write_orders"
+            granted={canWrite}
+            grantedText={t("writeBack.scope.granted")}
+            missingTitle={t("writeBack.scope.missingTitle")}
+            missingText={t("writeBack.scope.missing")}
+            grantLabel={t("writeBack.scope.grant")}
+            buttonId="grant-write-orders"
+          />
           <TextField
             {...bind("orderTag")}
             label={t("writeBack.orderTag")}

@@ -1,5 +1,5 @@
-// What of an order its invoice's recipient and taxes depend on: the buyer (customer, e-mail, phone), the billing
-// and shipping addresses, the note attributes (tax number, T.C. number, tax office, company title from the cart)
+// What of an order its invoice's recipient and taxes depend on: the buyer (customer, e-mail, phone, a B2B order's
+// company and location), the billing and shipping addresses, the note attributes (tax number, T.C. number, tax office, company title from the cart)
 // and the tax lines (the order's and each line's). orders/updated fires for every change of an order (tags, notes,
 // fulfilments, the app's own write-back); only a change of these makes an invoice worth looking at again. Values
 // are compared as text after normalising what the webhook's REST shape and the Admin API's read differ in (absent
@@ -61,6 +61,8 @@ export function buyerFacts(order: unknown): string {
       .map((item) => [text(item.id), taxLines(item.tax_lines)] as const)
       .sort(([a], [b]) => String(a).localeCompare(String(b))),
     taxesIncluded: typeof o.taxes_included === "boolean" ? o.taxes_included : null,
+    // A B2B order bought for another company or location is invoiced to another buyer (./company.ts).
+    company: isObject(o.company) ? { id: text(o.company.id), location: text(o.company.location_id) } : null,
   };
   return JSON.stringify(facts);
 }

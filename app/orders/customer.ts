@@ -6,6 +6,7 @@ import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
 import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";
 import type { BuyerOverride } from "./buyer-override";
+import type { PurchasingCompany } from "./company";
 
 export { isValidTckn, isValidVkn } from "./tax-id";
 
@@ -74,7 +75,7 @@ type Identity =
   | { kind: "company"; taxNumber: string }
   | { kind: "citizen"; taxNumber: string }
   | { kind: "anonymous" }
-  | { kind: "invalid"; value: string; attribute?: string };
+  | { kind: "invalid"; value: string; attribute?: string; company?: string };
 
 /** The buyer's number: note attributes first, then a 10/11-digit number written into the billing company. */
 function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
@@ -110,9 +111,26 @@ function foreignIdentity(order: ShopifyOrder, settings: MappingSettings): Identi
   if (value === ANONYMOUS_TAX_NUMBER || value === settings.foreignBuyerTaxNumber) return { kind: "foreign" };
   const check = checkTaxId(given);
   if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
-  // Printable characters only, bounded: it is printed on a legal document.
+  return foreignTaxId(given);
+}
+
+/** A foreign tax id for the invoice's note: printable characters only, bounded, since it is printed on a legal document. */
+function foreignTaxId(given: string): { kind: "foreign"; taxId?: string } {
   const taxId = given.replace(/[^\p{L}\p{N} .\-/]/gu, "").trim().slice(0, 40);
   return taxId ? { kind: "foreign", taxId } : { kind: "foreign" };
+}
+
+/**
+ * A B2B buyer's number is the company location's tax registration id: a VKN, or a sole trader's T.C. number (their
+ * tax number too), so either makes a company. Abroad it is the company's own foreign tax id, for the note. A location
+ * without one falls back to what the order's note attributes say.
+ */
+function companyIdentity(order: ShopifyOrder, settings: MappingSettings, company: PurchasingCompany, foreign: boolean): Identity | { kind: "foreign"; taxId?: string } {
+  const given = company.taxRegistrationId;
+  if (!given) return foreign ? foreignIdentity(order, settings) : identity(order, settings);
+  const check = checkTaxId(given);
+  if (check.valid) return { kind: "company", taxNumber: check.value };
+  return foreign ? foreignTaxId(given) : { kind: "invalid", value: given, company: company.name };
 }
 
 function isForeign(order: ShopifyOrder): { foreign: boolean; country?: string } {
@@ -178,8 +196,19 @@ function overriddenIdentity(override: BuyerOverride): Identity {
 /**
  * `exportTo`: the goods go abroad untaxed (abroad.ts), so the buyer is a buyer abroad whatever the billing country.
  * `override`: the buyer as the merchant set it (number, title or name, tax office); address and contact stay the order's.
+ * `company`: a B2B order's company as Shopify holds it (./company.ts): its number, title, tax office and billing
+ * address are the invoice's, over the order's; the merchant's override still comes first.
  */
-export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, exportTo?: { country: string } | null, override?: BuyerOverride | null): MappedCustomer {
+export function mapCustomer(
+  ordered: ShopifyOrder,
+  settings: MappingSettings,
+  exportTo?: { country: string } | null,
+  override?: BuyerOverride | null,
+  company?: PurchasingCompany | null,
+): MappedCustomer {
+  const b2b = override ? null : (company ?? null);
+  // The company location's billing address is the invoice's: the order's may be the contact's own.
+  const order: ShopifyOrder = b2b?.billingAddress ? { ...ordered, billing_address: b2b.billingAddress } : ordered;
   // The buyer set by hand replaces every attribute the buyer typed: theirs no longer stop the invoice.
   const errors: Problem[] = override ? [] : attributeProblems(order, settings);
   const warnings: Problem[] = [];
@@ -210,16 +239,27 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
   const billed = isForeign(order);
   const foreign = billed.foreign || Boolean(exportTo);
   const country = billed.foreign ? billed.country : exportTo?.country;
-  const who = override ? overriddenIdentity(override) : foreign ? foreignIdentity(order, settings) : identity(order, settings);
+  const who = override
+    ? overriddenIdentity(override)
+    : b2b
+      ? companyIdentity(order, settings, b2b, foreign)
+      : foreign
+        ? foreignIdentity(order, settings)
+        : identity(order, settings);
   if (override) warnings.push(problem("customer.buyer_set_by_merchant", { reason: override.reason }, "warning"));
+  if (b2b) warnings.push(problem("customer.from_company", { company: b2b.name, location: b2b.locationName }, "warning"));
   if (who.kind === "invalid") {
     // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
     errors.push(
-      who.attribute === undefined
-        ? problem("customer.invalid_tax_number_in_company", { value: who.value })
-        : problem("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
+      who.company !== undefined
+        ? problem("customer.invalid_company_tax_number", { value: who.value, company: who.company })
+        : who.attribute === undefined
+          ? problem("customer.invalid_tax_number_in_company", { value: who.value })
+          : problem("customer.invalid_tax_number", { value: who.value, source: who.attribute }),
     );
   }
+  // A Turkish company with no number anywhere would be invoiced as an anonymous consumer: the merchant adds it.
+  if (b2b && !foreign && who.kind === "anonymous") errors.push(problem("customer.company_without_tax_number", { company: b2b.name, location: b2b.locationName }));
   const foreignTaxId = who.kind === "foreign" ? who.taxId : undefined;
 
   const email = clean(order.email) ?? clean(order.customer?.email);
@@ -249,10 +289,14 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
 
   let customer: InvoiceCustomer;
   if (who.kind === "company") {
-    const taxOffice = override ? override.taxOffice : attribute(order, settings.taxOfficeAttributes)?.value;
-    // A title the buyer typed for the invoice (the cart block's field) wins over the billing address's company.
-    const title = override ? override.title : (attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany);
-    if (!taxOffice) errors.push(problem("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
+    const typedTaxOffice = attribute(order, settings.taxOfficeAttributes)?.value;
+    const taxOffice = override ? override.taxOffice : b2b ? (b2b.taxOffice ?? typedTaxOffice) : typedTaxOffice;
+    // A title the buyer typed for the invoice (the cart block's field) wins over the billing address's company; a B2B
+    // company's own name wins over both.
+    const typedTitle = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany;
+    const title = override ? override.title : b2b ? (clean(b2b.name) ?? typedTitle) : typedTitle;
+    if (!taxOffice && b2b) errors.push(problem("customer.company_without_tax_office_b2b", { company: b2b.name, metafield: settings.companyTaxOfficeMetafield }));
+    else if (!taxOffice) errors.push(problem("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
     if (!title) errors.push(problem("customer.company_without_title", { taxNumber: who.taxNumber }));
     customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: title ?? "" };
   } else {
@@ -265,7 +309,9 @@ export function mapCustomer(order: ShopifyOrder, settings: MappingSettings, expo
       if (foreignTaxId) warnings.push(problem("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }, "warning"));
     }
     const fullName = [names.name, names.surname].filter(Boolean).join(" ");
-    customer = { ...base, type: "person", tax_number: taxNumber, title: billingCompany && who.kind === "foreign" ? billingCompany : fullName, name: names.name, surname: names.surname };
+    // A buyer abroad that is a company is named by its company (a B2B company's own name first).
+    const companyTitle = who.kind === "foreign" ? (clean(b2b?.name) ?? billingCompany) : undefined;
+    customer = { ...base, type: "person", tax_number: taxNumber, title: companyTitle ?? fullName, name: names.name, surname: names.surname };
   }
   return { customer: errors.length ? undefined : customer, ...(foreignTaxId ? { foreignTaxId } : {}), errors, warnings };
 }

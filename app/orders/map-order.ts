@@ -8,6 +8,7 @@ import { exportSale, hasTaxLines } from "./abroad";
 import { chooseCurrency, pick } from "./currency";
 import { mapCustomer } from "./customer";
 import type { BuyerOverride } from "./buyer-override";
+import type { PurchasingCompany } from "./company";
 import { dateIn, issueMoment, minDate, zoneOrTurkey } from "./dates";
 import { draftLines, type LineDraft } from "./lines";
 import type { ShopifyOrder } from "./order";
@@ -32,6 +33,8 @@ export interface MappingContext {
   serviceOrderId?: string;
   /** The buyer as the merchant set it on the invoice page, over the order's (./buyer-override.ts). */
   buyer?: BuyerOverride | null;
+  /** A B2B order's company as read from Shopify (./company.ts), over the order's own buyer fields. */
+  company?: PurchasingCompany | null;
 }
 
 export type MappingResult =
@@ -83,7 +86,7 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   if (issue.clamped) warnings.push(problem("order.issue_date_clamped", { date: issue.date }, "warning"));
   const createdOn = minDate(dateIn(order.created_at, zone) ?? issue.date, issue.date);
 
-  const customer = mapCustomer(order, settings, exported, context.buyer);
+  const customer = mapCustomer(order, settings, exported, context.buyer, context.company);
   errors.push(...customer.errors);
   warnings.push(...customer.warnings);
 

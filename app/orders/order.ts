@@ -133,6 +133,8 @@ export const ShopifyOrderSchema = z.looseObject({
   financial_status: text,
   fulfillments: z.array(FulfillmentSchema).nullish(),
   refunds: z.array(RefundSchema).nullish(),
+  /** A B2B order's company and company location (ids only; app/orders/company.ts). */
+  company: z.looseObject({ id: id.nullish(), location_id: id.nullish() }).nullish(),
 });
 
 export type ShopifyOrder = z.infer<typeof ShopifyOrderSchema>;

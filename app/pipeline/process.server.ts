@@ -37,6 +37,8 @@ import { orderAsItStands } from "../orders/refunds";
 import { writesBack } from "../writeback/run.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
+import { foldForSearch } from "../admin/search";
+import { buyerCompany, type BuyerCompany, type ReadCompany } from "./company.server";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -48,6 +50,8 @@ export interface ProcessDeps {
   random?: () => number;
   /** Reads an edited order again before it is invoiced; default: the Admin API (app/shopify-admin readOrder). */
   readOrder?: ReadOrder;
+  /** Reads a B2B order's company; default: the Admin API (./company.server.ts). */
+  readCompany?: ReadCompany;
 }
 
 /** Problems and payloads are stored as JSON columns. */
@@ -166,8 +170,11 @@ type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Pr
 interface PostSource {
   /** What an earlier attempt left at the service: the invoice, nothing (posting is safe), or a problem. */
   settleEarlier(): Promise<Settled>;
-  /** `standing`: the order as it stands, when the caller read it already (one parse of the snapshot per post). */
-  build(now: Date, standing?: ShopifyOrder): Built;
+  /**
+   * `standing`: the order as it stands, when the caller read it already (one parse of the snapshot per post);
+   * `company`: a B2B order's company as Shopify holds it, and what reading it had to assume.
+   */
+  build(now: Date, standing?: ShopifyOrder, company?: Extract<BuyerCompany, { company: unknown }>): Built;
   create(body: InvoiceRequest): Promise<InvoiceRecord>;
   /** A refusal after which the invoice may exist all the same: how to look, and what to say if it is not found. */
   afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: Problem | null } | null;
@@ -184,7 +191,7 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
   };
   return {
     settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection, deps.appUrl)) }),
-    build(now, standing) {
+    build(now, standing, company) {
       let order = standing;
       if (!order) {
         const parsed = parseShopifyOrder(row.orderSnapshot);
@@ -201,9 +208,11 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
         serviceOrderId: target.orderId,
         callbackUrl: callbackUrlFor(deps.appUrl, row.id),
         buyer: buyerOverrideFrom(row.buyerOverride),
+        company: company?.company,
       });
-      if (!mapped.ok) return { ok: false, problems: [...mapped.problems, ...mapped.warnings] };
-      return { ok: true, body: mapped.body, paid: mapped.paid, warnings: mapped.warnings };
+      const warnings = [...(company?.warnings ?? []), ...mapped.warnings];
+      if (!mapped.ok) return { ok: false, problems: [...mapped.problems, ...warnings] };
+      return { ok: true, body: mapped.body, paid: mapped.paid, warnings };
     },
     create: (body) => client.createInvoice(body),
     afterRefusal: (error) =>
@@ -275,7 +284,7 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
   if (row.waybillId === null && facts.unreadEdits) {
     const refreshed = await refreshEditedOrder(row, deps.readOrder ?? readOrderFromShopify, now);
-    if (!refreshed.ok) return editedOrderWaits(row, deps, refreshed.reason);
+    if (!refreshed.ok) return shopifyReadWaits(row, deps, "order.edited_unread", "order_unread", `order edited in Shopify; reading it again failed (${refreshed.reason})`, refreshed.reason);
     if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
   }
   const refunds = row.waybillId === null ? await refundsOf(row.shopDomain, row.orderId) : [];
@@ -313,7 +322,14 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   const refusal = await postAccountRefusal(row.shopDomain, connection, client);
   if (refusal) return needsAttention([problem(`settings.${refusal}`)]);
 
-  const mapped = source.build(now, asItStands?.order);
+  // A B2B order is invoiced to its company as Shopify holds it now (not for the settings page's test invoices).
+  let company: Extract<BuyerCompany, { company: unknown }> | undefined;
+  if (asItStands && !row.isTest) {
+    const found = await buyerCompany(row.shopDomain, asItStands.order, connection.mapping.companyTaxOfficeMetafield, deps.readCompany);
+    if ("unread" in found) return shopifyReadWaits(row, deps, "customer.company_unread", "company_unread", `reading the order's B2B company failed (${found.unread})`, found.unread);
+    company = found;
+  }
+  const mapped = source.build(now, asItStands?.order, company);
   if (!mapped.ok) return needsAttention(mapped.problems);
 
   // Before the request leaves: count the attempt (first pass) and record what it is posted with, so a crash
@@ -327,6 +343,8 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       saleChannelId: connection.saleChannelId,
       invoiceIntegrationId: connection.invoiceIntegrationId,
       postedInTestMode: connection.testMode,
+      // The list names and finds a B2B order by the company it is invoiced to, and the contact who placed it.
+      ...(company?.company ? companyListName(company.company.name, row.customerName) : {}),
     },
     { incrementAttempts: row.attempts === 0 },
   );
@@ -495,14 +513,23 @@ const readOrderFromShopify: ReadOrder = async (shop, orderId) => {
   return order;
 };
 
-/** An edited order that could not be read again waits, on the ordinary backoff, and says why. */
-function editedOrderWaits(row: Row, deps: ProcessDeps, reason: string): Outcome {
+/** "Acme A.Ş. (Ayşe Yılmaz)", as the list shows a billing address's company and name; the contact kept. */
+function companyListName(company: string, contact: string | null): { customerName: string; customerSearch: string } {
+  const customerName = contact?.includes(company) ? contact : contact ? `${company} (${contact})` : company;
+  return { customerName, customerSearch: foldForSearch(customerName) };
+}
+
+/**
+ * What Shopify must say before the post (an edited order as it stands, a B2B order's company) could not be read: the
+ * invoice waits, on the ordinary backoff, and says why; after the last try it needs attention.
+ */
+function shopifyReadWaits(row: Row, deps: ProcessDeps, code: "order.edited_unread" | "customer.company_unread", kind: string, message: string, reason: string): Outcome {
   const attempts = row.attempts + 1;
-  if (attempts >= RETRY.maxAttempts) return needsAttention([problem("order.edited_unread", { details: reason })]);
+  if (attempts >= RETRY.maxAttempts) return needsAttention([problem(code, { details: reason })]);
   const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));
   return {
-    data: { state: "queued", attempts, nextAttemptAt, lastError: `order edited; read again failed: ${reason}`, problems: json([problem("order.edited_unread", { details: reason }, "warning")]) },
-    events: [{ type: "retry", message: `order edited in Shopify; reading it again failed (${reason}); next try ${nextAttemptAt.toISOString()}`, data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind: "order_unread" } } }],
+    data: { state: "queued", attempts, nextAttemptAt, lastError: message, problems: json([problem(code, { details: reason }, "warning")]) },
+    events: [{ type: "retry", message: `${message}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind } } }],
   };
 }
 

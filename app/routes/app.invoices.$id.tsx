@@ -24,7 +24,7 @@ import { useRevalidateWhile } from "../components/useRevalidateWhile";
 import { usePdfDownload } from "../components/usePdfDownload";
 import { WriteBackCard } from "../components/WriteBackCard";
 import { retryWriteBack, writeBackOf } from "../writeback/run.server";
-import { refreshWriteScope } from "../writeback/scope.server";
+import { refreshScopes } from "../writeback/scope.server";
 import { translate } from "../i18n/i18n";
 import type { TitleHandle } from "../i18n/page-title";
 
@@ -46,7 +46,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const ownsOrder = !invoice.isTest && invoice.waybillId === null;
   const [writeBack, canWrite] = await Promise.all([
     ownsOrder ? writeBackOf(session.shop, invoice.id) : null,
-    ownsOrder ? refreshWriteScope(session.shop, scopes) : false,
+    ownsOrder ? refreshScopes(session.shop, scopes).then((granted) => granted.canWrite) : false,
   ]);
   const writeBackStatus = !ownsOrder ? null : !canWrite ? { status: "no_scope" as const, lastError: null } : writeBack ? { status: writeBack.status, lastError: writeBack.lastError, writtenState: writeBack.writtenState } : { status: "none" as const, lastError: null };
   return json({ invoice, timezone, writeBack: writeBackStatus });

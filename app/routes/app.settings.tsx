@@ -22,7 +22,8 @@ import { CartBlockSection } from "../components/CartBlockSection";
 import { SaleChannelOffer } from "../components/SaleChannelOffer";
 import { useFreshValue } from "../components/useFreshValue";
 import { OrderWriteBackSection } from "../components/OrderWriteBackSection";
-import { refreshWriteScope } from "../writeback/scope.server";
+import { B2bCompaniesSection } from "../components/B2bCompaniesSection";
+import { refreshScopes } from "../writeback/scope.server";
 import type { TitleHandle } from "../i18n/page-title";
 
 export const handle: TitleHandle = { title: "nav.settings" };
@@ -30,16 +31,16 @@ export const handle: TitleHandle = { title: "nav.settings" };
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, scopes } = await authenticate.admin(request);
   const settings = await getSettings(session.shop);
-  const [lists, cartBlock, webhookRegisteredAt, canWrite] = await Promise.all([
+  const [lists, cartBlock, webhookRegisteredAt, { canWrite, canReadCompanies }] = await Promise.all([
     loadServiceLists(session.shop, settings),
     loadCartBlock(session.shop, settings.mapping),
     accountWebhookRegisteredAt(session.shop),
-    refreshWriteScope(session.shop, scopes),
+    refreshScopes(session.shop, scopes),
   ]);
   const form = formFromSettings(settings);
   // The account already has a channel for this shop's domain: proposed, and saved with the form.
   if (form.saleChannelId === null && lists?.channelForShop) form.saleChannelId = lists.channelForShop;
-  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt, canWrite });
+  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt, canWrite, canReadCompanies });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -206,6 +207,7 @@ export default function Settings() {
             />
             <MappingSections form={form} set={set} error={error} />
             <OrderWriteBackSection form={form} set={set} error={error} canWrite={data.canWrite} />
+            <B2bCompaniesSection form={form} set={set} error={error} canReadCompanies={data.canReadCompanies} />
             <CartBlockSection {...data.cartBlock} />
           </Layout>
           <button type="submit" hidden aria-hidden tabIndex={-1} />

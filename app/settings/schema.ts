@@ -3,6 +3,7 @@
 // `npm run shop:setup` checks with them. An issue's message is an error code; its text, Turkish and English, is
 // the i18n catalogues' `settings.error.<code>`. No server code here: the settings page imports this module.
 // (The operator's allow-list of service addresses is added on the server: app/settings/settings.server.ts.)
+import { METAFIELD_KEY } from "../orders/company";
 import { z } from "zod";
 import { en } from "../i18n/en";
 import { translateKey, type Locale, type MessageKey } from "../i18n/i18n";
@@ -141,6 +142,11 @@ export const MappingSettingsSchema = z.object({
   useBillingCompany: z.boolean().default(true),
   /** 2222222222 is the number Turkish e-archive practice uses for buyers outside Turkey. */
   foreignBuyerTaxNumber: taxNumber.default("2222222222"),
+  /**
+   * "namespace.key" of the metafield with a B2B company's tax office, read on the company location, then the company
+   * (Shopify has no tax office field; app/orders/company.ts).
+   */
+  companyTaxOfficeMetafield: z.string().regex(METAFIELD_KEY, code("metafield")).default("custom.tax_office"),
   paymentMethodMap: z
     .array(z.object({ match: z.string().min(1, code("required")), method: z.enum(PAYMENT_METHODS) }))
     .default(defaultPaymentMethodMap),
@@ -227,6 +233,7 @@ const formFields = z.object({
   companyTitleAttributes: z.string().max(4 * MAX_TEXT, code("too_long")),
   useBillingCompany: z.boolean(code("invalid")),
   foreignBuyerTaxNumber: taxNumber,
+  companyTaxOfficeMetafield: z.string().trim().regex(METAFIELD_KEY, code("metafield")),
   paymentMethodMap: z
     .array(z.object({ match: requiredText, method: z.enum(PAYMENT_METHODS, code("invalid")) }), code("invalid"))
     .max(MAX_ROWS, code("too_many")),
@@ -325,6 +332,7 @@ export function settingsFromForm(form: ValidSettingsForm, current: MappingSettin
     companyTitleAttributes: splitNames(form.companyTitleAttributes),
     useBillingCompany: form.useBillingCompany,
     foreignBuyerTaxNumber: form.foreignBuyerTaxNumber,
+    companyTaxOfficeMetafield: form.companyTaxOfficeMetafield,
     paymentMethodMap: form.paymentMethodMap,
     // fromEntries defines own keys (no prototype setter), and the names are not reserved ones.
     carriers: Object.fromEntries(form.carriers.map((row) => [row.name, { title: row.title, taxNumber: row.taxNumber }])),
@@ -381,6 +389,7 @@ export function formFromSettings(view: Omit<SettingsView, "hasApiKey" | "orderTa
     companyTitleAttributes: m.companyTitleAttributes.join(", "),
     useBillingCompany: m.useBillingCompany,
     foreignBuyerTaxNumber: m.foreignBuyerTaxNumber,
+    companyTaxOfficeMetafield: m.companyTaxOfficeMetafield,
     paymentMethodMap: m.paymentMethodMap.map((row) => ({ ...row })),
     carriers: Object.entries(m.carriers).map(([name, carrier]) => ({ name, title: carrier.title, taxNumber: carrier.taxNumber })),
     defaultCarrierTitle: m.defaultCarrier?.title ?? "",

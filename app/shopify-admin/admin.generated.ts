@@ -544,6 +544,18 @@ export type OrdersCountQueryVariables = Exact<{
 
 export type OrdersCountQuery = { ordersCount: { count: number, precision: CountPrecision } | null };
 
+export type OrderPurchasingCompanyQueryVariables = Exact<{
+  id: string | number;
+  namespace: string | null | undefined;
+  key: string;
+}>;
+
+
+export type OrderPurchasingCompanyQuery = { order: { id: string, purchasingEntity:
+      | { __typename: 'Customer' }
+      | { __typename: 'PurchasingCompany', company: { id: string, name: string, taxOffice: { value: string } | null }, location: { id: string, name: string, taxSettings: { taxRegistrationId: string | null }, billingAddress: { address1: string, address2: string | null, city: string | null, province: string | null, zoneCode: string | null, zip: string | null, country: string | null, countryCode: CountryCode, companyName: string, firstName: string | null, lastName: string | null, phone: string | null } | null, taxOffice: { value: string } | null } }
+     | null } | null };
+
 export type ReadOrderQueryVariables = Exact<{
   id: string | number;
 }>;

@@ -1,6 +1,8 @@
-// The write_orders scope: optional (shopify.app.toml `optional_scopes`), granted by the merchant from the app.
-// Without it the app works as before and writes nothing to the orders.
+// The optional scopes (shopify.app.toml `optional_scopes`), granted by the merchant from the app: write_orders
+// (without it the app writes nothing to the orders) and read_companies (without it a B2B order is invoiced from its
+// notes, app/orders/company.ts). The offline session's recorded scope is what the worker goes by.
 import prisma from "../db.server";
+import { hasCompanyScope } from "../orders/company";
 import { resumeWriteBacks } from "./run.server";
 
 export const WRITE_SCOPE = "write_orders";
@@ -10,10 +12,20 @@ export function includesWriteScope(scopes: string | null | undefined): boolean {
   return (scopes ?? "").split(",").some((scope) => scope.trim() === WRITE_SCOPE);
 }
 
+/** The shop's offline token's scopes as last recorded (comma-separated), or null without a session. */
+async function recordedScopes(shop: string): Promise<string | null> {
+  const session = await prisma.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
+  return session?.scope ?? null;
+}
+
 /** Whether the shop's offline token carries write_orders, as last recorded. */
 export async function hasWriteScope(shop: string): Promise<boolean> {
-  const session = await prisma.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
-  return includesWriteScope(session?.scope);
+  return includesWriteScope(await recordedScopes(shop));
+}
+
+/** Whether the shop's offline token may read B2B companies, as last recorded. */
+export async function hasCompaniesScope(shop: string): Promise<boolean> {
+  return hasCompanyScope(await recordedScopes(shop));
 }
 
 /**
@@ -39,14 +51,24 @@ const QUERY_TIMEOUT_MS = 3_000;
 const RECHECK_MS = 60_000;
 const lastChecked = new Map<string, number>();
 
+export interface OptionalScopes {
+  /** write_orders: invoices are written back to the orders. */
+  canWrite: boolean;
+  /** A companies scope: B2B orders are invoiced to their company. */
+  canReadCompanies: boolean;
+}
+
+const optionalScopesIn = (scopes: string | null | undefined): OptionalScopes => ({ canWrite: includesWriteScope(scopes), canReadCompanies: hasCompanyScope(scopes) });
+
 /**
- * Whether the shop granted write_orders, for the admin pages. The stored scope is stale after a grant (the
- * token gains the scope, the session row does not), so while it lacks write_orders Shopify is asked, at most
- * once a minute per shop and within 3 s; a failed question keeps the stored answer.
+ * Which optional scopes the shop granted, for the admin pages. The stored scope is stale after a grant (the
+ * token gains the scope, the session row does not), so while one is missing Shopify is asked, at most once a minute
+ * per shop and within 3 s; a failed question keeps the stored answer.
  */
-export async function refreshWriteScope(shop: string, scopes: ScopesQuery | undefined, now = Date.now()): Promise<boolean> {
-  if (await hasWriteScope(shop)) return true;
-  if (!scopes || now - (lastChecked.get(shop) ?? 0) < RECHECK_MS) return false;
+export async function refreshScopes(shop: string, scopes: ScopesQuery | undefined, now = Date.now()): Promise<OptionalScopes> {
+  const stored = optionalScopesIn(await recordedScopes(shop));
+  if (stored.canWrite && stored.canReadCompanies) return stored;
+  if (!scopes || now - (lastChecked.get(shop) ?? 0) < RECHECK_MS) return stored;
   lastChecked.set(shop, now);
   try {
     const result = await Promise.race([
@@ -54,8 +76,8 @@ export async function refreshWriteScope(shop: string, scopes: ScopesQuery | unde
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error("scopes query timed out")), QUERY_TIMEOUT_MS).unref()),
     ]);
     await recordGrantedScopes(shop, result.granted);
-    return includesWriteScope(result.granted.join(","));
+    return optionalScopesIn(result.granted.join(","));
   } catch {
-    return false;
+    return stored;
   }
 }

@@ -84,7 +84,7 @@ describe("shop settings", () => {
     // A local address that answers nothing: saving below registers no webhook anywhere real.
     await prisma.shopSettings.create({ data: { shopDomain: SHOP, baseUrl: "http://127.0.0.1:9/api", apiKeyEncrypted: encryptSecret(KEY, SHOP), saleChannelId: 3, dummyIntegrationId: 12, mapping: oldMapping } });
     const { roundingMode: _gone, invoiceType: _bad, ...kept } = oldMapping;
-    const expected = { ...kept, invoiceType: "SATIS", exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı", companyTitleAttributes: ["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"] };
+    const expected = { ...kept, invoiceType: "SATIS", exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı", companyTitleAttributes: ["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"], companyTaxOfficeMetafield: "custom.tax_office" };
     const view = await getSettings(SHOP);
     expect(view.mapping).toEqual(expected);
     // The worker reads it the same way.

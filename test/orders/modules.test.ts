@@ -129,7 +129,7 @@ describe("rounding", () => {
 describe("problem catalogue (mapping and sending)", () => {
   it("every code has a Turkish and an English message with its placeholders filled", () => {
     for (const code of PROBLEM_CODES) {
-      const params = { line: "L", rate: "5", part: "city", value: "1", source: "s", taxNumber: "1", trackingCompany: "X", carrier: "Y", gateway: "g", currency: "EUR", difference: "0.01", grandTotal: "1", paid: "1", invoiced: "1", orderTotal: "1", date: "2026-11-22", parts: "city", country: "DE", path: "p", message: "m", amount: "-1", taxId: "DE1", code: "301", details: "d", attempts: 3, remote: "1", waybillId: 7, invoiceId: 8, length: 300, max: 255, reason: "r" };
+      const params = { line: "L", rate: "5", part: "city", value: "1", source: "s", taxNumber: "1", trackingCompany: "X", carrier: "Y", gateway: "g", currency: "EUR", difference: "0.01", grandTotal: "1", paid: "1", invoiced: "1", orderTotal: "1", date: "2026-11-22", parts: "city", country: "DE", path: "p", message: "m", amount: "-1", taxId: "DE1", code: "301", details: "d", attempts: 3, remote: "1", waybillId: 7, invoiceId: 8, length: 300, max: 255, reason: "r", company: "Acme", location: "HQ", metafield: "custom.tax_office" };
       for (const locale of ["tr", "en"] as const) {
         const text = problemText({ code, params }, locale);
         expect(text.length, `${code} ${locale}`).toBeGreaterThan(30);

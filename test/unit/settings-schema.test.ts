@@ -15,6 +15,13 @@ const view = (mapping = defaultMappingSettings()) => ({
 });
 
 describe("settings schema", () => {
+  it("a B2B company's tax office metafield is custom.tax_office unless the merchant names another namespace.key", () => {
+    expect(defaultMappingSettings().companyTaxOfficeMetafield).toBe("custom.tax_office");
+    const form = SettingsFormSchema.parse({ ...formFromSettings(view()), companyTaxOfficeMetafield: " b2b.vergi_dairesi " });
+    expect(settingsFromForm(form, defaultMappingSettings()).mapping.companyTaxOfficeMetafield).toBe("b2b.vergi_dairesi");
+    expect(readMapping({ companyTaxOfficeMetafield: "not a key" }).companyTaxOfficeMetafield).toBe("custom.tax_office");
+  });
+
   it("a form made from settings passes the schema and gives the same settings back", () => {
     const mapping = {
       ...defaultMappingSettings(),
@@ -31,10 +38,10 @@ describe("settings schema", () => {
   });
 
   it("names each error by the form's path, with a code the catalogues translate", () => {
-    const parsed = SettingsFormSchema.safeParse({ ...formFromSettings(view()), unit: "kilogram", carriers: [{ name: "Aras", title: "", taxNumber: "1" }], eArchiveTag: "a,b" });
+    const parsed = SettingsFormSchema.safeParse({ ...formFromSettings(view()), unit: "kilogram", carriers: [{ name: "Aras", title: "", taxNumber: "1" }], eArchiveTag: "a,b", companyTaxOfficeMetafield: "tax office" });
     expect(parsed.success).toBe(false);
     const errors = fieldErrors(parsed.error!);
-    expect(errors).toEqual({ unit: "unit", "carriers.0.title": "required", "carriers.0.taxNumber": "digits_10_11", eArchiveTag: "tag" });
+    expect(errors).toEqual({ unit: "unit", "carriers.0.title": "required", "carriers.0.taxNumber": "digits_10_11", eArchiveTag: "tag", companyTaxOfficeMetafield: "metafield" });
     for (const code of Object.values(errors)) {
       expect(settingsErrorText(code, "tr")).not.toBe(code);
       expect(settingsErrorText(code, "en")).not.toBe(settingsErrorText(code, "tr"));

@@ -178,8 +178,8 @@ describe("metafield definitions in shopify.app.toml", () => {
     }
   });
 
-  it("asks for write_orders as an optional scope only", () => {
+  it("asks for write_orders (and read_companies, for B2B buyers) as optional scopes only", () => {
     expect(app.access_scopes.scopes).toBe("read_orders");
-    expect(app.access_scopes.optional_scopes).toEqual(["write_orders"]);
+    expect(app.access_scopes.optional_scopes).toEqual(["write_orders", "read_companies"]);
   });
 });
