@@ -201,6 +201,54 @@ describe("conversion details", () => {
   });
 });
 
+describe("what the schema refuses, naming where (bulk-reads.ts reports the path and the message)", () => {
+  const issues = (order: unknown) => {
+    const result = GraphqlOrderSchema.safeParse(order);
+    return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+  };
+  const withTotal = (amount: string) => ({ ...minimalOrder(), totalPriceSet: { shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } });
+
+  it("money is Shopify's Decimal, a signed decimal number as text: a whole number is one, Turkish notation or a currency is not", () => {
+    for (const amount of ["12", "-3.5", "0.0", "249.9"]) expect(issues(withTotal(amount)), amount).toEqual([]);
+    for (const amount of ["1.234,50", "12,5", "12.5 TL", "TL 12.5", "12."]) {
+      expect(issues(withTotal(amount)), amount).toEqual([{ path: "totalPriceSet.shopMoney.amount", message: "decimal amount expected" }]);
+    }
+  });
+
+  it("an id is the GID of its type: a bare number or another type's GID is refused", () => {
+    const withLine = (id: string) => ({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ id })], pageInfo: { hasNextPage: false, endCursor: null } } });
+    expect(issues(withLine("gid://shopify/LineItem/5"))).toEqual([]);
+    expect(issues(withLine("5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
+    expect(issues(withLine("gid://shopify/Product/5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
+  });
+});
+
+describe("conversion of a line item and of statuses", () => {
+  it("a discount allocation keeps the index of its discount application (REST discount_application_index)", () => {
+    const allocation = { allocatedAmountSet: bagOf("10.0"), discountApplication: { index: 2 } };
+    const json = toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ discountAllocations: [allocation] })], pageInfo: { hasNextPage: false, endCursor: null } } }));
+    expect((json.line_items as Array<Record<string, unknown>>)[0].discount_allocations).toEqual([
+      { amount: "10.00", amount_set: { shop_money: { amount: "10.00", currency_code: "TRY" }, presentment_money: { amount: "10.00", currency_code: "TRY" } }, discount_application_index: 2 },
+    ]);
+  });
+
+  it("an order without a financial status (displayFinancialStatus is nullable) has none", () => {
+    expect(toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), displayFinancialStatus: null })).financial_status).toBeNull();
+  });
+});
+
+function bagOf(amount: string) {
+  return { shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } };
+}
+
+function graphqlLine(over: Record<string, unknown> = {}) {
+  return {
+    id: "gid://shopify/LineItem/5", name: "Kupa", title: "Kupa", variantTitle: null, sku: null, quantity: 1, currentQuantity: 1,
+    taxable: true, requiresShipping: true, isGiftCard: false, originalUnitPriceSet: bagOf("120.0"), discountAllocations: [], taxLines: [],
+    product: null, variant: null, ...over,
+  };
+}
+
 function minimalOrder() {
   const bag = (amount: string) => ({ shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } });
   const page = { hasNextPage: false, endCursor: null };
