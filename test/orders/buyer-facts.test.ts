@@ -70,6 +70,12 @@ describe("buyer facts, rule by rule", () => {
     same(order, { ...order, customer: { ...(order.customer as object), email: "AYSE.YILMAZ@example.com" } });
     changed(order, { ...order, customer: { ...(order.customer as object), email: "ayse@example.com" } });
     changed({ ...order, email: null }, { ...order, email: "ayse.yilmaz@example.com" });
+    // Case is folded to lower case, which keeps Turkish letters apart: ı and i (Yılmaz, Yilmaz) are different
+    // addresses, though both upper-case to I.
+    changed({ ...order, email: "ayse.yılmaz@example.com" }, { ...order, email: "ayse.yilmaz@example.com" });
+    changed(order, { ...order, customer: { ...(order.customer as object), email: "ayse.yılmaz@example.com" } });
+    // A customer without an e-mail has none, whichever way it is absent.
+    same({ ...order, customer: { ...(order.customer as object), email: null } }, { ...order, customer: { ...(order.customer as object), email: " " } });
   });
 
   it("the customer's id, names, e-mail and phone are facts; an id as a number or as digits is the same id", () => {
