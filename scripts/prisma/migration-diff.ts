@@ -7,7 +7,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import type { SchemaEngine as SchemaEngineType } from "@prisma/schema-engine-wasm";
+import type { DiffTarget, SchemaEngine as SchemaEngineType } from "@prisma/schema-engine-wasm";
 
 export type Provider = "sqlite" | "postgresql";
 
@@ -56,14 +56,13 @@ export async function migrationDiff(
   provider: Provider,
   from: SchemaFile | null,
   to: SchemaFile,
-  postgresUrl = process.env.MIGRATION_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres",
+  postgresUrl = process.env.MIGRATION_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test",
 ): Promise<string> {
   const SchemaEngine = await loadEngine();
   const factory = bindMigrationAwareSqlAdapterFactory(await adapterFactory(provider, postgresUrl));
   const engine = await SchemaEngine.new({ datamodels: [[to.path, to.content]] }, () => {}, factory);
   try {
-    const target = (file: SchemaFile | null) =>
-      file ? ({ tag: "schemaDatamodel", files: [file] } as const) : ({ tag: "empty" } as const);
+    const target = (file: SchemaFile | null): DiffTarget => (file ? { tag: "schemaDatamodel", files: [file] } : { tag: "empty" });
     const result = await engine.diff({
       from: target(from),
       to: target(to),
@@ -73,9 +72,6 @@ export async function migrationDiff(
     });
     const sql = result.stdout ?? "";
     return /This is an empty migration/.test(sql) ? "" : sql;
-  } catch (error) {
-    const causes = factory.errorRegistry.registeredErrors.map((entry) => String((entry.error as { message?: string })?.message ?? entry.error));
-    throw new Error([(error as Error).message, ...causes].join("\n"), { cause: error });
   } finally {
     engine.free();
   }
