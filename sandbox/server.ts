@@ -41,6 +41,11 @@ export interface SandboxOptions {
   faultsOverHttp?: boolean;
   /** Fixed latency of every request from the start (benchmarks). */
   latencyMs?: number;
+  /**
+   * Benchmarks: pad each formal PDF to about this many bytes (a real invoice PDF with its fonts and logo is tens of
+   * kilobytes; the stand-in's own is under 2). The padding is a comment after the file's end, which PDF readers skip.
+   */
+  pdfBytes?: number;
   /** One line per request and per status change; silent by default. */
   log?: (line: string) => void;
 }
@@ -119,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer);
     });
 
-  const routes = buildRoutes(state, faults);
+  const routes = buildRoutes(state, faults, options.pdfBytes ?? 0);
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -222,7 +227,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       `Grand total: ${record.grand_total} ${record.currency}`,
       "SANDBOX DOCUMENT - NOT A LEGAL INVOICE",
     ];
-    return { status: 200, bytes: makePdf(`Invoice ${record.serial_number}`, lines), contentType: "application/pdf", headers: { "Content-Disposition": `inline; filename="${record.serial_number}.pdf"` } };
+    return { status: 200, bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), options.pdfBytes), contentType: "application/pdf", headers: { "Content-Disposition": `inline; filename="${record.serial_number}.pdf"` } };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -278,7 +283,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 // ---------------------------------------------------------------------------------------------------------
 // Routes of the /api prefix (all authenticated)
 
-function buildRoutes(state: SandboxState, faults: Faults): Array<{ method: string; pattern: RegExp; handler: Handler }> {
+function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Array<{ method: string; pattern: RegExp; handler: Handler }> {
   const created = (outcome: CreateOutcome, isCreate: boolean): Answer => {
     if (!outcome.ok) return { status: outcome.status, json: outcome.errors ? { message: outcome.message, errors: outcome.errors } : { message: outcome.message } };
     if (isCreate && faults.takeLostCreateAnswer()) return { status: 201, lose: true };
@@ -362,8 +367,14 @@ function buildRoutes(state: SandboxState, faults: Faults): Array<{ method: strin
     const record = state.ownInvoice(team, invoiceId);
     if (!record || record.formal_status !== "completed" || !record.ettn) return NOT_FOUND;
     const lines = [`ETTN: ${record.ettn}`, `Grand total: ${record.grand_total} ${record.currency}`, "SANDBOX DOCUMENT - NOT A LEGAL INVOICE"];
-    return { status: 200, bytes: makePdf(`Invoice ${record.serial_number}`, lines), contentType: "application/pdf" };
+    return { status: 200, bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), pdfBytes), contentType: "application/pdf" };
   }
+}
+
+/** The PDF padded to about `bytes` with a comment after its end (SandboxOptions.pdfBytes); as it is without. */
+function padPdf(pdf: Buffer, bytes = 0): Buffer {
+  const pad = bytes - pdf.length - 2;
+  return pad > 0 ? Buffer.concat([pdf, Buffer.from(`%${"0".repeat(pad)}\n`, "latin1")]) : pdf;
 }
 
 /**

@@ -142,13 +142,14 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
       log.info("accountant package: build interrupted by the worker's stop; it goes on at the next start");
       return true;
     }
-    const final = row.attempts + 1 >= MAX_BUILD_ATTEMPTS;
-    log.error({ err: error, attempt: row.attempts + 1, final }, "accountant package: the build failed");
+    // `row` was read after the lease counted this attempt.
+    const final = row.attempts >= MAX_BUILD_ATTEMPTS;
+    log.error({ err: error, attempt: row.attempts, final }, "accountant package: the build failed");
     await prisma.accountantPackage.updateMany({
       where: held,
       data: final
         ? { state: "failed", lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: null, finishedAt: now() }
-        : { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts + 1, options.random, 5_000, 10 * 60_000)) },
+        : { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts, options.random, 5_000, 10 * 60_000)) },
     });
     if (final) await rm(packageDir(id, options.root), { recursive: true, force: true }).catch(() => undefined);
     return true;

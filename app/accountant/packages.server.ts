@@ -2,7 +2,7 @@
 // short-lived link that downloads a finished one, and housekeeping (expired packages deleted). The build itself is
 // app/accountant/build.server.ts, run by the worker. Every function that takes a shop reads that shop's rows only.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DateTime } from "luxon";
 import prisma from "../db.server";
@@ -107,7 +107,11 @@ export async function packageForDownload(token: string, now = new Date()): Promi
   const row = await prisma.accountantPackage.findFirst({ where: { id: grant.id, shopDomain: grant.shop, state: "ready", expiresAt: { gt: now } } });
   if (!row || row.fileSize === null) return { ok: false };
   const base = packageBaseName(row.fromDate, row.toDate, row.locale === "en" ? "en" : "tr");
-  return { ok: true, path: zipPath(row.id, base), fileName: `${base}.zip`, size: Number(row.fileSize) };
+  const file = zipPath(row.id, base);
+  // The file itself, not only the row: a directory lost or cleaned by hand is a 404, not a broken download.
+  const found = await stat(file).catch(() => null);
+  if (!found || found.size !== Number(row.fileSize)) return { ok: false };
+  return { ok: true, path: file, fileName: `${base}.zip`, size: found.size };
 }
 
 // ---- What the page shows

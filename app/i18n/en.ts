@@ -756,7 +756,7 @@ export const en = {
   "accountant.ready": "{total} invoices · {size}",
   "accountant.expires": "Kept until {date}; then deleted.",
   "accountant.expired": "Deleted after its time. Build it again if you need it.",
-  "accountant.missing": "The PDFs of {count} invoices could not be read from the invoicing service. They are named in the package (sheet \"Missing PDFs\", missing-pdfs.csv and MISSING-PDFS.txt): download them from the invoice's page.",
+  "accountant.missing": "PDFs the invoicing service did not give: {count}. The package names each of these invoices (in the workbook's sheet of missing PDFs, its CSV file and a text file); download their PDFs from the invoice's page.",
   "accountant.download": "Download ZIP",
   "accountant.linkHelp": "The download link works for 15 minutes; this page renews it.",
   "accountant.failed": "The package could not be built: {error}",

@@ -751,7 +751,7 @@ export const tr: Record<keyof typeof en, string> = {
   "accountant.ready": "{total} fatura · {size}",
   "accountant.expires": "{date} tarihine kadar saklanır; sonra silinir.",
   "accountant.expired": "Süresi dolduğu için silindi. Gerekirse yeniden hazırlayın.",
-  "accountant.missing": "{count} faturanın PDF'i fatura servisinden okunamadı. Pakette adlarıyla listelenir (\"Eksik PDF\" sayfası, eksik-pdf.csv ve EKSIK-PDF-LISTESI.txt): bunları faturanın sayfasından indirin.",
+  "accountant.missing": "Fatura servisinin vermediği PDF sayısı: {count}. Paket bu faturaların her birini adıyla listeler (çalışma kitabının eksik PDF sayfasında, CSV dosyasında ve bir metin dosyasında); PDF'lerini faturanın sayfasından indirin.",
   "accountant.download": "ZIP'i indir",
   "accountant.linkHelp": "İndirme bağlantısı 15 dakika geçerlidir; bu sayfa onu yeniler.",
   "accountant.failed": "Paket hazırlanamadı: {error}",

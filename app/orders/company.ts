@@ -36,7 +36,7 @@ export const hasCompanyScope = (scopes: string | null | undefined): boolean =>
  * payload without it): then only the Admin API can tell.
  */
 export function companyOf(order: ShopifyOrder): "none" | "unknown" | { companyId: string; locationId: string } {
-  if (!("company" in order) || order.company === undefined) return "unknown";
+  if (order.company === undefined) return "unknown";
   if (order.company === null) return "none";
   const { id, location_id } = order.company;
   if (id === null || id === undefined || location_id === null || location_id === undefined) return "unknown";

@@ -111,7 +111,11 @@ function foreignIdentity(order: ShopifyOrder, settings: MappingSettings): Identi
   if (value === ANONYMOUS_TAX_NUMBER || value === settings.foreignBuyerTaxNumber) return { kind: "foreign" };
   const check = checkTaxId(given);
   if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
-  // Printable characters only, bounded: it is printed on a legal document.
+  return foreignTaxId(given);
+}
+
+/** A foreign tax id for the invoice's note: printable characters only, bounded, since it is printed on a legal document. */
+function foreignTaxId(given: string): { kind: "foreign"; taxId?: string } {
   const taxId = given.replace(/[^\p{L}\p{N} .\-/]/gu, "").trim().slice(0, 40);
   return taxId ? { kind: "foreign", taxId } : { kind: "foreign" };
 }
@@ -126,9 +130,7 @@ function companyIdentity(order: ShopifyOrder, settings: MappingSettings, company
   if (!given) return foreign ? foreignIdentity(order, settings) : identity(order, settings);
   const check = checkTaxId(given);
   if (check.valid) return { kind: "company", taxNumber: check.value };
-  if (!foreign) return { kind: "invalid", value: given, company: company.name };
-  const taxId = given.replace(/[^\p{L}\p{N} .\-/]/gu, "").trim().slice(0, 40);
-  return taxId ? { kind: "foreign", taxId } : { kind: "foreign" };
+  return foreign ? foreignTaxId(given) : { kind: "invalid", value: given, company: company.name };
 }
 
 function isForeign(order: ShopifyOrder): { foreign: boolean; country?: string } {

@@ -37,6 +37,7 @@ import { orderAsItStands } from "../orders/refunds";
 import { writesBack } from "../writeback/run.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
+import { foldForSearch } from "../admin/search";
 import { buyerCompany, type BuyerCompany, type ReadCompany } from "./company.server";
 
 export interface ProcessDeps {
@@ -342,6 +343,8 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       saleChannelId: connection.saleChannelId,
       invoiceIntegrationId: connection.invoiceIntegrationId,
       postedInTestMode: connection.testMode,
+      // The list names and finds a B2B order by the company it is invoiced to, and the contact who placed it.
+      ...(company?.company ? companyListName(company.company.name, row.customerName) : {}),
     },
     { incrementAttempts: row.attempts === 0 },
   );
@@ -509,6 +512,12 @@ const readOrderFromShopify: ReadOrder = async (shop, orderId) => {
   if (!order) throw new Error(`Shopify has no order ${orderId} for this shop`);
   return order;
 };
+
+/** "Acme A.Ş. (Ayşe Yılmaz)", as the list shows a billing address's company and name; the contact kept. */
+function companyListName(company: string, contact: string | null): { customerName: string; customerSearch: string } {
+  const customerName = contact?.includes(company) ? contact : contact ? `${company} (${contact})` : company;
+  return { customerName, customerSearch: foldForSearch(customerName) };
+}
 
 /**
  * What Shopify must say before the post (an edited order as it stands, a B2B order's company) could not be read: the

@@ -104,7 +104,7 @@ function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boole
 
 const BADGE_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = { queued: "info", building: "attention", ready: "success", failed: "critical", expired: undefined };
 
-function PackageCard({ pack, t }: { pack: PackageView; t: T }) {
+function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string }) {
   const settled = pack.pdfDone + pack.pdfFailed;
   const percent = pack.total > 0 ? Math.round((settled / pack.total) * 100) : pack.state === "ready" ? 100 : 0;
   const active = pack.state === "queued" || pack.state === "building";
@@ -119,7 +119,7 @@ function PackageCard({ pack, t }: { pack: PackageView; t: T }) {
         </InlineStack>
         {active && (
           <>
-            <ProgressBar progress={percent} tone={pack.pdfFailed > 0 ? "critical" : "primary"} animated={pack.total === 0} />
+            <ProgressBar progress={percent} animated={pack.total === 0} />
             <Text as="p" id={`accountant-progress-${pack.id}`}>
               {pack.total === 0 && pack.state === "queued" ? t("accountant.listing") : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
               {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
@@ -145,7 +145,7 @@ function PackageCard({ pack, t }: { pack: PackageView; t: T }) {
                 {t("accountant.download")}
               </Button>
               <Text as="span" tone="subdued">
-                {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short" }) })}
+                {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short", timeZone: zone }) })}
               </Text>
             </InlineStack>
             <Text as="p" tone="subdued" variant="bodySm">
@@ -192,7 +192,7 @@ export default function AccountantPage() {
                 </Text>
               </Card>
             ) : (
-              data.packages.map((pack) => <PackageCard key={pack.id} pack={pack} t={t} />)
+              data.packages.map((pack) => <PackageCard key={pack.id} pack={pack} t={t} zone={data.zone} />)
             )}
           </BlockStack>
         </Layout.Section>

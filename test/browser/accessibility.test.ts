@@ -61,6 +61,7 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
     { path: "/app/waybills", ready: heading(/İrsaliyeden fatura|Invoice from a waybill/), title: { tr: "İrsaliyeden fatura", en: "Invoice from a waybill" } },
     { path: "/app/past-orders", ready: heading(/Geçmiş siparişleri faturala|Invoice past orders/), title: { tr: "Önceki siparişler", en: "Past orders" } },
     { path: "/app/returns", ready: heading(/İadeler|Returns/), title: { tr: "İadeler", en: "Returns" } },
+    { path: "/app/accountant", ready: heading(/Muhasebeci paketi|Accountant package/), title: { tr: "Muhasebeci paketi", en: "Accountant package" } },
   ];
 
   for (const locale of ["tr", "en"] as const) {

@@ -14,7 +14,7 @@ import { createInvoiceRow, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing/schemas";
 import { Decimal } from "../../app/invoicing/money";
-import { buildPackage } from "../../app/accountant/build.server";
+import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
 import { expirePackages, listPackages, packageDir, requestPackage, signDownload, DOWNLOAD_LINK_TTL_MS } from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
@@ -276,6 +276,9 @@ describe("the accountant package", () => {
     const forged = Buffer.from(JSON.stringify({ ...other, p: theirs.id })).toString("base64url");
     expect((await get(`${forged}.${signature}`)).status).toBe(404);
     expect((await get(signDownload(SHOP, mine.id, Date.now() - DOWNLOAD_LINK_TTL_MS - 1))).status).toBe(404);
+    // Its file gone by hand while the row says ready: a 404, not a broken download.
+    rmSync(packageDir(mine.id), { recursive: true, force: true });
+    expect((await get(signDownload(SHOP, mine.id))).status).toBe(404);
   });
 
   it("goes on after a stop without reading its PDFs again", async () => {
@@ -308,6 +311,29 @@ describe("the accountant package", () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it("tries a failing build again later, backing off, and fails it for good after the last attempt", async () => {
+    await issued(SHOP, { issue_date: "2026-10-05" });
+    await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { apiKeyEncrypted: null } });
+    const { id } = (await requestPackage(SHOP, PERIOD, "tr")) as { id: string };
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= MAX_BUILD_ATTEMPTS; attempt++) {
+      const at = Date.now();
+      expect(await buildPackage(id, { owner: "test", random: () => 0 })).toBe(true);
+      const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
+      expect(row.attempts).toBe(attempt);
+      expect(row.lastError).toMatch(/no invoicing API key/);
+      if (attempt < MAX_BUILD_ATTEMPTS) {
+        expect(row.state).toBe("building");
+        delays.push(row.nextAttemptAt!.getTime() - at);
+        // Not due before its time.
+        expect(await nextDuePackage(new Date(at))).toBeNull();
+      } else expect(row).toMatchObject({ state: "failed", nextAttemptAt: null, leaseOwner: null });
+    }
+    // Equal jitter with random 0: half of 5 s doubling (2.5, 5, 10, 20 s).
+    expect(delays.map((ms) => Math.round(ms / 500) * 500)).toEqual([2_500, 5_000, 10_000, 20_000]);
+    expect(await nextDuePackage(new Date(Date.now() + 3_600_000))).toBeNull();
   });
 
   it("refuses a period in the future, reversed or longer than a year", async () => {

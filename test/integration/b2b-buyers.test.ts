@@ -83,6 +83,9 @@ describe("B2B orders", () => {
     expect(customerOf(row)).toMatchObject({ type: "company", tax_number: "9860008925", title: "Acme Makine A.Ş.", tax_office: "Çankaya", city: "Ankara", district: "Çankaya", address: "Atatürk Bulv. 100" });
     expect(codes(row)).toContain("customer.from_company");
     expect(companyReads).toBe(1);
+    // The list shows and finds it by the company, with the contact who placed it.
+    expect(row.customerName).toBe("Acme Makine A.Ş. (Ayşe Yılmaz)");
+    expect(row.customerSearch).toContain("acme makine");
   });
 
   it("an order read through the Admin API (the order list's action) is found to be a company's and invoiced to it", async () => {

@@ -5,7 +5,7 @@
 // service's customer object: a company has `type` company, a 10- or 11-digit `tax_number`, a `tax_office` and a
 // `title` (shared spec). VKNs and T.C. numbers as worked in test/orders/tax-id.test.ts.
 import { describe, expect, it } from "vitest";
-import { companyOf, metafieldKey, purchasingCompanyFrom, PurchasingEntitySchema, type PurchasingCompany } from "../../app/orders/company";
+import { companyOf, hasCompanyScope, metafieldKey, purchasingCompanyFrom, PurchasingEntitySchema, type PurchasingCompany } from "../../app/orders/company";
 import { mapCustomer } from "../../app/orders/customer";
 import { ShopifyOrderSchema, type ShopifyOrder } from "../../app/orders/order";
 import type { BuyerOverride } from "../../app/orders/buyer-override";
@@ -92,6 +92,14 @@ describe("what the order itself says about its company", () => {
     const { company: _dropped, ...withoutField } = order() as Record<string, unknown>;
     expect(companyOf(ShopifyOrderSchema.parse(withoutField))).toBe("unknown");
     expect(companyOf(order({ company: { id: 9001 } }))).toBe("unknown");
+    expect(companyOf(order({ company: { id: 9001, location_id: null } }))).toBe("unknown");
+    expect(companyOf(order({ company: { id: null, location_id: 9101 } }))).toBe("unknown");
+    expect(companyOf(order({ company: { location_id: 9101 } }))).toBe("unknown");
+  });
+
+  it("may be read with any scope that reads companies (a write scope grants read), and with no other", () => {
+    for (const scopes of ["read_orders,read_companies", "read_customers", " write_companies ,read_orders", "write_customers"]) expect(hasCompanyScope(scopes), scopes).toBe(true);
+    for (const scopes of ["read_orders,write_orders", "read_companies_extra", "", null, undefined]) expect(hasCompanyScope(scopes), String(scopes)).toBe(false);
   });
 
   it("is kept in the stored snapshot and a change of location is a change of buyer", () => {
@@ -169,6 +177,10 @@ describe("the invoice's buyer of a B2B order", () => {
     expect(mapped.errors).toEqual([]);
     expect(mapped.customer).toMatchObject({ type: "person", tax_number: settings.foreignBuyerTaxNumber, title: "Acme GmbH", country: "Germany", city: "Berlin" });
     expect(mapped.foreignTaxId).toBe("DE123456789");
+    // Printed on a legal document: printable characters only, at most 40.
+    const long = mapCustomer(order(), settings, null, null, acme({ taxRegistrationId: ` DE<123>${"9".repeat(50)} `, billingAddress: berlin }));
+    expect(long.foreignTaxId).toBe(`DE123${"9".repeat(35)}`);
+    expect(mapCustomer(order(), settings, null, null, acme({ taxRegistrationId: "<>", billingAddress: berlin })).foreignTaxId).toBeUndefined();
   });
 
   it("is the buyer the merchant set on the invoice page when there is one", () => {

@@ -319,3 +319,125 @@ describe("sales abroad", () => {
     expect(r.body.description).toBe("Alıcı vergi no / Buyer tax ID: 1234567891");
   });
 });
+
+describe("rules of the body, one by one (mutation testing, issue 28)", () => {
+  const ok = (r: ReturnType<typeof mapOrderToInvoice>) => {
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r;
+  };
+
+  it("a shop currency other than TRY is refused naming that currency", () => {
+    const o = order("12-anonymous-consumer", (j) => {
+      j.currency = "EUR";
+    });
+    const r = mapOrderToInvoice(o, ctx("12-anonymous-consumer"));
+    expect(!r.ok && r.problems).toEqual([{ code: "order.currency_rate_unavailable", severity: "error", params: { currency: "EUR" } }]);
+  });
+
+  it("a domestic 0 % line carries the shop's exemption code and text; a 20 % line carries no exemption at all", () => {
+    const exemption = { exemptionCode: "351", exemptionReason: "KDV İstisna Olmayan Diğer" };
+    const r = ok(mapOrderToInvoice(order("08-zero-rate-without-exemption"), ctx("08-zero-rate-without-exemption", {}, exemption)));
+    const gold = r.body.lines.find((l) => l.tax_rate === "0")!;
+    expect(gold).toMatchObject({ name: "Külçe Altın 1 gr", exemption_code: "351", exemption_reason: "KDV İstisna Olmayan Diğer" });
+    const shipping = r.body.lines.find((l) => l.tax_rate === "20")!;
+    expect(Object.keys(shipping)).not.toContain("exemption_code");
+    expect(Object.keys(shipping)).not.toContain("exemption_reason");
+  });
+
+  it("a 0 % line needs both the exemption code and its text (the service refuses either alone)", () => {
+    for (const half of [{ exemptionCode: "351" }, { exemptionReason: "KDV İstisna Olmayan Diğer" }]) {
+      const r = mapOrderToInvoice(order("08-zero-rate-without-exemption"), ctx("08-zero-rate-without-exemption", {}, half));
+      expect(!r.ok && r.problems, JSON.stringify(half)).toEqual([{ code: "line.zero_rate_without_exemption", severity: "error", params: { line: "Külçe Altın 1 gr" } }]);
+    }
+  });
+
+  it("the unknown-gateway warning names the gateway, so that the merchant can map it", () => {
+    const o = order("12-anonymous-consumer", (j) => {
+      j.payment_gateway_names = ["Acme Pay"];
+    });
+    expect(ok(mapOrderToInvoice(o, ctx("12-anonymous-consumer"))).warnings).toContainEqual({ code: "payment.unknown_method", severity: "warning", params: { gateway: "Acme Pay" } });
+  });
+
+  it("the payment date is the day Shopify processed the payment, else the day of the order", () => {
+    const processedLater = order("12-anonymous-consumer", (j) => {
+      j.created_at = "2026-11-20T19:45:00+03:00";
+      j.processed_at = "2026-11-21T09:15:00+03:00";
+    });
+    expect(ok(mapOrderToInvoice(processedLater, ctx("12-anonymous-consumer"))).body).toMatchObject({ payment_date: "2026-11-21", order_created_at: "2026-11-20" });
+    const unprocessed = order("12-anonymous-consumer", (j) => {
+      j.created_at = "2026-11-20T19:45:00+03:00";
+      j.processed_at = null;
+    });
+    expect(ok(mapOrderToInvoice(unprocessed, ctx("12-anonymous-consumer"))).body).toMatchObject({ payment_date: "2026-11-20", internet_sale: { payment_date: "2026-11-20" } });
+  });
+
+  it("the web address is the storefront's, trimmed; without one, the shop's myshopify address", () => {
+    const webAddress = (shop: Partial<MappingContext["shop"]>) =>
+      ok(mapOrderToInvoice(order("12-anonymous-consumer"), ctx("12-anonymous-consumer", { shop: { domain: "ornek-magaza.myshopify.com", timezone: "Europe/Istanbul", currency: "TRY", ...shop } }))).body.internet_sale?.web_address;
+    expect(webAddress({ storefrontUrl: " https://www.ornekmagaza.com.tr " })).toBe("https://www.ornekmagaza.com.tr");
+    expect(webAddress({ storefrontUrl: null })).toBe("https://ornek-magaza.myshopify.com");
+    expect(webAddress({ storefrontUrl: "  " })).toBe("https://ornek-magaza.myshopify.com");
+  });
+
+  it("the payment platform is cut to the service's 255 characters", () => {
+    const gateway = `Ödeme Aracı ${"X".repeat(300)}`;
+    const o = order("12-anonymous-consumer", (j) => {
+      j.payment_gateway_names = [gateway];
+    });
+    expect(ok(mapOrderToInvoice(o, ctx("12-anonymous-consumer"))).body.internet_sale?.payment_platform).toBe(gateway.slice(0, 255));
+  });
+
+  it("1 × 99.99 incl. 20 % cannot be invoiced exactly (net 83.32 → 99.98, 83.33 → 100.00): the lower total, with a warning of the cent", () => {
+    const o = order("16-digital-goods", (j) => {
+      j.line_items = [{ ...j.line_items[0], price: "99.99", price_set: undefined, tax_lines: [{ title: "KDV %20", price: "16.67", rate: 0.2 }] }];
+      j.tax_lines = [{ title: "KDV %20", price: "16.67", rate: 0.2 }];
+      j.total_price = j.current_total_price = j.subtotal_price = "99.99";
+      j.total_price_set = j.current_total_price_set = undefined;
+    });
+    const r = ok(mapOrderToInvoice(o, ctx("16-digital-goods")));
+    expect(r.body.lines.map((l) => [l.quantity, l.unit_price, l.tax_rate])).toEqual([[1, "83.32", "20"]]);
+    expect(r.totals.grand_total).toBe("99.98");
+    expect([r.paid, r.difference]).toEqual(["99.99", "-0.01"]);
+    expect(r.warnings).toEqual([{ code: "totals.rounding_difference", severity: "warning", params: { difference: "-0.01" } }]);
+  });
+});
+
+describe("the check against Shopify's order total", () => {
+  const mismatch = (r: ReturnType<typeof mapOrderToInvoice>) => (r.ok ? r.warnings : []).filter((w) => w.code === "order.total_mismatch");
+
+  it("runs on an order without a refunds field, and whatever other warning the order has", () => {
+    const noRefundsField = order("12-anonymous-consumer", (j) => {
+      delete j.refunds;
+      j.current_total_price = "358.90";
+    });
+    expect(mismatch(mapOrderToInvoice(noRefundsField, ctx("12-anonymous-consumer")))).toHaveLength(1);
+    const otherWarning = order("12-anonymous-consumer", (j) => {
+      j.payment_gateway_names = ["Acme Pay"];
+      j.current_total_price = "358.90";
+    });
+    const r = mapOrderToInvoice(otherWarning, ctx("12-anonymous-consumer"));
+    expect(codes(r)).toContain("payment.unknown_method");
+    expect(mismatch(r)).toHaveLength(1);
+  });
+
+  it("is skipped after a refund, whose rounding Shopify does not expose", () => {
+    const o = order("19-partial-refund", (j) => {
+      j.current_total_price = "602.70";
+    });
+    const r = mapOrderToInvoice(o, ctx("19-partial-refund"));
+    expect(r.ok && r.paid).toBe("602.72");
+    expect(mismatch(r)).toEqual([]);
+  });
+
+  it("is skipped when the invoice is in the customer's currency and the order gives no total in it", () => {
+    const o = order("22-presentment-eur-invoiced-in-eur", (j) => {
+      j.current_total_price_set = null;
+    });
+    const r = mapOrderToInvoice(o, ctx("22-presentment-eur-invoiced-in-eur"));
+    expect(r.ok && r.paid).toBe("80.00");
+    // No check, so nothing added to the warnings the order has with its total (the buyer abroad).
+    const withTotal = mapOrderToInvoice(order("22-presentment-eur-invoiced-in-eur"), ctx("22-presentment-eur-invoiced-in-eur"));
+    expect(r.ok && r.warnings).toEqual(withTotal.warnings);
+    expect(r.ok && r.warnings.map((w) => w.code)).toEqual(["customer.foreign_buyer"]);
+  });
+});
