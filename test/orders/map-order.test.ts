@@ -217,6 +217,36 @@ describe("unpaid orders", () => {
   });
 });
 
+describe("cash sale or not, by Shopify's financial status", () => {
+  // Shopify's statuses (REST financial_status, GraphQL displayFinancialStatus in lower case; "unpaid" is the REST
+  // orders filter's name for those not paid): an order not (yet) paid, only authorized, partly paid or voided is no
+  // cash sale, so it carries no payment date (the service requires payment_date only when cash_sale is true).
+  const mapped = (status: string | null | undefined) => {
+    const o = order("12-anonymous-consumer", (j) => {
+      if (status === undefined) delete j.financial_status;
+      else j.financial_status = status;
+    });
+    const r = mapOrderToInvoice(o, ctx("12-anonymous-consumer"));
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.body;
+  };
+
+  it.each(["pending", "authorized", "unpaid", "partially_paid", "voided"])("%s: no cash sale, no payment date", (status) => {
+    const body = mapped(status);
+    expect(body.cash_sale).toBe(false);
+    expect(body.payment_date).toBeUndefined();
+    expect(body.internet_sale?.payment_date).toBeUndefined();
+  });
+
+  it.each(["paid", "partially_refunded", "refunded"])("%s: a cash sale with its payment date", (status) => {
+    expect(mapped(status)).toMatchObject({ cash_sale: true, payment_date: "2026-11-21", internet_sale: { payment_date: "2026-11-21" } });
+  });
+
+  it("no status at all (orders/paid is sent once the order is paid) is a cash sale", () => {
+    for (const status of [undefined, null]) expect(mapped(status)).toMatchObject({ cash_sale: true, payment_date: "2026-11-21" });
+  });
+});
+
 describe("sales abroad", () => {
   const ok = (r: ReturnType<typeof mapOrderToInvoice>) => {
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
