@@ -226,7 +226,7 @@ say("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const run of runs) {
   const r = run.result;
   say(
-    `| ${run.label} | ${r.total} | ${run.check.pdfs} | ${run.check.invoiceRows} | ${(r.bytes / 1024 / 1024).toFixed(1)} MB | ${(r.ms / 1000).toFixed(1)} s | ${(ideal(r.total) / 1000).toFixed(1)} s | ${(r.ms / ideal(r.total)).toFixed(2)}× | ${(r.maxRssKb / 1024).toFixed(0)} MB | ${r.state}${r.pdfFailed ? `, ${r.pdfFailed} PDFs missing` : ""}${r.lastError ? ` (${r.lastError})` : ""} |`,
+    `| ${run.label} | ${r.total} | ${run.check.pdfs} | ${run.check.invoiceRows} | ${(r.bytes / 1024 / 1024).toFixed(1)} MB | ${(r.ms / 1000).toFixed(1)} s | ${(ideal(r.total) / 1000).toFixed(1)} s | ${ideal(r.total) > 0 ? `${(r.ms / ideal(r.total)).toFixed(2)}×` : "–"} | ${(r.maxRssKb / 1024).toFixed(0)} MB | ${r.state}${r.pdfFailed ? `, ${r.pdfFailed} PDFs missing` : ""}${r.lastError ? ` (${r.lastError})` : ""} |`,
   );
 }
 if (runs.length === 2) {

@@ -2,7 +2,7 @@
 // short-lived link that downloads a finished one, and housekeeping (expired packages deleted). The build itself is
 // app/accountant/build.server.ts, run by the worker. Every function that takes a shop reads that shop's rows only.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DateTime } from "luxon";
 import prisma from "../db.server";
@@ -175,4 +175,31 @@ export async function expirePackages(now = new Date(), root?: string): Promise<n
   }
   if (expired) logger.info({ packages: expired }, "expired accountant packages deleted");
   return expired;
+}
+
+/** A directory without a row is left alone this long (its row may be being created, in another process). */
+export const ORPHAN_GRACE_MS = 24 * 3_600_000;
+
+/**
+ * Deletes package directories whose row is gone (the shop's data deleted after it uninstalled, or a row removed by
+ * hand) and that were not touched for ORPHAN_GRACE_MS. Returns how many.
+ */
+export async function sweepOrphanDirs(now = new Date(), root = env().ACCOUNTANT_PACKAGE_DIR): Promise<number> {
+  const names = await readdir(root).catch(() => [] as string[]);
+  const ids = names.filter((name) => ID.test(name));
+  if (ids.length === 0) return 0;
+  const known = new Set<string>();
+  for (let at = 0; at < ids.length; at += 500) {
+    for (const row of await prisma.accountantPackage.findMany({ where: { id: { in: ids.slice(at, at + 500) } }, select: { id: true } })) known.add(row.id);
+  }
+  let swept = 0;
+  for (const id of ids.filter((name) => !known.has(name))) {
+    const dir = packageDir(id, root);
+    const info = await stat(dir).catch(() => null);
+    if (!info?.isDirectory() || now.getTime() - info.mtimeMs < ORPHAN_GRACE_MS) continue;
+    await rm(dir, { recursive: true, force: true });
+    swept += 1;
+  }
+  if (swept) logger.info({ directories: swept }, "accountant package directories without a package deleted");
+  return swept;
 }

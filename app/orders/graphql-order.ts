@@ -45,8 +45,11 @@ export const REFUND_FIELDS = `id createdAt
 
 const ADDRESS = "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
 
-/** The order as the app reads it. `$lineItems` sets the line items per page. */
-export const ORDER_FIELDS = `
+/**
+ * The order's own fields, its buyer and its addresses: the same in the paged read and in a bulk operation, which
+ * differ only in the connections below them.
+ */
+const ORDER_HEAD = `
   id legacyResourceId name number createdAt updatedAt processedAt test sourceName
   currencyCode presentmentCurrencyCode taxesIncluded
   totalPriceSet { ${BAG} } currentTotalPriceSet { ${BAG} } totalTaxSet { ${BAG} } totalTipReceivedSet { ${BAG} }
@@ -54,31 +57,27 @@ export const ORDER_FIELDS = `
   customAttributes { key value }
   customer { id firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }
   billingAddress { ${ADDRESS} }
-  shippingAddress { ${ADDRESS} }
+  shippingAddress { ${ADDRESS} }`;
+const FULFILLMENTS = "fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }";
+
+/** The order as the app reads it. `$lineItems` sets the line items per page. */
+export const ORDER_FIELDS = `${ORDER_HEAD}
   lineItems(first: ${LINE_ITEMS_PAGE}) { nodes { ${LINE_ITEM_FIELDS} } ${PAGE_INFO} }
   shippingLines(first: 1) { nodes { ${SHIPPING_LINE_FIELDS} } ${PAGE_INFO} }
-  fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
+  ${FULFILLMENTS}
   refunds(first: ${REFUNDS_FIRST}) { ${REFUND_FIELDS} }`;
 
 /**
- * The same order for a bulk operation (`bulkOperationRunQuery`): nested connections carry no page size (a bulk
- * query reads them whole; their nodes come back as JSONL lines of their own with `__parentId`, told apart by
- * `__typename`), and refunds are ids only, because Shopify refuses a connection inside a list field
+ * The same order for a bulk operation (`bulkOperationRunQuery`): the same head, but nested connections carry no
+ * page size (a bulk query reads them whole; their nodes come back as JSONL lines of their own with `__parentId`,
+ * told apart by `__typename`), and refunds are ids only, because Shopify refuses a connection inside a list field
  * (`Order.refunds` is a list, `Refund.refundLineItems` a connection): an order with refunds is read again in full
  * (app/shopify-admin/bulk-reads.ts).
  */
-export const BULK_ORDER_FIELDS = `
-  id legacyResourceId name number createdAt updatedAt processedAt test sourceName
-  currencyCode presentmentCurrencyCode taxesIncluded
-  totalPriceSet { ${BAG} } currentTotalPriceSet { ${BAG} } totalTaxSet { ${BAG} } totalTipReceivedSet { ${BAG} }
-  email phone displayFinancialStatus paymentGatewayNames
-  customAttributes { key value }
-  customer { id firstName lastName defaultEmailAddress { emailAddress } defaultPhoneNumber { phoneNumber } }
-  billingAddress { ${ADDRESS} }
-  shippingAddress { ${ADDRESS} }
+export const BULK_ORDER_FIELDS = `${ORDER_HEAD}
   lineItems { edges { node { __typename ${LINE_ITEM_FIELDS} } } }
   shippingLines { edges { node { __typename ${SHIPPING_LINE_FIELDS} } } }
-  fulfillments(first: 5) { id status createdAt trackingInfo(first: 1) { company number } }
+  ${FULFILLMENTS}
   refunds { id }`;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected");

@@ -223,13 +223,16 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let firstClaimDone!: () => void;
   const firstClaim = new Promise<void>((resolve) => (firstClaimDone = resolve));
   const housekeeping = async () => {
-    const [{ pruneWebhookDeliveries }, { pruneAbandonedRuns }, { scheduleDeadlineCalls }] = await Promise.all([
+    const [{ pruneWebhookDeliveries }, { pruneAbandonedRuns }, { scheduleDeadlineCalls }, { sweepOrphanDirs }] = await Promise.all([
       import("../webhooks/deliveries.server"),
       import("../past-orders/runs.server"),
       import("../deadline/reminders.server"),
+      import("../accountant/packages.server"),
     ]);
     await pruneWebhookDeliveries(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning webhook deliveries failed"));
     await pruneAbandonedRuns(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning abandoned past-order runs failed"));
+    // The real clock, not `now`: a directory's age is the file system's.
+    if (options.accountant !== false) await sweepOrphanDirs(new Date()).catch((error: unknown) => logger.warn({ err: error }, "sweeping accountant package directories failed"));
     // Hourly: a Flow reminder comes at most an hour after its threshold (48 h, 24 h before the deadline).
     if (options.deadlineReminders ?? true) await scheduleDeadlineCalls(now()).catch((error: unknown) => logger.warn({ err: error }, "scheduling deadline reminders failed"));
   };

@@ -144,6 +144,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   mkdirSync(dir, { recursive: true });
   const dbFile = path.join(dir, `${name}.sqlite`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+  // Accountant packages of this stack: beside its database, emptied like it.
+  const packagesDir = path.join(dir, `${name}-packages`);
+  rmSync(packagesDir, { recursive: true, force: true });
   const schema = `stack_${name.replace(/[^a-z0-9_]/gi, "_")}`;
   const databaseUrl = options.postgresUrl ? `${options.postgresUrl}${options.postgresUrl.includes("?") ? "&" : "?"}schema=${schema}` : `file:${dbFile}`;
   if (options.postgresUrl) await dropSchema(options.postgresUrl, schema);
@@ -166,6 +169,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The app calls the sandbox on 127.0.0.1 over http (app/outbound/guard.server.ts).
     LOCAL_SERVICES: "1",
     LOG_LEVEL: options.logs ? "info" : "warn",
+    ACCOUNTANT_PACKAGE_DIR: packagesDir,
     ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : {}),
     // Run under libfaketime (`faketime -f "+30d" npx vitest run …`: the suite on another day), the app keeps the
     // tests' clock; its environment is otherwise built from nothing.

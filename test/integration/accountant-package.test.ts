@@ -3,7 +3,9 @@
 // to the invoices' totals exactly as the service computed them; a PDF that cannot be read is named in the package; a
 // build stopped midway goes on without reading its PDFs again; the signed link opens only its own shop's package, and
 // only until it or the package expires.
-import { rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,7 +17,7 @@ import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing/schemas";
 import { Decimal } from "../../app/invoicing/money";
 import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
-import { expirePackages, listPackages, packageDir, requestPackage, signDownload, DOWNLOAD_LINK_TTL_MS } from "../../app/accountant/packages.server";
+import { expirePackages, listPackages, packageDir, requestPackage, signDownload, sweepOrphanDirs, DOWNLOAD_LINK_TTL_MS, ORPHAN_GRACE_MS } from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
 import { startWorker } from "../../app/pipeline/worker.server";
@@ -334,6 +336,28 @@ describe("the accountant package", () => {
     // Equal jitter with random 0: half of 5 s doubling (2.5, 5, 10, 20 s).
     expect(delays.map((ms) => Math.round(ms / 500) * 500)).toEqual([2_500, 5_000, 10_000, 20_000]);
     expect(await nextDuePackage(new Date(Date.now() + 3_600_000))).toBeNull();
+  });
+
+  it("sweeps the directories whose package row is gone, once they are a day old, and no other", async () => {
+    // A root of its own: the tests' shared directory holds other test files' packages (rows in other databases).
+    const root = mkdtempSync(path.join(tmpdir(), "accountant-sweep-"));
+    try {
+      const { id } = (await requestPackage(SHOP, PERIOD, "tr")) as { id: string };
+      for (const dir of [packageDir(id, root), packageDir("cmorphan0000test", root)]) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, "muhasebe-2026-10.zip"), "PK");
+      }
+      const later = new Date(Date.now() + ORPHAN_GRACE_MS + 60_000);
+      expect(await sweepOrphanDirs(new Date(), root)).toBe(0);
+      expect(await sweepOrphanDirs(later, root)).toBe(1);
+      expect(readdirSync(root)).toEqual([id]);
+      // The shop's data deleted (uninstall, redact): its package's directory goes at the next sweep.
+      await prisma.shop.delete({ where: { domain: SHOP } });
+      expect(await sweepOrphanDirs(later, root)).toBe(1);
+      expect(readdirSync(root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("refuses a period in the future, reversed or longer than a year", async () => {

@@ -8,6 +8,7 @@ import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../../app/o
 import { createAdminClient, type AdminGraphql } from "../../app/shopify-admin/client.server";
 import { readOrderWith } from "../../app/shopify-admin/order-reads";
 import { startStandin, type Standin } from "../../shopify-standin/server";
+import { bulkReaderOf } from "../helpers/standin";
 import { fixtureContext, fixtureNames, fixtureOrder } from "./fixture-loader";
 
 const names = fixtureNames();
@@ -128,6 +129,25 @@ describe("GraphQL order → webhook order", () => {
     expect(client.stats.requests - before).toBe(2);
   });
 
+  it("read in one bulk operation, every fixture is the order the paged read gives, field for field", async () => {
+    // The bulk query selects the same order fields with its connections unpaged (docs/decisions/0028-bulk-reading.md);
+    // orders with refunds are read again in full, as Shopify refuses refund lines inside a bulk query.
+    const bulk = bulkReaderOf(client);
+    const started = await bulk.start(standin.shop, "");
+    if (!started.ok) throw new Error(started.message);
+    let url: string | null = null;
+    for (let i = 0; i < 500 && !url; i++) {
+      url = (await bulk.status(standin.shop, started.id))?.url ?? null;
+      if (!url) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const read = (await bulk.download(standin.shop, url!)) as ShopifyOrder[];
+    const fixtures = new Set(names.map((name) => webhookOrder(name).id));
+    const byId = (orders: ShopifyOrder[]) => orders.filter((o) => fixtures.has(o.id)).sort((a, b) => a.id - b.id);
+    const paged = await Promise.all([...fixtures].map((id) => readOrderWith(client, id)));
+    expect(byId(read)).toHaveLength(fixtures.size);
+    expect(byId(read)).toEqual(byId(paged.map((o) => o!)));
+  });
+
   it("an unknown order is null", async () => {
     expect(await readOrderWith(client, 999_999_999)).toBeNull();
   });
@@ -144,7 +164,9 @@ describe("conversion details", () => {
   it("GIDs become numeric ids, a malformed one is refused", () => {
     expect(legacyId("gid://shopify/Order/5810000001")).toBe(5810000001);
     expect(legacyId("gid://shopify/MailingAddress/12?model_name=Address")).toBe(12);
-    expect(() => legacyId("5810000001")).toThrow();
+    expect(() => legacyId("5810000001")).toThrow(/^not a Shopify GID: 5810000001$/);
+    // A GID is the whole value, from its scheme: an address that merely contains one is not one.
+    expect(() => legacyId("https://admin.shopify.com/store/x/gid://shopify/Order/5810000001")).toThrow(/not a Shopify GID/);
   });
 
   it("the schema refuses an answer whose money is not a decimal", async () => {
@@ -153,6 +175,10 @@ describe("conversion details", () => {
     const bad = { ...minimalOrder(), totalPriceSet: { shopMoney: { amount: 12.5, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } };
     expect(GraphqlOrderSchema.safeParse(bad).success).toBe(false);
     expect(GraphqlOrderSchema.safeParse(minimalOrder()).success).toBe(true);
+    // legacyResourceId is Shopify's UnsignedInt64, the REST id: digits only.
+    for (const legacyResourceId of ["1a", "1.0", "", "gid://shopify/Order/1"]) {
+      expect(GraphqlOrderSchema.safeParse({ ...minimalOrder(), legacyResourceId }).success, legacyResourceId).toBe(false);
+    }
     expect(toWebhookOrder(GraphqlOrderSchema.parse(minimalOrder())).total_price).toBe("12.50");
   });
 
@@ -174,6 +200,54 @@ describe("conversion details", () => {
     });
   });
 });
+
+describe("what the schema refuses, naming where (bulk-reads.ts reports the path and the message)", () => {
+  const issues = (order: unknown) => {
+    const result = GraphqlOrderSchema.safeParse(order);
+    return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+  };
+  const withTotal = (amount: string) => ({ ...minimalOrder(), totalPriceSet: { shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } });
+
+  it("money is Shopify's Decimal, a signed decimal number as text: a whole number is one, Turkish notation or a currency is not", () => {
+    for (const amount of ["12", "-3.5", "0.0", "249.9"]) expect(issues(withTotal(amount)), amount).toEqual([]);
+    for (const amount of ["1.234,50", "12,5", "12.5 TL", "TL 12.5", "12."]) {
+      expect(issues(withTotal(amount)), amount).toEqual([{ path: "totalPriceSet.shopMoney.amount", message: "decimal amount expected" }]);
+    }
+  });
+
+  it("an id is the GID of its type: a bare number or another type's GID is refused", () => {
+    const withLine = (id: string) => ({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ id })], pageInfo: { hasNextPage: false, endCursor: null } } });
+    expect(issues(withLine("gid://shopify/LineItem/5"))).toEqual([]);
+    expect(issues(withLine("5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
+    expect(issues(withLine("gid://shopify/Product/5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
+  });
+});
+
+describe("conversion of a line item and of statuses", () => {
+  it("a discount allocation keeps the index of its discount application (REST discount_application_index)", () => {
+    const allocation = { allocatedAmountSet: bagOf("10.0"), discountApplication: { index: 2 } };
+    const json = toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ discountAllocations: [allocation] })], pageInfo: { hasNextPage: false, endCursor: null } } }));
+    expect((json.line_items as Array<Record<string, unknown>>)[0].discount_allocations).toEqual([
+      { amount: "10.00", amount_set: { shop_money: { amount: "10.00", currency_code: "TRY" }, presentment_money: { amount: "10.00", currency_code: "TRY" } }, discount_application_index: 2 },
+    ]);
+  });
+
+  it("an order without a financial status (displayFinancialStatus is nullable) has none", () => {
+    expect(toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), displayFinancialStatus: null })).financial_status).toBeNull();
+  });
+});
+
+function bagOf(amount: string) {
+  return { shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } };
+}
+
+function graphqlLine(over: Record<string, unknown> = {}) {
+  return {
+    id: "gid://shopify/LineItem/5", name: "Kupa", title: "Kupa", variantTitle: null, sku: null, quantity: 1, currentQuantity: 1,
+    taxable: true, requiresShipping: true, isGiftCard: false, originalUnitPriceSet: bagOf("120.0"), discountAllocations: [], taxLines: [],
+    product: null, variant: null, ...over,
+  };
+}
 
 function minimalOrder() {
   const bag = (amount: string) => ({ shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } });

@@ -134,3 +134,35 @@ describe("the accountant package's content", () => {
     expect(packageBaseName("2026-10-01", "2026-10-30", "tr")).toBe("muhasebe-2026-10-01_2026-10-30");
   });
 });
+
+describe("the accountant package's files", () => {
+  it("defuses a buyer name that a spreadsheet would run as a formula, in the CSV, and keeps it as text in the workbook", async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const ExcelJS = (await import("exceljs")).default;
+    const { writeCsv, writeWorkbook } = await import("../../app/accountant/files.server");
+    const evil = invoice("31", { customer: { ...company, title: '=HYPERLINK("http://x","tıkla")' }, lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] });
+    const content = packageContent([evil], [], []);
+    const table = invoicesTable(content, "tr");
+    const dir = mkdtempSync(path.join(tmpdir(), "accountant-files-"));
+    try {
+      await writeCsv(path.join(dir, "faturalar.csv"), table);
+      const csv = readFileSync(path.join(dir, "faturalar.csv"), "utf8");
+      expect(csv.startsWith("\uFEFF")).toBe(true);
+      expect(csv).toContain(`"'=HYPERLINK(""http://x"",""tıkla"")"`);
+      expect(csv).not.toMatch(/(^|;)"=/m);
+      await writeWorkbook(path.join(dir, "book.xlsx"), [table]);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.readFile(path.join(dir, "book.xlsx"));
+      const cell = book.worksheets[0].getRow(2).getCell(table.header.indexOf("Alıcı") + 1);
+      expect(cell.type).toBe(ExcelJS.ValueType.String);
+      expect(cell.value).toBe('=HYPERLINK("http://x","tıkla")');
+      const total = book.worksheets[0].getRow(2).getCell(table.header.indexOf("Toplam") + 1);
+      expect(total.type).toBe(ExcelJS.ValueType.Number);
+      expect(total.numFmt).toBe("#,##0.00");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
