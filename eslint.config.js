@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", "tmp/**", "data/**", "extensions/**/dist/**", "extensions/*/shopify.d.ts", "public/build/**", "test-results/**"] },
+  { ignores: ["build/**", "generated/**", "node_modules/**", "tmp/**", "data/**", "extensions/**/dist/**", "extensions/*/shopify.d.ts", "public/build/**", "test-results/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

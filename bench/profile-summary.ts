@@ -9,8 +9,9 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 function bucket(node: Node): string {
   const { url, functionName } = node.callFrame;
   if (!url) return functionName === "(idle)" ? "(idle)" : functionName === "(garbage collector)" ? "(garbage collector)" : `(native ${functionName || "code"})`;
+  if (url.includes("/generated/prisma/")) return "@prisma/client (generated)";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1].startsWith(".prisma") || pkg[1].startsWith("@prisma-app") ? "@prisma/client (generated)" : pkg[1];
+  if (pkg) return pkg[1];
   if (url.startsWith("node:")) return "node internals";
   const own = /\/(app|sandbox|scripts|test|bench)\/([^/]+)/.exec(url);
   return own ? `${own[1]}/${own[2]}` : url;

@@ -12,11 +12,12 @@ export type Db = SqliteClient;
 export const SQLITE_LOCK_WAIT_MS = 5000;
 
 // Each database's generated client and Prisma adapter are loaded when a client for it is first made: a process on
-// SQLite never loads the PostgreSQL ones (13 MB of RSS measured), nor one on PostgreSQL the SQLite ones.
+// SQLite never loads the PostgreSQL ones (13 MB of RSS measured), nor one on PostgreSQL the SQLite ones. The clients
+// are TypeScript (Prisma 7's `prisma-client` generator, in generated/prisma/); Node strips their types on require.
 const load = createRequire(import.meta.url);
 const sqliteModules = () => ({
   PrismaClient: (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).PrismaClient,
-  PrismaBetterSQLite3: (load("@prisma/adapter-better-sqlite3") as typeof import("@prisma/adapter-better-sqlite3")).PrismaBetterSQLite3,
+  PrismaBetterSqlite3: (load("@prisma/adapter-better-sqlite3") as typeof import("@prisma/adapter-better-sqlite3")).PrismaBetterSqlite3,
 });
 const postgresModules = () => ({
   PrismaClient: (load("#prisma/postgresql") as typeof import("#prisma/postgresql")).PrismaClient,
@@ -52,8 +53,8 @@ export async function sqliteConnectionOf(db: Db): Promise<Database.Database> {
 export function createDb(databaseUrl: string): Db {
   if (providerOf(databaseUrl) === "sqlite") {
     // A busy connection waits up to 5 s for a lock instead of failing at once (webhooks and the worker share the file).
-    const { PrismaClient, PrismaBetterSQLite3 } = sqliteModules();
-    const factory = new PrismaBetterSQLite3({ url: databaseUrl, timeout: SQLITE_LOCK_WAIT_MS });
+    const { PrismaClient, PrismaBetterSqlite3 } = sqliteModules();
+    const factory = new PrismaBetterSqlite3({ url: databaseUrl, timeout: SQLITE_LOCK_WAIT_MS });
     const held: SqliteConnection = { connection: null };
     const connect = factory.connect.bind(factory);
     factory.connect = async () => {

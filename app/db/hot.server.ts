@@ -9,7 +9,7 @@
 // so nothing interleaves with it; it waits (asynchronously) while a Prisma transaction is open on the connection,
 // so it never runs inside one.
 import { randomBytes } from "node:crypto";
-import { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresConnectionString, postgresSchema, providerOf } from "./provider";
@@ -295,8 +295,12 @@ function jsonText(value: unknown): string | null {
 // ---------------------------------------------------------------- rows as Prisma reads them
 
 type ScalarField = { name: string; type: string };
+type RuntimeDataModel = { models: Record<string, { fields: Array<{ name: string; kind: string; type: string }> }> };
+// Prisma 7's `prisma-client` generator has no Prisma.dmmf; a client carries the same models (both databases' clients
+// are generated from one set), read from the first client given to createHotStatements.
+let dataModel: RuntimeDataModel | null = null;
 const scalarFields = (model: string): ScalarField[] =>
-  Prisma.dmmf.datamodel.models.find((m) => m.name === model)!.fields.filter((f) => f.kind === "scalar").map((f) => ({ name: f.name, type: f.type }));
+  dataModel!.models[model].fields.filter((f) => f.kind === "scalar").map((f) => ({ name: f.name, type: f.type }));
 
 /** The job row's read: the invoice, its shop and its settings (columns named "shop.x" and "settings.x"), and two facts. */
 const JOB_MODELS = [
@@ -958,5 +962,6 @@ function postgresHot(databaseUrl: string): HotStatements {
 
 /** The hot statements for `db`'s database: on SQLite they share its connection, on PostgreSQL they have a small pool. */
 export function createHotStatements(databaseUrl: string, db: Db): HotStatements {
+  dataModel ??= (db as unknown as { _runtimeDataModel: RuntimeDataModel })._runtimeDataModel;
   return providerOf(databaseUrl) === "sqlite" ? sqliteHot(() => sqliteConnectionOf(db)) : postgresHot(databaseUrl);
 }

@@ -9,7 +9,7 @@
 // A range of BULK_THRESHOLD orders or more (the dry run's count) is read with one bulk query operation instead
 // of pages (app/bulk/, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BULK_STEP
 // at a time from the file; a bulk read that fails, expires or cannot start falls back to pages.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom } from "../settings/settings.server";

@@ -4,7 +4,7 @@
 //   formalised        (formal_status pending or failed); a cancelled or fully refunded order then ends `cancelled`,
 //                     a partially refunded one is posted again for the kept lines (delete and re-issue);
 //   formalised        nothing is changed at the service; the refunds are marked for the invoice page's after-sale view.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma, { hot } from "../db.server";
 import { dec } from "../invoicing/money";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../orders/order";

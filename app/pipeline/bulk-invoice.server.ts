@@ -2,7 +2,7 @@
 // page: each order is read as it stands now through the Admin API and recorded like any other order
 // (recordReadOrder: one row per shop and order). An order the app has already is left alone, except one waiting
 // for its trigger, which is queued now with the order as read. Nothing here trusts the ids beyond their digits.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { orderSnapshot } from "../orders/order";

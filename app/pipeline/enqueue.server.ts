@@ -1,7 +1,7 @@
 // What the order webhooks do: record, in one statement, the order's Invoice row with its snapshot, and
 // wake the worker. No network call and no mapping here: the route must answer in milliseconds, and a
 // crash after the answer loses nothing because the row is the job.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
 import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "./envelope";

@@ -1,7 +1,7 @@
 // One claimed row's work: post it (map, create, settle unknown outcomes) or read its status again.
 // Every write at the end is conditional on still holding the lease, so a worker that stalled past its
 // lease cannot overwrite the work of the worker that took the row over.
-import { Prisma } from "@prisma/client";
+import { Prisma } from "#prisma/sqlite";
 import { hot } from "../db.server";
 import type { JobInvoice, JobRow } from "../db/hot.server";
 import { logger } from "../logger.server";

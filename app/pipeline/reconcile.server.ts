@@ -8,7 +8,7 @@
 // bulk query operation when the caller comes back for it (the worker's scheduler: `bulk: true`): the pass starts
 // the operation and returns "waiting"; later passes follow it (finish webhook or polling) and record its file's
 // orders exactly as pages; a failed one falls back to pages (docs/decisions/0028-bulk-reading.md).
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { BULK_THRESHOLD, followBulkRead, startBulkRead } from "../bulk/operations.server";

@@ -2,7 +2,7 @@
 // the mapping reads, app/orders/order.ts orderSnapshot), the customer's name and id on each Invoice row, the
 // request body sent to the invoicing service, and text derived from them: problems (a tax number the buyer typed),
 // the last error and the audit trail's messages.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 
 export interface CustomerRedactPayload {

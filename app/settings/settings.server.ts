@@ -2,7 +2,7 @@
 // order-to-invoice mapping choices. The API key never leaves this module in plain text except to
 // build a client; views for the browser carry only whether a key is set.
 import { z } from "zod";
-import type { ShopSettings as ShopSettingsRow } from "@prisma/client";
+import type { ShopSettings as ShopSettingsRow } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type SettingsView, type MappingSettings, type OrderTags, type Trigger } from "./schema";
 import { decryptSecret, encryptSecret } from "./crypto.server";

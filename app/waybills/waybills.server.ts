@@ -2,7 +2,7 @@
 // invoicing account and say at once why it cannot be invoiced (not found or another account's, incoming,
 // not completed, already invoiced), then record the merchant's checked form as an Invoice row. The worker
 // posts it like any other row (app/pipeline/process.server.ts); nothing here posts an invoice.
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { InvoicingClient } from "../invoicing/client";
 import { AuthenticationError, BlockedError, InvoicingError, NotFoundError } from "../invoicing/errors";

@@ -3,7 +3,7 @@
 // beside the invoices, so that a Shopify outage or THROTTLED only delays this step and never touches the
 // invoice. Bounded: WRITEBACK.maxAttempts, then "failed" until the merchant retries.
 // docs/decisions/0015-order-write-back.md
-import type { Prisma } from "@prisma/client";
+import type { Prisma } from "#prisma/sqlite";
 import prisma, { hot, type Db } from "../db.server";
 import { logger } from "../logger.server";
 import { retryDelayMs } from "../pipeline/backoff";

@@ -1,13 +1,11 @@
-// Prisma CLI settings for the PostgreSQL schema (see ../sqlite/prisma.config.ts for why "js").
+// Prisma CLI settings for the postgresql schema. Only `prisma generate` uses them: migrations are written by
+// scripts/new-migration.ts (the WebAssembly schema engine called directly) and applied by app/db/migrate.ts
+// (docs/decisions/0002-database.md, 0040-prisma-7.md).
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { PrismaPg } from "@prisma/adapter-pg";
 
 export default defineConfig({
-  experimental: { adapter: true },
-  engine: "js",
   schema: path.join(import.meta.dirname, "schema.prisma"),
   migrations: { path: path.join(import.meta.dirname, "migrations") },
-  adapter: async () =>
-    new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" }),
+  datasource: { url: process.env.DATABASE_URL ?? "" },
 });

@@ -1,13 +1,11 @@
-// Prisma CLI settings for the SQLite schema: the JavaScript schema engine through the driver adapter,
-// so no engine binary is downloaded (the machine and CI reach only the npm registry).
+// Prisma CLI settings for the sqlite schema. Only `prisma generate` uses them: migrations are written by
+// scripts/new-migration.ts (the WebAssembly schema engine called directly) and applied by app/db/migrate.ts
+// (docs/decisions/0002-database.md, 0040-prisma-7.md).
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 
 export default defineConfig({
-  experimental: { adapter: true },
-  engine: "js",
   schema: path.join(import.meta.dirname, "schema.prisma"),
   migrations: { path: path.join(import.meta.dirname, "migrations") },
-  adapter: async () => new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? "file:./data/app.sqlite" }),
+  datasource: { url: process.env.DATABASE_URL ?? "" },
 });
