@@ -25,8 +25,8 @@ if (since && Number.isNaN(since.getTime())) {
   process.exit(2);
 }
 
-const { reconcileShop } = await import("../app/pipeline/reconcile.server");
-const { shopifyOrders } = await import("../app/pipeline/shopify-orders.server");
+const { reconcileShop } = await import("../app/reconciliation/reconcile.server");
+const { shopifyOrders } = await import("../app/shopify/order-readers.server");
 const { default: prisma } = await import("../app/db.server");
 const result = await reconcileShop(values.shop, { reader: shopifyOrders, owner: `cli-${process.pid}`, since });
 console.log(JSON.stringify({ shop: values.shop, ...result }));

@@ -1,15 +1,15 @@
 // Flow's "Invoice deadline approaching" calls (48 h and 24 h before the 7-day deadline) are sent by the write-back step
-// (app/writeback), which runs when an invoice changes. Nothing changes when a threshold is crossed, so the worker's
+// (app/write-back), which runs when an invoice changes. Nothing changes when a threshold is crossed, so the worker's
 // housekeeping looks, shop by shop, for invoices at rest (needing attention, failed, waiting to be issued by hand)
 // whose call is due and not yet sent, and makes their write-back due. An invoice in flight (queued, sending) is left
 // alone: it ends at rest or issued within its retries, and its next write-back carries the call if it is still due;
 // a write-back made due while another one of the same order is being written could lose the newer state.
 // Another worker doing the same at once finds them pending; the write-back sends each call once (its key).
 import prisma from "../db.server";
-import { signalWork } from "../pipeline/signal.server";
-import { readWritten } from "../writeback/plan";
-import { scheduleWriteBack } from "../writeback/run.server";
-import { isInFlight } from "../pipeline/states";
+import { signalWork } from "../jobs/signal.server";
+import { readWritten } from "../write-back/plan";
+import { scheduleWriteBack } from "../write-back/run.server";
+import { isInFlight } from "../invoices/states";
 import { DEADLINE_DAYS, flowCallDue, nearBefore, runningDeadline, runningStates } from "./rules";
 
 /** At most this many write-backs made due per shop and pass (the next pass takes the rest). */

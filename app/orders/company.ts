@@ -2,7 +2,7 @@
 // The location holds what the invoice needs: the tax registration id (VKN), the billing address, and, in a metafield
 // the merchant names in Settings, the tax office (Shopify has no tax office field). Webhook orders carry only the
 // company's and location's ids (REST `company: { id, location_id }`); the worker reads the rest through the Admin API
-// (app/shopify-admin/company-reads.ts) when the shop granted a companies scope. Pure: shapes and conversions only.
+// (app/shopify/company-reads.ts) when the shop granted a companies scope. Pure: shapes and conversions only.
 import { z } from "zod";
 import type { ShopifyAddress, ShopifyOrder } from "./order";
 import { clean } from "./text";

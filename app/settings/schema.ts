@@ -7,7 +7,7 @@ import { METAFIELD_KEY } from "../orders/company";
 import { z } from "zod";
 import { en } from "../i18n/en";
 import { translateKey, type Locale, type MessageKey } from "../i18n/i18n";
-import { INVOICE_TYPES, LIVE_BASE_URL, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing/schemas";
+import { INVOICE_TYPES, LIVE_BASE_URL, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing-service/schemas";
 
 export { PAYMENT_METHODS, TAX_RATES, type PaymentMethod };
 
@@ -53,7 +53,7 @@ export type DefaultAddress = z.infer<typeof AddressSchema>;
 
 /** A Shopify tag: at most 40 characters, no comma (Shopify splits tags at commas). */
 export const OrderTagSchema = z.string().trim().max(40, code("tag")).regex(/^[^,]*$/, code("tag"));
-/** Tags on the Shopify order of a completed invoice ("" for none); see app/writeback/plan.ts. */
+/** Tags on the Shopify order of a completed invoice ("" for none); see app/write-back/plan.ts. */
 export type OrderTags = { orderTag: string; eArchiveTag: string; eInvoiceTag: string };
 
 // ---------------------------------------------------------------------------------------------------

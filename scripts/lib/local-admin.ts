@@ -8,7 +8,7 @@
 //   GET /local-admin/app-bridge.js: the App Bridge stand-in (scripts/lib/local-admin-bridge.ts).
 import { createHmac, randomUUID } from "node:crypto";
 import type { Express, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { LOCAL_APP_BRIDGE_PATH, LOCAL_TOKEN_PATH } from "../../app/admin/local-admin";
+import { LOCAL_APP_BRIDGE_PATH, LOCAL_TOKEN_PATH } from "../../app/shopify/local-admin";
 import { localeFrom } from "../../app/i18n/i18n";
 import { isShopDomain } from "../../app/shops/shop-domain";
 import { appBridgeScript } from "./local-admin-bridge";

@@ -5,7 +5,7 @@ import { parse } from "csv-parse/sync";
 import { action as detailAction, loader as detailLoader } from "../../app/routes/app.invoices.$id";
 import { loader as returnsLoader } from "../../app/routes/app.returns";
 import { loader as csvLoader } from "../../app/routes/app.returns.csv";
-import { todayIn } from "../../app/admin/after-sale.server";
+import { todayIn } from "../../app/after-sale/invoice-view.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";

@@ -1,8 +1,8 @@
 // The after-sale rules as the pages state them (pure), and the Returns export's format.
 import { describe, expect, it } from "vitest";
-import { addDays, afterSalePath, E_ARCHIVE_CANCEL_DAYS, reconcile, refundView, type AfterSaleInput, type RefundInput } from "../../app/admin/after-sale";
-import { csvField, returnPathText, returnsCsv } from "../../app/admin/returns-csv";
-import type { ReturnRow } from "../../app/admin/returns.server";
+import { addDays, afterSalePath, E_ARCHIVE_CANCEL_DAYS, reconcile, refundView, type AfterSaleInput, type RefundInput } from "../../app/after-sale/rules";
+import { csvField, returnPathText, returnsCsv } from "../../app/after-sale/returns-csv";
+import type { ReturnRow } from "../../app/after-sale/returns.server";
 import { orderFixture } from "../helpers/after-sale";
 import { parse, type Options } from "csv-parse/sync";
 

@@ -2,10 +2,10 @@
 // formalised invoice of one shop, streamed from the service with that shop's key; anything else is a 404 or 409.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/invoice-pdf.$id.$signature";
-import { customerPdfUrl, verifyCustomerPdf } from "../../app/print/customer-pdf.server";
+import { customerPdfUrl, verifyCustomerPdf } from "../../app/pdf/customer-pdf.server";
 import { redactCustomer } from "../../app/privacy/compliance.server";
-import { writeBackInvoiceOf } from "../../app/writeback/run.server";
-import { NOTHING_WRITTEN, planWriteBack } from "../../app/writeback/plan";
+import { writeBackInvoiceOf } from "../../app/write-back/run.server";
+import { NOTHING_WRITTEN, planWriteBack } from "../../app/write-back/plan";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { connectShop } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";

@@ -1,14 +1,14 @@
-// The invoice page's history and retry lines (app/admin/history.ts): catalogue texts in both languages, times in
+// The invoice page's history and retry lines (app/invoices/history.ts): catalogue texts in both languages, times in
 // the shop's zone, no raw ISO time, no raw service state, no English on a Turkish page (issue 22, points 7 and 8).
 import { describe, expect, it } from "vitest";
-import { historyDetail, historyTitle, type HistoryEvent } from "../../app/admin/history";
+import { historyDetail, historyTitle, type HistoryEvent } from "../../app/invoices/history";
 import { reasonText } from "../../app/problems";
 
 const ctx = (locale: "tr" | "en") => ({ locale, timezone: "Europe/Istanbul", currency: "TRY", waybill: false });
 const ev = (type: string, data: Record<string, unknown> | null, message: string | null = null): HistoryEvent => ({ type, at: "2026-11-26T14:40:00.000Z", data, message });
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-// What the pipeline records (app/pipeline/process.server.ts and friends), with the operator's English line beside it.
+// What the pipeline records (app/invoices/process.server.ts and friends), with the operator's English line beside it.
 const EVENTS: HistoryEvent[] = [
   ev("received", { topic: "orders/paid", webhookId: "w1" }),
   ev("posted", { remoteId: 1017, grandTotal: "549.70" }, "invoice 1017 at the service"),

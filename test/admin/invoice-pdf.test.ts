@@ -2,7 +2,7 @@
 // streamed PDF under the serial number's file name, and nothing for another shop or before formalisation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/app.invoices.$id.pdf";
-import { pdfFileName } from "../../app/admin/invoice-pdf.server";
+import { pdfFileName } from "../../app/pdf/formal-pdf.server";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";
 import { connectShop } from "../helpers/pipeline";

@@ -1,9 +1,9 @@
 // Links from the invoicing service are shown only when they are web addresses: https (http for local runs).
 import { beforeEach, describe, expect, it } from "vitest";
-import { safeLink } from "../../app/invoicing/links";
+import { safeLink } from "../../app/invoicing-service/links";
 import { loader as orderBlock } from "../../app/routes/api.orders.$orderId.invoice";
-import { listInvoices, parseListParams } from "../../app/admin/invoices.server";
-import { getInvoiceDetail } from "../../app/admin/invoice-detail.server";
+import { listInvoices, parseListParams } from "../../app/invoices/list.server";
+import { getInvoiceDetail } from "../../app/invoices/detail.server";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";

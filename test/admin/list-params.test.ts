@@ -1,9 +1,9 @@
 // Pure parts of the admin: URL parameters, cursors, search shapes, panel links, money display.
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, parseListParams, searchWhere } from "../../app/admin/invoices.server";
-import { foldForSearch } from "../../app/admin/search";
-import { panelInvoiceUrl, totalsView } from "../../app/admin/invoice-detail.server";
-import { formatMoney } from "../../app/components/format";
+import { decodeCursor, encodeCursor, parseListParams, searchWhere } from "../../app/invoices/list.server";
+import { foldForSearch } from "../../app/invoices/search";
+import { panelInvoiceUrl, totalsView } from "../../app/invoices/detail.server";
+import { formatMoney } from "../../app/ui/format";
 
 describe("invoice list parameters", () => {
   it("keeps valid filters and drops malformed ones instead of failing", () => {

@@ -4,7 +4,7 @@ import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader as apiLoader } from "../../app/routes/api.print.invoices";
 import { loader as printLoader } from "../../app/routes/print.invoices.$token";
-import { PRINT_TOKEN_TTL_MS, signPrintToken, verifyPrintToken } from "../../app/print/print.server";
+import { PRINT_TOKEN_TTL_MS, signPrintToken, verifyPrintToken } from "../../app/pdf/print.server";
 import { printQuery, printSummary } from "../../extensions/order-invoice-print/src/print-summary.js";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { connectShop } from "../helpers/pipeline";

@@ -1,6 +1,6 @@
 // Invoice rows with chosen dates, states and numbers, for the admin page tests.
 import { prisma } from "../helpers/db";
-import { foldForSearch } from "../../app/admin/search";
+import { foldForSearch } from "../../app/invoices/search";
 
 export interface SeedRow {
   orderName?: string;
@@ -32,7 +32,7 @@ export async function seedInvoice(shop: string, row: SeedRow = {}) {
       orderName: row.orderName ?? `#${2000 + seq}`,
       orderCreatedAt: row.createdAt ?? new Date(),
       customerName,
-      // As the app writes it (app/pipeline/enqueue.server.ts).
+      // As the app writes it (app/invoices/enqueue.server.ts).
       customerSearch: foldForSearch(customerName),
       orderTotal: row.orderTotal ?? "120.00",
       currency: "TRY",

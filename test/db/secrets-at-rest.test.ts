@@ -1,4 +1,4 @@
-// Shopify tokens encrypted at rest through the library's session storage (app/secrets/session-storage.server.ts),
+// Shopify tokens encrypted at rest through the library's session storage (app/shopify/session-storage.server.ts),
 // tokens from before encryption sealed by the start-up step, and `npm run secrets:reencrypt` after a key rotation
 // (app/secrets/reencrypt.server.ts).
 import { execFile } from "node:child_process";
@@ -7,12 +7,12 @@ import { promisify } from "node:util";
 import { Session } from "@shopify/shopify-api";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startWorker } from "../../app/pipeline/worker.server";
+import { startWorker } from "../../app/worker/worker.server";
 import { reencryptSecrets, sealPlainTokens } from "../../app/secrets/reencrypt.server";
-import { adminGraphql } from "../../app/shopify-admin/admin.server";
+import { adminGraphql } from "../../app/shopify/admin.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { accountWebhookSecret } from "../../app/settings/account-webhook.server";
-import { decryptSecret, encryptSecret, keyId, keyRing } from "../../app/settings/crypto.server";
+import { decryptSecret, encryptSecret, keyId, keyRing } from "../../app/secrets/crypto.server";
 import { apiKeyFor, saveConnection } from "../../app/settings/settings.server";
 import { installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";

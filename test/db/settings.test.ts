@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { apiKeyFor, connectionFor, getSettings, saveConnection } from "../../app/settings/settings.server";
-import { decryptSecret, encryptSecret } from "../../app/settings/crypto.server";
-import { saveSettingsForm } from "../../app/admin/settings.server";
+import { decryptSecret, encryptSecret } from "../../app/secrets/crypto.server";
+import { saveSettingsForm } from "../../app/settings/page.server";
 import { formFromSettings } from "../../app/settings/schema";
 import { installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fetchShopProfile, onAuthenticated } from "../../app/shops/shops.server";
 import { getSettings, saveSettings } from "../../app/settings/settings.server";
-import { saveSettingsForm } from "../../app/admin/settings.server";
+import { saveSettingsForm } from "../../app/settings/page.server";
 import { formFromSettings } from "../../app/settings/schema";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";

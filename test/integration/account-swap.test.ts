@@ -2,9 +2,9 @@
 // integration and no test invoice to the live one, whatever the settings say; the worker's start-up check shows
 // the problem on the home page before any post.
 import { describe, expect, it } from "vitest";
-import { loadInvoicesPage } from "../../app/admin/invoices.server";
+import { loadInvoicesPage } from "../../app/invoices/list.server";
 import { CHECK_LANES, checkStoredAccounts, forgetAccountKinds } from "../../app/settings/accounts.server";
-import { encryptSecret } from "../../app/settings/crypto.server";
+import { encryptSecret } from "../../app/secrets/crypto.server";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { installShop, prisma } from "../helpers/db";

@@ -3,9 +3,9 @@
 // processes, content never trusted, and only the shape of what arrived in the log.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { action, loader } from "../../app/routes/callbacks.account.$shop.$secret";
-import { HINT_INTERVAL_MS, receiveAccountWebhook, shapeOf } from "../../app/pipeline/account-hint.server";
+import { HINT_INTERVAL_MS, receiveAccountWebhook, shapeOf } from "../../app/invoices/account-hint.server";
 import { BODY_LIMITS } from "../../app/http/body-limit.server";
-import { saveSettingsForm } from "../../app/admin/settings.server";
+import { saveSettingsForm } from "../../app/settings/page.server";
 import { formFromSettings } from "../../app/settings/schema";
 import { getSettings } from "../../app/settings/settings.server";
 import { logger } from "../../app/logger.server";

@@ -14,13 +14,13 @@ import { clientFor, companyCustomer, invoiceBody, waitFor } from "../contract/he
 import { connectShop } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing/schemas";
-import { Decimal } from "../../app/invoicing/money";
+import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing-service/schemas";
+import { Decimal } from "../../app/invoicing-service/money";
 import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
 import { expirePackages, listPackages, packageDir, requestPackage, signDownload, sweepOrphanDirs, DOWNLOAD_LINK_TTL_MS, ORPHAN_GRACE_MS } from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
-import { startWorker } from "../../app/pipeline/worker.server";
+import { startWorker } from "../../app/worker/worker.server";
 
 let sandbox: Sandbox;
 const requests: string[] = [];

@@ -34,14 +34,14 @@ afterAll(async () => {
 
 describe("Admin API through the shop's offline session", () => {
   it("readOrder returns the order as it stands now, in the webhook's shape", async () => {
-    const { readOrder } = await import("../../app/shopify-admin/orders.server");
+    const { readOrder } = await import("../../app/shopify/orders.server");
     const order = await readOrder(SHOP, orders[0].id);
     expect(order).toMatchObject({ id: orders[0].id, name: orders[0].name, financial_status: "paid" });
     expect(order!.line_items.length).toBeGreaterThan(0);
   });
 
   it("listOrders pages through the search results", async () => {
-    const { listOrders } = await import("../../app/shopify-admin/orders.server");
+    const { listOrders } = await import("../../app/shopify/orders.server");
     const seen: number[] = [];
     let after: string | null = null;
     do {
@@ -54,12 +54,12 @@ describe("Admin API through the shop's offline session", () => {
   });
 
   it("a shop without an offline session is 'no_session'", async () => {
-    const { readOrder } = await import("../../app/shopify-admin/orders.server");
+    const { readOrder } = await import("../../app/shopify/orders.server");
     await expect(readOrder("other-shop.myshopify.com", 1)).rejects.toMatchObject({ kind: "no_session" });
   });
 
   it("mutations reach the stand-in and are recorded", async () => {
-    const { adminGraphql } = await import("../../app/shopify-admin/admin.server");
+    const { adminGraphql } = await import("../../app/shopify/admin.server");
     const { z } = await import("zod");
     const admin = await adminGraphql(SHOP);
     const data = await admin.graphql(

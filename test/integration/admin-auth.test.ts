@@ -3,7 +3,7 @@ import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loader as appLoader } from "../../app/routes/app";
 import { loader as homeLoader } from "../../app/routes/app._index";
-import { encryptSecret, keyRing } from "../../app/settings/crypto.server";
+import { encryptSecret, keyRing } from "../../app/secrets/crypto.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";

@@ -6,8 +6,8 @@ import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
 import { deliver, scenario } from "../helpers/after-sale";
-import { createAdminClient } from "../../app/shopify-admin/client.server";
-import { readOrderWith } from "../../app/shopify-admin/orders.server";
+import { createAdminClient } from "../../app/shopify/client.server";
+import { readOrderWith } from "../../app/shopify/orders.server";
 import { startStandin } from "../../shopify-standin/server";
 
 const pipeline = pipelineForEachTest();

@@ -2,8 +2,8 @@
 // at the service and the row ends cancelled; a partial refund deletes it and re-issues it for the kept lines; an
 // amount-only refund changes no line and deletes nothing. End state checked at the sandbox and in the app.
 import { describe, expect, it } from "vitest";
-import { InvoicingClient } from "../../app/invoicing/client";
-import { recordRefundsOf } from "../../app/pipeline/after-sale-record.server";
+import { InvoicingClient } from "../../app/invoicing-service/client";
+import { recordRefundsOf } from "../../app/after-sale/record.server";
 import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";

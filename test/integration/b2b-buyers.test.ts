@@ -4,11 +4,11 @@
 // companies scope the order is invoiced from its own fields and says so; an invalid number in Shopify stops the
 // invoice until it is corrected there and retried.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminGraphql } from "../../app/shopify-admin/admin.server";
-import { readPurchasingCompanyWith } from "../../app/shopify-admin/company-reads";
-import { retryInvoice } from "../../app/admin/invoice-actions.server";
-import { invoiceSelectedOrders } from "../../app/pipeline/bulk-invoice.server";
-import { encryptSecret } from "../../app/settings/crypto.server";
+import { adminGraphql } from "../../app/shopify/admin.server";
+import { readPurchasingCompanyWith } from "../../app/shopify/company-reads";
+import { retryInvoice } from "../../app/invoices/actions.server";
+import { invoiceSelectedOrders } from "../../app/invoices/bulk-invoice.server";
+import { encryptSecret } from "../../app/secrets/crypto.server";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import type { StandinCompany } from "../../shopify-standin/rest-to-graphql";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
@@ -16,7 +16,7 @@ import { standinReader } from "../helpers/standin";
 import { prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { SHOP } from "../helpers/shopify";
-import type { ReadCompany } from "../../app/pipeline/company.server";
+import type { ReadCompany } from "../../app/invoices/company.server";
 
 const acme = (taxRegistrationId: string | null): StandinCompany => ({
   id: 9001,

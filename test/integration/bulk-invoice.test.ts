@@ -3,9 +3,9 @@
 // "Invoice now" reads the order as it stands, and falls back to the payment-time order in words.
 import { beforeEach, describe, expect, it } from "vitest";
 import { action } from "../../app/routes/api.orders.invoice";
-import { invoiceSelectedOrders, numericOrderId } from "../../app/pipeline/bulk-invoice.server";
-import { invoiceNow } from "../../app/admin/invoice-actions.server";
-import { recordPaidOrder } from "../../app/pipeline/enqueue.server";
+import { invoiceSelectedOrders, numericOrderId } from "../../app/invoices/bulk-invoice.server";
+import { invoiceNow } from "../../app/invoices/actions.server";
+import { recordPaidOrder } from "../../app/invoices/enqueue.server";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";

@@ -1,4 +1,4 @@
-// The production server answers the service's callbacks on node's own request (app/pipeline/callback-transport.server.ts);
+// The production server answers the service's callbacks on node's own request (app/invoices/callback-transport.server.ts);
 // `shopify app dev` and the other tests go through the Remix route. Both must answer every callback the same way and
 // record the same: the same callbacks are sent through both, side by side.
 import http from "node:http";
@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action as callbackRoute } from "../../app/routes/callbacks.invoices.$id";
-import { callbackMiddleware } from "../../app/pipeline/callback-transport.server";
+import { callbackMiddleware } from "../../app/invoices/callback-transport.server";
 import { BODY_LIMITS } from "../../app/http/body-limit.server";
 import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";

@@ -4,13 +4,13 @@ import { createHmac } from "node:crypto";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
-import { CALLBACK_COALESCE_MS, callbackInstant } from "../../app/pipeline/callback.server";
+import { CALLBACK_COALESCE_MS, callbackInstant } from "../../app/invoices/callback.server";
 import { saveConnection } from "../../app/settings/settings.server";
 import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
-import { InvoicingClient } from "../../app/invoicing/client";
+import { InvoicingClient } from "../../app/invoicing-service/client";
 import { SHOP } from "../helpers/shopify";
 
 const pipeline = pipelineForEachTest({

@@ -2,10 +2,10 @@
 // every invoice not issued yet whose call is due (48 h, then 24 h before its 7-day deadline), and the write-back sends
 // each call once, through the Admin API stand-in. Issued, cancelled, passed and other shops' invoices get none.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminGraphql } from "../../app/shopify-admin/admin.server";
+import { adminGraphql } from "../../app/shopify/admin.server";
 import { scheduleDeadlineCalls } from "../../app/deadline/reminders.server";
-import { defaultWriteBackDeps } from "../../app/writeback/admin.server";
-import { encryptSecret } from "../../app/settings/crypto.server";
+import { defaultWriteBackDeps } from "../../app/write-back/shopify-client.server";
+import { encryptSecret } from "../../app/secrets/crypto.server";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { fixtureOrder } from "../orders/fixture-loader";
 import { connectShop, pipelineForEachTest } from "../helpers/pipeline";

@@ -5,13 +5,13 @@
 // and reopened, and a closed one counts nowhere as needing attention.
 import { describe, expect, it } from "vitest";
 import { action as updatedRoute } from "../../app/routes/webhooks.orders.updated";
-import { retryInvoice } from "../../app/admin/invoice-actions.server";
-import { closeInvoice, reopenInvoice, setBuyerOverride } from "../../app/admin/invoice-fixes.server";
-import { dashboardCounts } from "../../app/admin/invoices.server";
-import { desiredMetafields } from "../../app/writeback/plan";
-import { writeBackInvoiceOf } from "../../app/writeback/run.server";
-import { ORDER_UPDATE_DEBOUNCE_MS } from "../../app/pipeline/order-updated.server";
-import type { OrderReader } from "../../app/pipeline/order-reader";
+import { retryInvoice } from "../../app/invoices/actions.server";
+import { closeInvoice, reopenInvoice, setBuyerOverride } from "../../app/invoices/fixes.server";
+import { dashboardCounts } from "../../app/invoices/list.server";
+import { desiredMetafields } from "../../app/write-back/plan";
+import { writeBackInvoiceOf } from "../../app/write-back/run.server";
+import { ORDER_UPDATE_DEBOUNCE_MS } from "../../app/after-sale/order-updated.server";
+import type { OrderReader } from "../../app/shopify/order-reader";
 import { makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";

@@ -16,10 +16,10 @@ import {
   startRun,
   type RunActionResult,
 } from "../../app/past-orders/runs.server";
-import { pastOrdersAction } from "../../app/admin/past-orders.server";
+import { pastOrdersAction } from "../../app/past-orders/page.server";
 import { DRY_RUNS, RUN_STARTS } from "../../app/http/throttle.server";
 import { logger } from "../../app/logger.server";
-import { encryptSecret } from "../../app/settings/crypto.server";
+import { encryptSecret } from "../../app/secrets/crypto.server";
 import { LOCAL_DEFAULT_MAPPING } from "../../app/shops/local-install.server";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";

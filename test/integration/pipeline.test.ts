@@ -1,13 +1,13 @@
 // The whole flow against the sandbox: webhook → row → worker → POST → callback → GET → completed,
 // and every way it can go wrong ending in exactly one invoice.
 import { describe, expect, it } from "vitest";
-import { claimDueRows } from "../../app/pipeline/claim.server";
-import { InvoicingClient } from "../../app/invoicing/client";
-import { RejectedError } from "../../app/invoicing/errors";
+import { claimDueRows } from "../../app/jobs/claim.server";
+import { InvoicingClient } from "../../app/invoicing-service/client";
+import { RejectedError } from "../../app/invoicing-service/errors";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { getSettings } from "../../app/settings/settings.server";
-import { callbackUrlFor } from "../../app/pipeline/process.server";
+import { callbackUrlFor } from "../../app/invoices/process.server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
 import { connectShop, makeScheduledRowsDue, noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -298,7 +298,7 @@ describe("the invoicing pipeline", () => {
   });
 
   it("a test invoice goes through the dummy integration", async () => {
-    const { sendTestInvoice } = await import("../../app/admin/invoice-actions.server");
+    const { sendTestInvoice } = await import("../../app/invoices/actions.server");
     const worker = await pipeline.startWorker();
     const result = await sendTestInvoice(SHOP);
     expect(result.ok).toBe(true);

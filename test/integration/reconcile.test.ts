@@ -1,7 +1,7 @@
 // Reconciliation records what no webhook brought, exactly once, whatever runs twice or arrives late.
 import { beforeEach, describe, expect, it } from "vitest";
 import { action as paid } from "../../app/routes/webhooks.orders.paid";
-import { OVERLAP_MS, reconcileShop, shopsDueForReconciliation } from "../../app/pipeline/reconcile.server";
+import { OVERLAP_MS, reconcileShop, shopsDueForReconciliation } from "../../app/reconciliation/reconcile.server";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";

@@ -3,12 +3,12 @@
 // run of 1,000 orders completes with progress while live orders go ahead of it.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { reconcileShop } from "../../app/pipeline/reconcile.server";
+import { reconcileShop } from "../../app/reconciliation/reconcile.server";
 import { latestRun, startDryRun, startRun, type RunView } from "../../app/past-orders/runs.server";
 import { prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
-import type { InvoiceRecord } from "../../app/invoicing/schemas";
+import type { InvoiceRecord } from "../../app/invoicing-service/schemas";
 import { SHOP } from "../helpers/shopify";
 import { spawnStandin, standinReader } from "../helpers/standin";
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { action as homeAction } from "../../app/routes/app._index";
 import { loader as orderBlock } from "../../app/routes/api.orders.$orderId.invoice";
-import { dashboardCounts, loadInvoicesPage } from "../../app/admin/invoices.server";
-import { getInvoiceDetail } from "../../app/admin/invoice-detail.server";
-import { issueTestInvoicesForReal } from "../../app/admin/invoice-actions.server";
+import { dashboardCounts, loadInvoicesPage } from "../../app/invoices/list.server";
+import { getInvoiceDetail } from "../../app/invoices/detail.server";
+import { issueTestInvoicesForReal } from "../../app/invoices/actions.server";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";

@@ -3,11 +3,11 @@
 // message with nothing posted, and an accepted waybill becomes an Invoice row like any other.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader, action } from "../../app/routes/app.waybills";
-import { callbackUrlFor } from "../../app/pipeline/process.server";
+import { callbackUrlFor } from "../../app/invoices/process.server";
 import { installShopLocally } from "../../app/shops/local-install.server";
-import { InvoicingClient } from "../../app/invoicing/client";
-import { BlockedError, ValidationError } from "../../app/invoicing/errors";
-import { issueTestInvoicesForReal } from "../../app/admin/invoice-actions.server";
+import { InvoicingClient } from "../../app/invoicing-service/client";
+import { BlockedError, ValidationError } from "../../app/invoicing-service/errors";
+import { issueTestInvoicesForReal } from "../../app/invoices/actions.server";
 import { readWaybill } from "../../app/waybills/waybills.server";
 import type { SandboxAccount } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";

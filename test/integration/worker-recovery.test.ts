@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hot } from "../../app/db.server";
-import { InvoicingClient } from "../../app/invoicing/client";
+import { InvoicingClient } from "../../app/invoicing-service/client";
 import { stopProcess } from "../helpers/processes";
 import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";

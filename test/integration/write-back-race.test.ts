@@ -3,8 +3,8 @@
 // or the order would keep saying the older state.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { claimDueWriteBacks, processWriteBack, scheduleWriteBack, type AdminGraphql, type WriteBackDeps } from "../../app/writeback/run.server";
-import { readWritten } from "../../app/writeback/plan";
+import { claimDueWriteBacks, processWriteBack, scheduleWriteBack, type AdminGraphql, type WriteBackDeps } from "../../app/write-back/run.server";
+import { readWritten } from "../../app/write-back/plan";
 import { hot } from "../../app/db.server";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";

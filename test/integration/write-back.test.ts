@@ -3,16 +3,16 @@
 // the same completion twice writes once, recovery after THROTTLED and 5xx (without touching the invoice), and no
 // write without the write_orders scope.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { adminGraphql } from "../../app/shopify-admin/admin.server";
-import { scheduleWriteBack } from "../../app/writeback/run.server";
-import { defaultWriteBackDeps } from "../../app/writeback/admin.server";
+import { adminGraphql } from "../../app/shopify/admin.server";
+import { scheduleWriteBack } from "../../app/write-back/run.server";
+import { defaultWriteBackDeps } from "../../app/write-back/shopify-client.server";
 import { startStandin, type RecordedMutation, type Standin } from "../../shopify-standin/server";
 import { fixtureOrder } from "../orders/fixture-loader";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
-import { customerPdfUrl } from "../../app/print/customer-pdf.server";
-import { encryptSecret } from "../../app/settings/crypto.server";
+import { customerPdfUrl } from "../../app/pdf/customer-pdf.server";
+import { encryptSecret } from "../../app/secrets/crypto.server";
 
 const citizen = fixtureOrder("01-single-item-citizen") as { id: number; name: string };
 const withoutTaxOffice = fixtureOrder("10-company-without-tax-office") as { id: number; name: string };
@@ -182,7 +182,7 @@ describe("write-back to the Shopify order", () => {
     await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "completed");
     await waitForWriteBack((r) => r.status === "no_scope");
     expect(sent()).toEqual([]);
-    const { recordGrantedScopes } = await import("../../app/writeback/scope.server");
+    const { recordGrantedScopes } = await import("../../app/shops/scopes.server");
     await recordGrantedScopes(SHOP, ["read_orders", "write_orders"]);
     await waitForWriteBack((r) => r.status === "written");
     expect(sent().map((m) => m.field)).toEqual(["metafieldsSet", "tagsAdd", "flowTriggerReceive"]);

@@ -1,4 +1,4 @@
-// The shapes the client sends and accepts (app/invoicing/schemas.ts).
+// The shapes the client sends and accepts (app/invoicing-service/schemas.ts).
 import { describe, expect, it } from "vitest";
 import {
   InvoiceIntegrationSchema,
@@ -8,7 +8,7 @@ import {
   WaybillRecordSchema,
   documentKindOf,
   type InvoiceRequest,
-} from "../../app/invoicing/schemas";
+} from "../../app/invoicing-service/schemas";
 
 const valid: InvoiceRequest = {
   type: "SATIS",

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { InvoicingClient, settleUnknownCreate } from "../../app/invoicing/client";
+import { InvoicingClient, settleUnknownCreate } from "../../app/invoicing-service/client";
 import {
   AuthenticationError,
   DuplicateOrderError,
@@ -18,9 +18,9 @@ import {
   ValidationError,
   isRetryable,
   parseRetryAfter,
-} from "../../app/invoicing/errors";
-import type { InvoiceRecord, InvoiceRequest } from "../../app/invoicing/schemas";
-import type { GuardedRequest } from "../../app/outbound/guard.server";
+} from "../../app/invoicing-service/errors";
+import type { InvoiceRecord, InvoiceRequest } from "../../app/invoicing-service/schemas";
+import type { GuardedRequest } from "../../app/http/outbound-guard.server";
 
 const API_KEY = "sk_test_0123456789abcdef";
 

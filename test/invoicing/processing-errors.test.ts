@@ -1,7 +1,7 @@
 // errors[] of an invoice record: the spec shows no element fields (invoicing-service.md, "Fields of an element of
 // errors: not shown"), so every shape a service may send becomes readable text and none breaks the status read.
 import { describe, expect, it } from "vitest";
-import { processingErrorsText } from "../../app/invoicing/errors";
+import { processingErrorsText } from "../../app/invoicing-service/errors";
 
 describe("processingErrorsText", () => {
   it("reads strings, objects with a message, and anything else as its JSON", () => {

@@ -1,12 +1,12 @@
-// Reading a bulk operation's JSONL file (app/shopify-admin/bulk-reads.ts): the size limit holds whether or not the
+// Reading a bulk operation's JSONL file (app/shopify/bulk-reads.ts): the size limit holds whether or not the
 // server declares a length, a line that belongs to no order or is not a line item or shipping line is refused, a
 // cut file is told from a complete one, and the production policy reads files from Shopify's file host only.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardedFetch } from "../../app/outbound/guard.server";
-import { BULK_FILE_HOSTS, downloadBulkOrders } from "../../app/shopify-admin/bulk-reads";
-import { AdminApiError } from "../../app/shopify-admin/errors";
+import { guardedFetch } from "../../app/http/outbound-guard.server";
+import { BULK_FILE_HOSTS, downloadBulkOrders } from "../../app/shopify/bulk-reads";
+import { AdminApiError } from "../../app/shopify/errors";
 
 let server: http.Server;
 let base: string;

@@ -3,9 +3,9 @@
 // stand-in's bucket and the client's sleeps share one clock, so nothing here waits for real.
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAdminClient, BucketState, type AdminClientOptions } from "../../app/shopify-admin/client.server";
-import { AdminAccessDeniedError, AdminApiError, isAccessDenied } from "../../app/shopify-admin/errors";
-import { listOrdersWith, readOrderWith, type Order } from "../../app/shopify-admin/order-reads";
+import { createAdminClient, BucketState, type AdminClientOptions } from "../../app/shopify/client.server";
+import { AdminAccessDeniedError, AdminApiError, isAccessDenied } from "../../app/shopify/errors";
+import { listOrdersWith, readOrderWith, type Order } from "../../app/shopify/order-reads";
 import { startStandin, type Standin, type StandinOptions } from "../../shopify-standin/server";
 import { fixtureNames, fixtureOrder } from "../orders/fixture-loader";
 

@@ -1,10 +1,10 @@
-// The B2B company read (app/shopify-admin/company-reads.ts) against the Admin API stand-in: one query per order,
+// The B2B company read (app/shopify/company-reads.ts) against the Admin API stand-in: one query per order,
 // its cost by the stand-in's model of Shopify's published rules (an object 1 point, scalars 0), the answer in the
 // mapping's terms, and Shopify's refusal without a companies scope.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BucketState, createAdminClient } from "../../app/shopify-admin/client.server";
-import { readPurchasingCompanyWith } from "../../app/shopify-admin/company-reads";
-import { AdminApiError } from "../../app/shopify-admin/errors";
+import { BucketState, createAdminClient } from "../../app/shopify/client.server";
+import { readPurchasingCompanyWith } from "../../app/shopify/company-reads";
+import { AdminApiError } from "../../app/shopify/errors";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { paidOrder } from "../helpers/orders";
 

@@ -3,8 +3,8 @@
 // ordinary order (one line, one shipping line) costs what the mapping needs, no more. bench/order-cost.bench.ts
 // prints the cost of each field.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BucketState, createAdminClient } from "../../app/shopify-admin/client.server";
-import { listOrdersWith, ORDERS_PAGE_MAX } from "../../app/shopify-admin/order-reads";
+import { BucketState, createAdminClient } from "../../app/shopify/client.server";
+import { listOrdersWith, ORDERS_PAGE_MAX } from "../../app/shopify/order-reads";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { paidOrder } from "../helpers/orders";
 

@@ -1,8 +1,8 @@
 // The accountant package's rows and totals (app/accountant/workbook.ts), pure: per VAT rate as the service computes each
 // line, exemptions, foreign currency, and totals that add up to the invoices' to the kuruş.
 import { describe, expect, it } from "vitest";
-import { computeTotals } from "../../app/invoicing/totals";
-import { Decimal } from "../../app/invoicing/money";
+import { computeTotals } from "../../app/invoicing-service/totals";
+import { Decimal } from "../../app/invoicing-service/money";
 import {
   failuresTable,
   invoicesTable,

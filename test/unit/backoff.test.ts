@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { delayHonouringRetryAfter, RETRY, RETRY_AFTER_CAP_MS, retryDelayMs, syncDelayMs } from "../../app/pipeline/backoff";
+import { delayHonouringRetryAfter, RETRY, RETRY_AFTER_CAP_MS, retryDelayMs, syncDelayMs } from "../../app/jobs/backoff";
 
 describe("retry schedule", () => {
   it("doubles per attempt with equal jitter between half and the whole step", () => {

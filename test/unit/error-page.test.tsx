@@ -1,7 +1,7 @@
 // The root error boundary's page: Polaris, Turkish and English at once.
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ErrorPage } from "../../app/components/ErrorPage";
+import { ErrorPage } from "../../app/ui/ErrorPage";
 import { ErrorBoundary } from "../../app/root";
 
 describe("the root error page", () => {

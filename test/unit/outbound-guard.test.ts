@@ -3,10 +3,10 @@
 import net, { type AddressInfo } from "node:net";
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkOutboundUrl, checkingLookup, isAllowedAddress, OutboundBlockedError, type GuardedRequest, type OutboundPolicy } from "../../app/outbound/guard.server";
+import { checkOutboundUrl, checkingLookup, isAllowedAddress, OutboundBlockedError, type GuardedRequest, type OutboundPolicy } from "../../app/http/outbound-guard.server";
 import { DEFAULT_INVOICING_HOSTS, parseEnv } from "../../app/env.server";
-import { InvoicingClient } from "../../app/invoicing/client";
-import { BlockedError } from "../../app/invoicing/errors";
+import { InvoicingClient } from "../../app/invoicing-service/client";
+import { BlockedError } from "../../app/invoicing-service/errors";
 
 const production: OutboundPolicy = { allowedHosts: DEFAULT_INVOICING_HOSTS.split(","), allowLocal: false };
 const local: OutboundPolicy = { ...production, allowLocal: true };

@@ -1,9 +1,9 @@
-// Secrets at rest (app/settings/crypto.server.ts): the stored form names its key, a cut-down GCM tag is refused,
+// Secrets at rest (app/secrets/crypto.server.ts): the stored form names its key, a cut-down GCM tag is refused,
 // the first stored form still reads, and ENCRYPTION_KEY can be rotated.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "../../app/env.server";
-import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, keyId, keyRing, SecretUnreadableError } from "../../app/settings/crypto.server";
+import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, keyId, keyRing, SecretUnreadableError } from "../../app/secrets/crypto.server";
 
 const SHOP = "test-shop.myshopify.com";
 const TEST_KEY = process.env.ENCRYPTION_KEY!; // test/setup.ts

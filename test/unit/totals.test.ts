@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeTotals, lineTotals, type TotalsLine } from "../../app/invoicing/totals";
+import { computeTotals, lineTotals, type TotalsLine } from "../../app/invoicing-service/totals";
 
 describe("service totals", () => {
   it("rounds each line's amounts to kuruş, half away from zero, before summing", () => {

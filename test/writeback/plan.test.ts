@@ -16,7 +16,7 @@ import {
   type Plan,
   type TagSettings,
   type Written,
-} from "../../app/writeback/plan";
+} from "../../app/write-back/plan";
 import { COMPLETED_INVOICE } from "../helpers/write-back";
 
 const TAGS: TagSettings = { orderTag: "e-fatura", eArchiveTag: "", eInvoiceTag: "" };
