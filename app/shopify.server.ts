@@ -3,9 +3,9 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import prisma from "./db.server";
-import { PrismaSessions } from "./shopify/sessions.server";
+import { PrismaSessions } from "./db/sessions.server";
 import { env } from "./env.server";
-import { EncryptedSessionStorage } from "./shopify/session-storage.server";
+import { EncryptedSessionStorage } from "./secrets/session-storage.server";
 import { onAuthenticated } from "./shops/shops.server";
 
 const config = env();

@@ -5,7 +5,7 @@
 // Uses DATABASE_URL, ENCRYPTION_KEY and the Shopify settings of the app's environment (SHOPIFY_ADMIN_API_URL
 // points it at the local stand-in).
 import { parseArgs } from "node:util";
-import { isShopDomain } from "../app/shops/shop-domain";
+import { isShopDomain } from "../app/shopify/shop-domain";
 
 const usage = "Usage: npm run reconcile -- --shop NAME.myshopify.com [--since ISO-DATE-TIME]";
 let values: { shop?: string; since?: string };

@@ -11,8 +11,8 @@
 import prisma from "../db.server";
 import { buyerFactsChanged } from "../orders/buyer-facts";
 import { orderSnapshot } from "../orders/order";
-import type { DeliveryMeta, WebhookOutcome } from "../invoices/enqueue.server";
-import { parseEnvelope } from "../webhooks/envelope";
+import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
+import { parseEnvelope } from "../shopify/webhook-envelope";
 
 /** Quiet time after the last change before the order is read and the invoice tried again. */
 export const ORDER_UPDATE_DEBOUNCE_MS = 15_000;

@@ -8,7 +8,7 @@ import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { parseRefund, type RefundFacts } from "../orders/refunds";
 import { signalWork } from "../jobs/signal.server";
-import type { DeliveryMeta } from "../invoices/enqueue.server";
+import type { DeliveryMeta } from "../shopify/webhook-response";
 
 export type AfterSaleOutcome =
   | { status: 200; result: "recorded" | "duplicate" | "unknown_shop" }

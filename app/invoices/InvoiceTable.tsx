@@ -161,7 +161,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
       {row.serialNumber ?? t("list.details")}
     </Link>
   );
-  // Not issued yet and the 7-day deadline is near or past (app/deadline/rules.ts).
+  // Not issued yet and the 7-day deadline is near or past (app/invoices/deadline.ts).
   const deadlineBadge = (row: (typeof page.rows)[number]) =>
     row.deadline === null ? null : row.deadline.status === "passed" ? (
       <Badge tone="critical">{t("deadline.passed")}</Badge>

@@ -5,7 +5,7 @@
 import prisma from "../db.server";
 import { BODY_LIMITS, readBodyLimited } from "../http/body-limit.server";
 import { ACCOUNT_WEBHOOK_FAILURES } from "../http/throttle.server";
-import { isShopDomain } from "../shops/shop-domain";
+import { isShopDomain } from "../shopify/shop-domain";
 import { logger } from "../logger.server";
 import { verifyAccountWebhook } from "../settings/account-webhook.server";
 import { signalWork } from "../jobs/signal.server";

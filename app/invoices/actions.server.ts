@@ -8,7 +8,7 @@ import { sampleTestOrder } from "./test-order";
 import { orderSnapshot } from "../orders/order";
 import type { OrderReader } from "../shopify/order-reader";
 import { interactiveOrders } from "../shopify/order-readers.server";
-import { foldForSearch } from "./search";
+import { foldForSearch } from "../i18n/search-fold";
 
 export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
 

@@ -1,7 +1,7 @@
 // One invoice as the detail page shows it: the order, the body that was sent, the service's totals against
 // the order total, the problems and the audit trail. Looked up by id AND the session's shop: an id of
 // another shop's invoice finds nothing.
-import { deadlineStatus, runningDeadline, type DeadlineStatus } from "../deadline/rules";
+import { deadlineStatus, runningDeadline, type DeadlineStatus } from "./deadline";
 import prisma from "../db.server";
 import { Decimal } from "../invoicing-service/money";
 import { safeLink } from "../invoicing-service/links";

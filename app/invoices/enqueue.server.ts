@@ -4,24 +4,16 @@
 import type { Prisma } from "#prisma/sqlite";
 import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
-import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "../webhooks/envelope";
-import { foldForSearch } from "./search";
+import { customerNameOf, isPaid, parseEnvelope, type OrderEnvelope } from "../shopify/webhook-envelope";
+import { foldForSearch } from "../i18n/search-fold";
 import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "../jobs/signal.server";
 import { PRIORITY, type InvoiceState } from "./states";
-
-export type WebhookOutcome =
-  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
-  | { status: 400; error: string };
+import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
 
 /** A shop that never installed the app gets no rows (and no Shop row); the delivery is only recorded. */
 const UNKNOWN_SHOP = { status: 200, result: "unknown_shop" } as const;
-
-export interface DeliveryMeta {
-  topic: string;
-  webhookId?: string | null;
-}
 
 /** Where an order read through the Admin API (not brought by a webhook) came from. */
 export type ReadOrderSource = "reconciliation" | "past_orders" | "bulk_action";

@@ -11,7 +11,7 @@ import { buyerOverrideFrom, checkBuyerOverride, type BuyerOverrideErrors } from 
 import { signalWork } from "../jobs/signal.server";
 import { closureFrom, type Closure } from "./closure";
 import { CLOSABLE_STATES, type InvoiceState } from "./states";
-import { scheduleWriteBack, writesBack } from "../write-back/run.server";
+import { scheduleWriteBack, writesBack } from "./write-back-due.server";
 
 export type FixResult<E = never> = { ok: true; retried?: boolean } | { ok: false; reason: "not_found" | "not_allowed" } | { ok: false; reason: "invalid"; errors: E };
 

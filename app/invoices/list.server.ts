@@ -14,8 +14,8 @@ import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "./states";
 import { ISSUABLE_TEST_INVOICES } from "./actions.server";
-import { foldForSearch } from "./search";
-import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "../deadline/rules";
+import { foldForSearch } from "../i18n/search-fold";
+import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -30,7 +30,7 @@ export interface InvoiceListFilters {
   from: string | null;
   to: string | null;
   q: string | null;
-  /** "near": only invoices not issued yet whose 7-day deadline is within 48 h or past (app/deadline/rules.ts). */
+  /** "near": only invoices not issued yet whose 7-day deadline is within 48 h or past (app/invoices/deadline.ts). */
   deadline: "near" | null;
 }
 
@@ -162,7 +162,7 @@ export function searchWhere(q: string) {
   const orderNumber = /^#?(\d+)$/.exec(q);
   if (orderNumber) return { OR: [{ orderName: startsWith(`#${orderNumber[1]}`) }, { orderName: startsWith(orderNumber[1]) }] };
   if (/^[A-Za-z0-9]{3}\d{4,}$/.test(q)) return { serialNumber: startsWith(q.toUpperCase()) };
-  // The name is matched folded (case, Turkish letters, punctuation: app/invoices/search.ts), so `%` and `_` never reach
+  // The name is matched folded (case, Turkish letters, punctuation: app/i18n/search-fold.ts), so `%` and `_` never reach
   // LIKE; what folds to nothing matches no name.
   const name = foldForSearch(q);
   return { OR: [...(name ? [{ customerSearch: { contains: name } }] : []), { orderName: startsWith(q) }, { serialNumber: startsWith(q.toUpperCase()) }] };

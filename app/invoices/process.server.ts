@@ -24,20 +24,20 @@ import { linkOptions } from "../http/outbound-guard.server";
 import { mapOrderToInvoice } from "../orders/map-order";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../orders/order";
 import { buyerOverrideFrom } from "../orders/buyer-override";
-import { customerNameOf, parseEnvelope } from "../webhooks/envelope";
+import { customerNameOf, parseEnvelope } from "../shopify/webhook-envelope";
 import { waybillSnapshotOf } from "../waybills/snapshot";
 import { waybillInvoiceBody } from "../waybills/waybill-invoice";
 import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from "../jobs/backoff";
 import { problem, type Problem } from "../problems";
-import type { ClaimedRow } from "../jobs/claim.server";
+import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "../jobs/signal.server";
 import { stateOf, type EventType } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "../after-sale/before-posting.server";
 import { orderAsItStands } from "../orders/refunds";
-import { writesBack } from "../write-back/run.server";
+import { writesBack } from "./write-back-due.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
-import { foldForSearch } from "./search";
+import { foldForSearch } from "../i18n/search-fold";
 import { buyerCompany, type BuyerCompany, type ReadCompany } from "./company.server";
 
 export interface ProcessDeps {

@@ -13,7 +13,7 @@ import { IN_FLIGHT_STATES } from "../invoices/states";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { DashboardStrip } from "../invoices/DashboardStrip";
-import { OnboardingChecklist } from "../shops/OnboardingChecklist";
+import { OnboardingChecklist } from "../invoices/OnboardingChecklist";
 import { InvoiceTable } from "../invoices/InvoiceTable";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import { useFreshValue } from "../ui/useFreshValue";

@@ -2,7 +2,7 @@
 // holds a company's tax office (app/orders/company.ts).
 import { BlockStack, Card, Layout, TextField } from "@shopify/polaris";
 import type { SettingsForm } from "./schema";
-import { COMPANY_SCOPE } from "../orders/company";
+import { COMPANY_SCOPE } from "../shopify/optional-scopes";
 import { binder, type ErrorOf, type SetField } from "./SettingsSections";
 import { OptionalScopeStatus } from "./OptionalScopeStatus";
 import { useT } from "../i18n/react";

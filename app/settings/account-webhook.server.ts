@@ -9,7 +9,7 @@ import { env } from "../env.server";
 import { InvoicingClient } from "../invoicing-service/client";
 import { InvoicingError } from "../invoicing-service/errors";
 import { decryptSecret, encryptSecret } from "../secrets/crypto.server";
-import { isShopDomain } from "../shops/shop-domain";
+import { isShopDomain } from "../shopify/shop-domain";
 
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const REGISTER_TIMEOUT_MS = 10_000;

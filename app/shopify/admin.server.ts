@@ -8,7 +8,7 @@ import { guardedFetch } from "../http/outbound-guard.server";
 import { API_VERSION, unauthenticated } from "../shopify.server";
 import { createAdminClient, type AdminClientOptions, type AdminGraphql } from "./client.server";
 import { AdminApiError } from "./errors";
-import { isShopDomain } from "../shops/shop-domain";
+import { isShopDomain } from "./shop-domain";
 
 
 /** Where the shop's GraphQL requests go: Shopify, or the development stand-in. */

@@ -8,7 +8,7 @@ import { z } from "zod";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import type { BulkReader } from "./order-reader";
-import type { DeliveryOutcome } from "../webhooks/response";
+import type { DeliveryOutcome } from "./webhook-response";
 
 /** A range with at least this many orders is read in bulk (fewer are read faster page by page). */
 export const BULK_THRESHOLD = 250;

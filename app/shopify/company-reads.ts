@@ -1,7 +1,7 @@
 // A B2B order's company through the Admin GraphQL API, with a given client (the worker passes the shop's; tests and
 // the bench their own). One query per order: the order's purchasing entity and, when it is a company, the company's
 // name, the location's tax registration id, billing address and the tax office metafield of both. It needs a
-// companies scope (app/orders/company.ts COMPANY_SCOPES): without one Shopify denies the company's fields.
+// companies scope (app/shopify/optional-scopes.ts COMPANY_SCOPES): without one Shopify denies the company's fields.
 import { metafieldKey, purchasingCompanyFrom, PurchasingEntitySchema, type PurchasingCompany } from "../orders/company";
 import type { OrderPurchasingCompanyQuery } from "./admin.generated";
 import { answerShape } from "./answers";

@@ -1,16 +1,9 @@
 // The optional scopes (shopify.app.toml `optional_scopes`), granted by the merchant from the app: write_orders
-// (without it the app writes nothing to the orders) and read_companies (without it a B2B order is invoiced from its
+// (without it the app writes nothing to the orders; its grant makes the waiting write-backs due) and read_companies (without it a B2B order is invoiced from its
 // notes, app/orders/company.ts). The offline session's recorded scope is what the worker goes by.
 import prisma from "../db.server";
-import { hasCompanyScope } from "../orders/company";
-import { resumeWriteBacks } from "../write-back/run.server";
-
-export const WRITE_SCOPE = "write_orders";
-
-/** write_orders also grants read_orders; a scope list is comma-separated. */
-export function includesWriteScope(scopes: string | null | undefined): boolean {
-  return (scopes ?? "").split(",").some((scope) => scope.trim() === WRITE_SCOPE);
-}
+import { hasCompanyScope, includesWriteScope } from "../shopify/optional-scopes";
+import { signalWork } from "../jobs/signal.server";
 
 /** The shop's offline token's scopes as last recorded (comma-separated), or null without a session. */
 async function recordedScopes(shop: string): Promise<string | null> {
@@ -80,4 +73,14 @@ export async function refreshScopes(shop: string, scopes: ScopesQuery | undefine
   } catch {
     return stored;
   }
+}
+
+/** After the merchant granted write_orders: every write-back that waited for it becomes due. */
+export async function resumeWriteBacks(shop: string, now = new Date()): Promise<number> {
+  const updated = await prisma.orderWriteBack.updateMany({
+    where: { shopDomain: shop, status: "no_scope" },
+    data: { status: "pending", attempts: 0, nextAttemptAt: now, lastError: null },
+  });
+  if (updated.count > 0) await signalWork();
+  return updated.count;
 }

@@ -13,7 +13,7 @@ import { signalWork } from "../jobs/signal.server";
 import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import type { WaybillSnapshot } from "./snapshot";
 import { draftFromWaybill, isLate, readForm, waybillInvoiceBody, type FormErrors, type WaybillInvoiceForm } from "./waybill-invoice";
-import { foldForSearch } from "../invoices/search";
+import { foldForSearch } from "../i18n/search-fold";
 
 const READ_TIMEOUT_MS = 10_000;
 

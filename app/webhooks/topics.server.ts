@@ -6,7 +6,7 @@ import { logger } from "../logger.server";
 import { recordCancelledOrder, recordFulfilledOrder, recordPaidOrder } from "../invoices/enqueue.server";
 import { recordUpdatedOrder } from "../after-sale/order-updated.server";
 import { recordOrderEdit, recordRefund, recordRefundsOf } from "../after-sale/record.server";
-import type { DeliveryOutcome } from "./response";
+import type { DeliveryOutcome } from "../shopify/webhook-response";
 import { findCustomerData, redactCustomer, redactShop, type CustomerRedactPayload, type DataRequestPayload } from "../privacy/compliance.server";
 import { markUninstalled } from "../shops/shops.server";
 import {

@@ -2,7 +2,7 @@
 // It sleeps until the next row is due, a signal arrives (a webhook queued a row), or `pollMs` passes.
 // Runs inside the web server by default (WORKER_MODE=inprocess) and as `npm run worker` in production.
 import { logger } from "../logger.server";
-import { claimDueRows, newWorkerId } from "../jobs/claim.server";
+import { claimDueRows, newWorkerId } from "../invoices/claim.server";
 import prisma, { hot } from "../db.server";
 import { sealPlainTokens } from "../secrets/reencrypt.server";
 import { processClaimedRow, type ProcessDeps } from "../invoices/process.server";
@@ -50,7 +50,7 @@ export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
   checkAccounts?: boolean;
   /**
    * Housekeeping makes due the write-backs of invoices whose deadline reminder (Flow, 48 h and 24 h before the 7-day
-   * deadline) is due (app/deadline/reminders.server.ts). Default true; tests of other things turn it off, since
+   * deadline) is due (app/write-back/deadline-reminders.server.ts). Default true; tests of other things turn it off, since
    * whether a fixture order's deadline is near depends on the day they run.
    */
   deadlineReminders?: boolean;
@@ -226,7 +226,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const [{ pruneWebhookDeliveries }, { pruneAbandonedRuns }, { scheduleDeadlineCalls }, { sweepOrphanDirs }] = await Promise.all([
       import("../webhooks/deliveries.server"),
       import("../past-orders/runs.server"),
-      import("../deadline/reminders.server"),
+      import("../write-back/deadline-reminders.server"),
       import("../accountant/packages.server"),
     ]);
     await pruneWebhookDeliveries(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning webhook deliveries failed"));

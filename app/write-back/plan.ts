@@ -2,7 +2,7 @@
 // app last wrote. Pure: no I/O, so the same invoice, the same "written" and the same time always give the same plan,
 // and a plan that was carried out leaves nothing to do the next time (the same completion twice writes once).
 // docs/decisions/0015-order-write-back.md
-import { flowCallDue } from "../deadline/rules";
+import { flowCallDue } from "../invoices/deadline";
 import type { InvoiceState } from "../invoices/states";
 
 /** The app-owned namespace: Shopify turns `$app` into `app--{client id}` (readable by Liquid as such). */
@@ -43,7 +43,7 @@ export interface WriteBackInvoice {
   currency: string;
   /** The problem codes the merchant must act on (needs_attention, failed). */
   problemCodes: string[];
-  /** Not issued yet: its 7-day legal deadline (ISO), while the clock runs (app/deadline/rules.ts); else null. */
+  /** Not issued yet: its 7-day legal deadline (ISO), while the clock runs (app/invoices/deadline.ts); else null. */
   deadline: string | null;
 }
 

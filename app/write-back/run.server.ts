@@ -4,10 +4,10 @@
 // invoice. Bounded: WRITEBACK.maxAttempts, then "failed" until the merchant retries.
 // docs/decisions/0015-order-write-back.md
 import type { Prisma } from "#prisma/sqlite";
-import prisma, { hot, type Db } from "../db.server";
+import prisma, { hot } from "../db.server";
 import { logger } from "../logger.server";
 import { retryDelayMs } from "../jobs/backoff";
-import { runningDeadline } from "../deadline/rules";
+import { runningDeadline } from "../invoices/deadline";
 import { closureFrom } from "../invoices/closure";
 import { signalWork } from "../jobs/signal.server";
 import type { InvoiceState } from "../invoices/states";
@@ -36,7 +36,8 @@ import {
   type WriteBackInvoice,
   type Written,
 } from "./plan";
-import { hasWriteScope, WRITE_SCOPE } from "../shops/scopes.server";
+import { hasWriteScope } from "../shops/scopes.server";
+import { WRITE_SCOPE } from "../shopify/optional-scopes";
 import { customerPdfUrl } from "../pdf/customer-pdf.server";
 
 export const WRITEBACK = {
@@ -45,9 +46,6 @@ export const WRITEBACK = {
   /** Attempts before the step is marked failed (about 1.5 hours of retrying); the merchant can retry. */
   maxAttempts: 10,
 } as const;
-
-/** States after which the order is written: the invoice reached an end, or changed again after one. */
-const WRITTEN_STATES: InvoiceState[] = ["completed", "failed", "needs_attention", "cancelled", "closed"];
 
 /** The Admin API as the write-back needs it (app/shopify's client): one call, validated data or a thrown error. */
 export interface AdminGraphql {
@@ -67,30 +65,6 @@ export interface ClaimedWriteBack {
   invoiceId: string;
   shopDomain: string;
   leaseOwner: string;
-}
-
-type InvoiceForWrite = {
-  id: string;
-  shopDomain: string;
-  orderId: string;
-  state: string;
-  isTest: boolean;
-  waybillId: number | null;
-};
-
-/** Whether a change of an invoice row is written to its order: real Shopify orders only, at an end state. */
-export function writesBack(row: InvoiceForWrite, nextState: string | undefined, changed: boolean): boolean {
-  if (row.isTest || row.waybillId !== null || !/^\d+$/.test(row.orderId)) return false;
-  return changed && nextState !== undefined && (WRITTEN_STATES as string[]).includes(nextState);
-}
-
-/** Makes the order's write-back due now (inside the caller's transaction). What was written stays. */
-export async function scheduleWriteBack(db: Pick<Db, "orderWriteBack">, invoiceId: string, shopDomain: string, now: Date) {
-  await db.orderWriteBack.upsert({
-    where: { invoiceId },
-    create: { invoiceId, shopDomain, status: "pending", nextAttemptAt: now },
-    update: { status: "pending", nextAttemptAt: now, attempts: 0, lastError: null, version: { increment: 1 } },
-  });
 }
 
 /** Leases up to `limit` due write-backs: one prepared statement (SKIP LOCKED on PostgreSQL), safe with many workers. */
@@ -226,15 +200,6 @@ export async function retryWriteBack(shop: string, invoiceId: string, now = new 
   return updated.count === 1;
 }
 
-/** After the merchant granted write_orders: every write-back that waited for it becomes due. */
-export async function resumeWriteBacks(shop: string, now = new Date()): Promise<number> {
-  const updated = await prisma.orderWriteBack.updateMany({
-    where: { shopDomain: shop, status: "no_scope" },
-    data: { status: "pending", attempts: 0, nextAttemptAt: now, lastError: null },
-  });
-  if (updated.count > 0) await signalWork();
-  return updated.count;
-}
 
 /** `writtenState`: the invoice state the order carries (its invoice_state metafield as last written), if any. */
 export type WriteBackView = { status: "pending" | "written" | "failed" | "no_scope"; lastError: string | null; writtenAt: Date | null; writtenState: string | null } | null;

@@ -10,7 +10,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import type { Express, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LOCAL_APP_BRIDGE_PATH, LOCAL_TOKEN_PATH } from "../../app/shopify/local-admin";
 import { localeFrom } from "../../app/i18n/i18n";
-import { isShopDomain } from "../../app/shops/shop-domain";
+import { isShopDomain } from "../../app/shopify/shop-domain";
 import { appBridgeScript } from "./local-admin-bridge";
 
 export const LOCAL_ADMIN_PATH = "/local-admin";

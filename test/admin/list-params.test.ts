@@ -1,7 +1,7 @@
 // Pure parts of the admin: URL parameters, cursors, search shapes, panel links, money display.
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor, parseListParams, searchWhere } from "../../app/invoices/list.server";
-import { foldForSearch } from "../../app/invoices/search";
+import { foldForSearch } from "../../app/i18n/search-fold";
 import { panelInvoiceUrl, totalsView } from "../../app/invoices/detail.server";
 import { formatMoney } from "../../app/ui/format";
 

@@ -1,6 +1,6 @@
 // Invoice rows with chosen dates, states and numbers, for the admin page tests.
 import { prisma } from "../helpers/db";
-import { foldForSearch } from "../../app/invoices/search";
+import { foldForSearch } from "../../app/i18n/search-fold";
 
 export interface SeedRow {
   orderName?: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loader as settingsLoader } from "../../app/routes/app.settings";
 import { action as saleChannelAction } from "../../app/routes/app.sale-channel";
 import { getSettings, saveConnection } from "../../app/settings/settings.server";
-import { themeEditorUrl } from "../../app/settings/cart-block.server";
+import { themeEditorUrl } from "../../app/cart-block/cart-block.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
 import { startSandbox, type EmptyAccount, type Sandbox } from "../../sandbox/server";
 import { callRoute } from "../helpers/routes";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { claimDueRows } from "../../app/jobs/claim.server";
+import { claimDueRows } from "../../app/invoices/claim.server";
 import { hot } from "../../app/db.server";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";

@@ -1,5 +1,5 @@
 // The migration that adds Invoice.customerSearch folds the names of the rows already there in SQL, the way the app
-// folds new ones in TypeScript (app/invoices/search.ts): checked on a database migrated up to the migration before it,
+// folds new ones in TypeScript (app/i18n/search-fold.ts): checked on a database migrated up to the migration before it,
 // on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { readMigrations } from "../../app/db/migrate";
 import { postgresConnectionString } from "../../app/db/provider";
-import { foldForSearch } from "../../app/invoices/search";
+import { foldForSearch } from "../../app/i18n/search-fold";
 
 const MIGRATION = "admin_list_order_date_and_search";
 const NAMES = ["Ayşe Yılmaz", "AYŞE ÇAĞLAR", "İsmail Işık", "Anadolu Tekstil Sanayi ve Ticaret A.Ş.", "Demir Bilişim Ltd. Şti. - 6080712084", "Güneş Öztürk", "Hans Müller", "Yüzde_Yüz %100"];

@@ -1,4 +1,4 @@
-// Shopify tokens encrypted at rest through the library's session storage (app/shopify/session-storage.server.ts),
+// Shopify tokens encrypted at rest through the library's session storage (app/secrets/session-storage.server.ts),
 // tokens from before encryption sealed by the start-up step, and `npm run secrets:reencrypt` after a key rotation
 // (app/secrets/reencrypt.server.ts).
 import { execFile } from "node:child_process";

@@ -1,8 +1,8 @@
-// The app's own storage of the Shopify library's sessions (app/shopify/sessions.server.ts), judged by the library's
+// The app's own storage of the Shopify library's sessions (app/db/sessions.server.ts), judged by the library's
 // Session.equals: what is stored comes back the same, for offline and online sessions, on both databases.
 import { Session } from "@shopify/shopify-api";
 import { beforeEach, describe, expect, it } from "vitest";
-import { PrismaSessions } from "../../app/shopify/sessions.server";
+import { PrismaSessions } from "../../app/db/sessions.server";
 import { prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 

@@ -3,7 +3,7 @@
 // each call once, through the Admin API stand-in. Issued, cancelled, passed and other shops' invoices get none.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminGraphql } from "../../app/shopify/admin.server";
-import { scheduleDeadlineCalls } from "../../app/deadline/reminders.server";
+import { scheduleDeadlineCalls } from "../../app/write-back/deadline-reminders.server";
 import { defaultWriteBackDeps } from "../../app/write-back/shopify-client.server";
 import { encryptSecret } from "../../app/secrets/crypto.server";
 import { startStandin, type Standin } from "../../shopify-standin/server";

@@ -1,7 +1,7 @@
 // The whole flow against the sandbox: webhook → row → worker → POST → callback → GET → completed,
 // and every way it can go wrong ending in exactly one invoice.
 import { describe, expect, it } from "vitest";
-import { claimDueRows } from "../../app/jobs/claim.server";
+import { claimDueRows } from "../../app/invoices/claim.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
 import { RejectedError } from "../../app/invoicing-service/errors";
 import { mapOrderToInvoice } from "../../app/orders/map-order";

@@ -3,7 +3,8 @@
 // or the order would keep saying the older state.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { claimDueWriteBacks, processWriteBack, scheduleWriteBack, type AdminGraphql, type WriteBackDeps } from "../../app/write-back/run.server";
+import { claimDueWriteBacks, processWriteBack, type AdminGraphql, type WriteBackDeps } from "../../app/write-back/run.server";
+import { scheduleWriteBack } from "../../app/invoices/write-back-due.server";
 import { readWritten } from "../../app/write-back/plan";
 import { hot } from "../../app/db.server";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";

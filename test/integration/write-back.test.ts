@@ -4,7 +4,7 @@
 // write without the write_orders scope.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { adminGraphql } from "../../app/shopify/admin.server";
-import { scheduleWriteBack } from "../../app/write-back/run.server";
+import { scheduleWriteBack } from "../../app/invoices/write-back-due.server";
 import { defaultWriteBackDeps } from "../../app/write-back/shopify-client.server";
 import { startStandin, type RecordedMutation, type Standin } from "../../shopify-standin/server";
 import { fixtureOrder } from "../orders/fixture-loader";

@@ -13,3 +13,14 @@ export function answerOf(outcome: DeliveryOutcome): WebhookAnswer {
 }
 
 export const failure = (status: number, error: string): WebhookAnswer => ({ status, body: { ok: false, error } });
+
+/** What an order webhook did with its order (the invoices and after-sale features answer with it). */
+export type WebhookOutcome =
+  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
+  | { status: 400; error: string };
+
+/** The delivery an order webhook came in: its topic and Shopify's webhook id (for de-duplication). */
+export interface DeliveryMeta {
+  topic: string;
+  webhookId?: string | null;
+}

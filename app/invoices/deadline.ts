@@ -2,7 +2,7 @@
 // later counts as not made out, with a penalty). The guard names every invoice the app has not issued yet before it
 // crosses that line. Its clock starts at the order's date: delivery (and payment) can come no earlier, so the
 // deadline the app shows is never later than the legal one (docs/decisions/0032-deadline-guard.md). Pure.
-import type { InvoiceState } from "../invoices/states";
+import type { InvoiceState } from "./states";
 
 export const DEADLINE_DAYS = 7;
 /** Within this many hours of its deadline an invoice is "near": the list's badge, the home banner, Flow's first call. */

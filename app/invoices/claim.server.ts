@@ -14,7 +14,7 @@
 //   never holds up an order paid a minute ago. The per-shop share counts both.
 import { randomUUID } from "node:crypto";
 import { hot } from "../db.server";
-import { PRIORITIES } from "../invoices/states";
+import { PRIORITIES } from "./states";
 
 export interface ClaimOptions {
   workerId: string;

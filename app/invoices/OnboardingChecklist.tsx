@@ -1,5 +1,5 @@
 import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, Text } from "@shopify/polaris";
-import type { Onboarding } from "../invoices/list.server";
+import type { Onboarding } from "./list.server";
 import type { MessageKey } from "../i18n/i18n";
 import { useT } from "../i18n/react";
 

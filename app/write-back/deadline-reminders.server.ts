@@ -7,10 +7,10 @@
 // Another worker doing the same at once finds them pending; the write-back sends each call once (its key).
 import prisma from "../db.server";
 import { signalWork } from "../jobs/signal.server";
-import { readWritten } from "../write-back/plan";
-import { scheduleWriteBack } from "../write-back/run.server";
+import { readWritten } from "./plan";
+import { scheduleWriteBack } from "../invoices/write-back-due.server";
 import { isInFlight } from "../invoices/states";
-import { DEADLINE_DAYS, flowCallDue, nearBefore, runningDeadline, runningStates } from "./rules";
+import { DEADLINE_DAYS, flowCallDue, nearBefore, runningDeadline, runningStates } from "../invoices/deadline";
 
 /** At most this many write-backs made due per shop and pass (the next pass takes the rest). */
 const PER_SHOP = 500;

@@ -1,10 +1,10 @@
 // The Shopify library's sessions in the `Session` table: the five methods of its SessionStorage interface, in place
 // of @shopify/shopify-app-session-storage-prisma, whose peer range (Prisma ^6.19) would hold the app on Prisma 6.
 // Same table and columns as that package, so existing rows read unchanged; the tokens are sealed by the wrapper
-// around this (app/shopify/session-storage.server.ts). docs/decisions/0036-own-session-storage.md
+// around this (app/secrets/session-storage.server.ts). docs/decisions/0036-own-session-storage.md
 import type { Prisma } from "#prisma/sqlite";
 import { Session, type OnlineAccessInfo } from "@shopify/shopify-api";
-import type { Db } from "../db/client";
+import type { Db } from "./client";
 
 /** What the Shopify library asks of a session storage (shopifyApp's `sessionStorage`). */
 export interface SessionStore {

@@ -3,7 +3,7 @@
 import prisma from "../db.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
-import type { MappingSettings } from "./schema";
+import type { MappingSettings } from "../settings/schema";
 import { foldName } from "../orders/text";
 
 /** How many of the newest real (not test) invoices the page looks at. */
