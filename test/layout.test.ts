@@ -46,5 +46,10 @@ describe("the app's layout", () => {
     const readme = fs.readFileSync("README.md", "utf8");
     const folders = fs.readdirSync("app", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
     expect(folders.filter((folder) => !readme.includes(`${folder}/`))).toEqual([]);
+    // …and no folder that is not there: the block between "app/" and the next top-level folder.
+    const block = readme.slice(readme.indexOf("```\napp/\n"), readme.indexOf("\nserver/"));
+    const named = [...block.matchAll(/^ {2}([a-z][a-z-]*\/(?:, [a-z][a-z-]*\/)*)/gm)].flatMap((m) => m[1].split(", ").map((f) => f.slice(0, -1)));
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((folder) => !folders.includes(folder))).toEqual([]);
   });
 });
