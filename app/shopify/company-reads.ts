@@ -12,7 +12,7 @@ import { orderGid } from "./order-reads";
 const COMPANY_ADDRESS = "address1 address2 city province zoneCode zip country countryCode companyName firstName lastName phone";
 
 // 8 points requested (order, purchasing entity, company, location, tax settings, address, two metafields):
-// test/shopify-admin/company-reads.test.ts measures it at the stand-in, which counts as Shopify documents.
+// test/shopify/company-reads.test.ts measures it at the stand-in, which counts as Shopify documents.
 const ORDER_PURCHASING_COMPANY = `query OrderPurchasingCompany($id: ID!, $namespace: String, $key: String!) {
   order(id: $id) {
     id

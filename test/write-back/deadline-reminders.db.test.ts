@@ -11,7 +11,7 @@ import { fixtureOrder } from "../orders/fixture-loader";
 import { connectShop, pipelineForEachTest } from "../helpers/pipeline";
 import { installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { seedInvoice } from "../admin/seed";
+import { seedInvoice } from "../helpers/seed";
 
 const citizen = fixtureOrder("01-single-item-citizen") as { id: number };
 const HOUR = 3_600_000;

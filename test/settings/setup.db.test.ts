@@ -10,7 +10,7 @@ import { startSandbox, type EmptyAccount, type Sandbox } from "../../sandbox/ser
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";
-import { seedInvoice } from "./seed";
+import { seedInvoice } from "../helpers/seed";
 
 let sandbox: Sandbox;
 let account: EmptyAccount;

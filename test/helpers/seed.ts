@@ -1,5 +1,5 @@
 // Invoice rows with chosen dates, states and numbers, for the admin page tests.
-import { prisma } from "../helpers/db";
+import { prisma } from "./db";
 import { foldForSearch } from "../../app/i18n/search-fold";
 
 export interface SeedRow {

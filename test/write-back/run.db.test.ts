@@ -139,7 +139,7 @@ describe("write-back to the Shopify order", () => {
     await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "needs_attention");
     await waitForWriteBack((r) => r.status === "written");
     // Whether the fixture order's 7-day deadline is near (and so a deadline call goes too) depends on the day the
-    // suite runs: test/integration/deadline-reminders.test.ts dates its orders; here those calls are left out.
+    // suite runs: test/write-back/deadline-reminders.db.test.ts dates its orders; here those calls are left out.
     const deadlineCall = (m: RecordedMutation) => m.field === "flowTriggerReceive" && (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching";
     const calls = sent().filter((m) => !deadlineCall(m));
     expect(calls.map((m) => m.field)).toEqual(["metafieldsSet", "flowTriggerReceive"]);

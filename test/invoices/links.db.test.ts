@@ -7,7 +7,7 @@ import { getInvoiceDetail } from "../../app/invoices/detail.server";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";
-import { seedInvoice } from "./seed";
+import { seedInvoice } from "../helpers/seed";
 
 const HOSTILE = ["javascript:alert(document.cookie)", "JaVaScRiPt:alert(1)", " javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "file:///etc/passwd", "https://user:pw@pdf.example/x.pdf", "//evil.example/x.pdf", "not a url"];
 

@@ -4,7 +4,7 @@ import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";
-import { seedInvoice } from "./seed";
+import { seedInvoice } from "../helpers/seed";
 
 async function detail(id: string, shop = SHOP) {
   return callRoute(detailLoader, await adminDocumentRequest(`/app/invoices/${id}`, shop), { id });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { ConfigError, ENV_VARIABLES, logLevel, parseEnv, workerSettings } from "../../app/env.server";
+import { ConfigError, ENV_VARIABLES, logLevel, parseEnv, workerSettings } from "../app/env.server";
 
 const valid = {
   SHOPIFY_API_KEY: "key",

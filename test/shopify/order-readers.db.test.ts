@@ -103,7 +103,7 @@ describe("a past-orders run against the Admin API stand-in", () => {
     };
     const worker = await pipeline.startWorker({ orders: shopify.reader, reconcileIntervalMs: 0, clientFor: () => service, concurrency: 4, perShopLimit: 2 });
 
-    // The dry run's counting is the subject of test/integration/past-orders.test.ts; here it is taken as done.
+    // The dry run's counting is the subject of test/past-orders/runs.db.test.ts; here it is taken as done.
     const dry = await startDryRun(SHOP, from, to, ["read_orders"], new Date());
     if (!dry.ok) throw new Error(dry.reason);
     await prisma.backfillRun.update({ where: { id: dry.id }, data: { state: "ready", plan: { orders: 1000 } } });

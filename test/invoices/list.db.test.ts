@@ -4,7 +4,7 @@ import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";
-import { seedInvoice } from "./seed";
+import { seedInvoice } from "../helpers/seed";
 
 interface Row {
   id: string;
