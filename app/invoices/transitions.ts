@@ -163,10 +163,10 @@ export function nextState(from: InvoiceState | "new", event: Transition, context
 }
 
 /** The target of an event whose target does not depend on the row (for writes that filter rows by fromStates). */
-export function targetOf(event: Transition): InvoiceState {
+export function targetOf<E extends Transition>(event: E): Extract<(typeof TRANSITIONS)[E]["to"], InvoiceState> {
   const to: To = TRANSITIONS[event].to;
   if (!isInvoiceState(to)) throw new Error(`invoice state: ${event} has no fixed target`);
-  return to;
+  return to as Extract<(typeof TRANSITIONS)[E]["to"], InvoiceState>;
 }
 
 /** The states `event` may leave, for a write's where clause (events that apply to any state have none). */
