@@ -10,7 +10,7 @@ import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "../jobs/signal.server";
 import { PRIORITY } from "./states";
-import { STATE, fromStates, targetOf, type InvoiceState } from "./transitions";
+import { STATE, fromStates, targetOf, type InvoiceState } from "../invoice-state/transitions";
 import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
 
 /** A shop that never installed the app gets no rows (and no Shop row); the delivery is only recorded. */

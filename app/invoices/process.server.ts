@@ -32,7 +32,7 @@ import { problem, type Problem } from "../problems";
 import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "../jobs/signal.server";
 import type { EventType } from "./states";
-import { STATE, nextState, stateOf, targetOf, type InvoiceState } from "./transitions";
+import { STATE, nextState, stateOf, targetOf, type InvoiceState } from "../invoice-state/transitions";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "../after-sale/before-posting.server";
 import { orderAsItStands } from "../orders/refunds";
 import { writesBack } from "./write-back-due.server";

@@ -1,4 +1,4 @@
-// The invoice's states and every change between them live in ./transitions.ts (re-exported here for old imports).
+// The invoice's states and every change between them live in app/invoice-state/transitions.ts (re-exported here).
 /**
  * A row's claim priority (Invoice.priority): live work (webhooks, reconciliation, the bulk action) first; a past-orders
  * run's rows fill the slots left. The claim reads each shop's due rows per priority, so a row can have only these.
@@ -15,7 +15,7 @@ export {
   isInFlight,
   stateOf,
   type InvoiceState,
-} from "./transitions";
+} from "../invoice-state/transitions";
 
 export type EventType =
   | "received"

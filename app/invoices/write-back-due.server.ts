@@ -3,9 +3,10 @@
 // write-back, so that posting and the merchant's fixes schedule it without depending on the write-back step.
 import type { Db } from "../db.server";
 import type { InvoiceState } from "./states";
+import { STATE } from "../invoice-state/transitions";
 
 /** States after which the order is written: the invoice reached an end, or changed again after one. */
-const WRITTEN_STATES: InvoiceState[] = ["completed", "failed", "needs_attention", "cancelled", "closed"];
+const WRITTEN_STATES: InvoiceState[] = [STATE.completed, STATE.failed, STATE.needs_attention, STATE.cancelled, STATE.closed];
 
 export type InvoiceForWrite = {
   id: string;

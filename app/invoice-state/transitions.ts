@@ -2,7 +2,9 @@ import type { InvoiceRecord } from "../invoicing-service/schemas";
 
 // The Invoice row is the job, and this module owns its state: every change of Invoice.state is an entry of TRANSITIONS
 // below (from, event → to, the columns it writes), and no other file names a state but through STATE. Pure: callers
-// write the row (Prisma, or app/db/hot.server.ts's prepared statements); this module says what they may write.
+// write the row (Prisma, or app/db/hot.server.ts's prepared statements); this module says what they may write. It is a
+// folder of its own, below every feature and db/, because folders import one way (docs/decisions/0042): db/,
+// after-sale/, waybills/, shops/ and pdf/ are imported by invoices/, so they could not import a module inside it.
 //
 // The states, as the admin shows them:
 //   waiting          recorded, but the shop's trigger has not fired yet (on fulfilment, or manual)
@@ -21,7 +23,8 @@ import type { InvoiceRecord } from "../invoicing-service/schemas";
 // order changed in Shopify gets refreshOrder: the worker reads the order again before its next post.
 //
 // The transitions ("new" is a row not yet written; "*" any state; "=" the state stays; "closure.from" the state the
-// row was closed from). Generated from TRANSITIONS by renderTransitions(); test/invoices/transitions.test.ts checks it.
+// row was closed from), rendered from TRANSITIONS by renderTransitions(); test/invoice-state/transitions.test.ts
+// fails when this block and the table differ.
 // <transitions>
 //   record              new → queued                                           nextAttemptAt=now
 //   record_waiting      new → waiting                                          nextAttemptAt=null

@@ -13,9 +13,9 @@ import {
   transition,
   type InvoiceState,
   type Transition,
-} from "../../app/invoices/transitions";
+} from "../../app/invoice-state/transitions";
 
-const source = readFileSync(new URL("../../app/invoices/transitions.ts", import.meta.url), "utf8");
+const source = readFileSync(new URL("../../app/invoice-state/transitions.ts", import.meta.url), "utf8");
 
 describe("the header comment's diagram", () => {
   it("is the table, rendered", () => {
