@@ -367,7 +367,7 @@ function refundsSql(shop: string, order: string): string {
 const decodeRefund = (raw: Record<string, unknown>, jsonIsText: boolean) =>
   Object.fromEntries(refundFields!.map((field) => [field.name, decodeField(field, raw[field.name], jsonIsText)])) as unknown as RefundRow;
 
-/** Whether a comma-separated scope list has write_orders (as app/writeback/scope.server.ts reads it). */
+/** Whether a comma-separated scope list has write_orders (as app/shops/scopes.server.ts reads it). */
 const hasWriteOrders = (scope: string | null | undefined) => (scope ?? "").split(",").some((s) => s.trim() === "write_orders");
 
 // ---------------------------------------------------------------- SQLite
