@@ -1,4 +1,4 @@
-// The pages' shared card shape: a titled section (SectionCard).
+// The pages' shared card shapes: a titled section (SectionCard) and a Settings section (AnnotatedCard).
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { AppProvider, Badge, Text } from "@shopify/polaris";
@@ -6,6 +6,7 @@ import polarisEn from "@shopify/polaris/locales/en.json";
 import { Window } from "happy-dom";
 import { describe, expect, it } from "vitest";
 import { SectionCard } from "../../app/ui/SectionCard";
+import { AnnotatedCard } from "../../app/ui/AnnotatedCard";
 
 // Rendered as the server renders it, then read as a browser would (happy-dom), to look at elements and not at HTML text.
 const render = (node: ReactNode) => {
@@ -58,5 +59,23 @@ describe("SectionCard", () => {
     const gap = (host: ReturnType<typeof render>) => host.querySelector(".Polaris-BlockStack")!.getAttribute("style");
     expect(gap(render(<SectionCard title="A" />))).toContain("space-300");
     expect(gap(render(<SectionCard title="A" gap="200" />))).toContain("space-200");
+  });
+});
+
+describe("AnnotatedCard", () => {
+  it("is an annotated section: its title the heading beside a card of fields, with the section's id", () => {
+    const host = render(
+      <AnnotatedCard id="payment" title="Payment" description="How payments map" gap="300" contentId="payment-methods">
+        <Text as="p">a field</Text>
+      </AnnotatedCard>,
+    );
+    expect(host.querySelector("#payment")).not.toBeNull();
+    expect(host.querySelector("h2")?.textContent).toBe("Payment");
+    expect(host.textContent).toContain("How payments map");
+    const stack = host.querySelector("#payment-methods")!;
+    expect(stack.className).toContain("Polaris-BlockStack");
+    expect(stack.getAttribute("style")).toContain("space-300");
+    expect(stack.closest(".Polaris-ShadowBevel")).not.toBeNull();
+    expect(stack.textContent).toBe("a field");
   });
 });
