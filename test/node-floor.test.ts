@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import semver from "semver";
 import { describe, expect, it } from "vitest";
 
-const root = new URL("../../", import.meta.url);
+const root = new URL("../", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), "utf8");
 const pkg = JSON.parse(read("package.json")) as { engines: Record<string, string> };
 const lock = JSON.parse(read("package-lock.json")) as {
