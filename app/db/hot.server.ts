@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { postgresConnectionString, postgresSchema, providerOf } from "./provider";
 import { SQLITE_LOCK_WAIT_MS, sqliteConnectionOf, type Db } from "./client";
+import { PrismaStatements } from "./hot-prisma.server";
 
 export interface DeliveryKey {
   shopDomain: string;
@@ -190,12 +191,22 @@ export interface FinishJob {
   events: NewEvent[];
   /** Refunds this job dealt with, and how (only those not handled yet). */
   refunds: Array<{ ids: string[]; handling: string }>;
-  /** Makes the order's write-back due now; waiting (no_scope) while the shop's offline token lacks write_orders. */
-  writeBack: boolean;
+  /**
+   * Makes the order's write-back due now, as the caller's rule decides from the shop's offline scopes (read in the
+   * same transaction); null: no write-back.
+   */
+  writeBack: ((offlineScope: string | null) => WriteBackStart) | null;
   /** The service's team learned from a record, stored while the shop's settings have none. */
   teamId: number | null;
   /** For a row left processing: a callback recorded since then asks for a read now. */
   callbacksSince: Date | null;
+}
+
+/** The columns of a write-back made due, as decided by the caller (app/writeback/scope.server.ts writeBackStart). */
+export interface WriteBackStart {
+  status: string;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
 }
 
 export type CallbackMark = "marked" | "early" | "not_found" | "duplicate";
@@ -204,8 +215,8 @@ export interface HotStatements {
   /** Records a webhook event; false when the same event was recorded already. */
   recordDelivery(key: DeliveryKey, webhookId: string | null): Promise<boolean>;
   setDeliveryResult(key: DeliveryKey, result: string): Promise<void>;
-  /** The shop's invoicing trigger ("paid" without settings), or null when the shop is not installed. */
-  shopTrigger(shop: string): Promise<string | null>;
+  /** The shop's stored invoicing trigger (null without settings), or null when the shop is not installed. */
+  shopTrigger(shop: string): Promise<{ trigger: string | null } | null>;
   /** Inserts an invoice row and its events unless the shop already has a row for the order. */
   insertInvoice(values: InvoiceValues, events: NewEvent[]): Promise<"created" | "duplicate" | "unknown_shop">;
   /**
@@ -367,9 +378,6 @@ function refundsSql(shop: string, order: string): string {
 const decodeRefund = (raw: Record<string, unknown>, jsonIsText: boolean) =>
   Object.fromEntries(refundFields!.map((field) => [field.name, decodeField(field, raw[field.name], jsonIsText)])) as unknown as RefundRow;
 
-/** Whether a comma-separated scope list has write_orders (as app/writeback/scope.server.ts reads it). */
-const hasWriteOrders = (scope: string | null | undefined) => (scope ?? "").split(",").some((s) => s.trim() === "write_orders");
-
 // ---------------------------------------------------------------- SQLite
 
 /** Prisma's SQLite adapter writes dates as ISO 8601 text with "+00:00". */
@@ -525,7 +533,7 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
             | { trigger: string | null }
             | undefined,
       );
-      return row ? (row.trigger ?? "paid") : null;
+      return row ? { trigger: row.trigger } : null;
     },
     async insertInvoice(values, events) {
       const at = new Date();
@@ -613,11 +621,11 @@ function sqliteHot(connection: () => Promise<Database.Database>): HotStatements 
         insertEvents(job.id, job.events);
         if (job.writeBack) {
           const session = prepared(`SELECT "scope" FROM "Session" WHERE "shop" = ? AND "isOnline" = 0 LIMIT 1`).get(job.shopDomain) as { scope: string | null } | undefined;
-          const [status, due, lastError] = hasWriteOrders(session?.scope) ? ["pending", now, null] : ["no_scope", null, "missing scope write_orders"];
+          const start = job.writeBack(session?.scope ?? null);
           prepared(
             `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES (?, ?, ?, 0, ?, ?, ?)
              ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt", "version" = "OrderWriteBack"."version" + 1`,
-          ).run(job.id, job.shopDomain, status, due, lastError, now);
+          ).run(job.id, job.shopDomain, start.status, start.nextAttemptAt && sqliteDate(start.nextAttemptAt), start.lastError, now);
         }
         if (job.teamId !== null) {
           prepared(`UPDATE "ShopSettings" SET "teamId" = ?, "updatedAt" = ? WHERE "shopDomain" = ? AND "teamId" IS NULL`).run(job.teamId, now, job.shopDomain);
@@ -771,7 +779,7 @@ function postgresHot(databaseUrl: string): HotStatements {
         text: `SELECT s."trigger" AS "trigger" FROM "Shop" AS h LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = h."domain" WHERE h."domain" = $1`,
         values: [shop],
       });
-      return rows.length ? (rows[0].trigger ?? "paid") : null;
+      return rows.length ? { trigger: rows[0].trigger } : null;
     },
     async insertInvoice(values, events) {
       const at = new Date();
@@ -869,13 +877,17 @@ function postgresHot(databaseUrl: string): HotStatements {
           WHERE r."shopDomain" = ${shop()} AND r."refundId" = x."refundId" AND r."handling" IS NULL AND EXISTS (SELECT 1 FROM stored))`);
       }
       if (job.writeBack) {
-        // hasWriteOrders in SQL: write_orders is one of the offline session's comma-separated scopes.
-        steps.push(`scope AS (
-            SELECT COALESCE((SELECT "scope" ~ '(^|,)\\s*write_orders\\s*(,|$)' FROM "Session" WHERE "shop" = ${shop()} AND "isOnline" = false LIMIT 1), false) AS "ok"
-          ), write_back AS (
+        // The caller's rule decides the write-back's start from the offline session's scopes, read just before.
+        const { rows: sessions } = await pool.query<{ scope: string | null }>({
+          name: "hot-offline-scope",
+          text: `SELECT "scope" FROM "Session" WHERE "shop" = $1 AND "isOnline" = false LIMIT 1`,
+          values: [job.shopDomain],
+        });
+        const start = job.writeBack(sessions[0]?.scope ?? null);
+        steps.push(`write_back AS (
             INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt")
-            SELECT ${id}, ${shop()}, CASE WHEN "ok" THEN 'pending' ELSE 'no_scope' END, 0, CASE WHEN "ok" THEN ${at()} END, CASE WHEN "ok" THEN NULL ELSE 'missing scope write_orders' END, ${at()}
-            FROM scope WHERE EXISTS (SELECT 1 FROM stored)
+            SELECT ${id}, ${shop()}, ${arg(start.status)}, 0, ${arg(start.nextAttemptAt && pgDate(start.nextAttemptAt))}::timestamp(3), ${arg(start.lastError)}::text, ${at()}
+            WHERE EXISTS (SELECT 1 FROM stored)
             ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt", "version" = "OrderWriteBack"."version" + 1
           )`);
       }
@@ -960,8 +972,29 @@ function postgresHot(databaseUrl: string): HotStatements {
   };
 }
 
-/** The hot statements for `db`'s database: on SQLite they share its connection, on PostgreSQL they have a small pool. */
-export function createHotStatements(databaseUrl: string, db: Db): HotStatements {
+/** The statements of HotStatements, in the order the benchmark reports them. */
+export const HOT_STATEMENTS = [
+  "recordDelivery", "setDeliveryResult", "shopTrigger", "insertInvoice", "claimRows", "claimWriteBacks", "nextDue", "jobRow", "refundsOf",
+  "finishJob", "renewLeases", "releaseLeases", "updateLeased", "callbackTarget", "markCallback", "scheduleRead", "notify",
+] as const satisfies ReadonlyArray<keyof HotStatements>;
+export type HotStatementName = (typeof HOT_STATEMENTS)[number];
+/** Which path runs a statement: Prisma's client, or the dialect's hand-written SQL. */
+export type Via = "prisma" | "sql";
+
+/**
+ * The hot statements for `db`'s database: each through the dialect's SQL or through Prisma, as `via` says (the
+ * benchmark's A/B switch; by default the hand-written SQL). HOT_STATEMENTS_VIA=prisma (a benchmark's switch, for the
+ * pipeline's processes) takes every statement that has a Prisma form through Prisma.
+ */
+export function createHotStatements(databaseUrl: string, db: Db, via?: (name: HotStatementName) => Via): HotStatements {
   dataModel ??= (db as unknown as { _runtimeDataModel: RuntimeDataModel })._runtimeDataModel;
-  return providerOf(databaseUrl) === "sqlite" ? sqliteHot(() => sqliteConnectionOf(db)) : postgresHot(databaseUrl);
+  const sql = providerOf(databaseUrl) === "sqlite" ? sqliteHot(() => sqliteConnectionOf(db)) : postgresHot(databaseUrl);
+  const orm = new PrismaStatements(db, databaseUrl);
+  const choose = via ?? (process.env.HOT_STATEMENTS_VIA === "prisma" ? (name: HotStatementName) => (name === "claimRows" || name === "notify" ? "sql" : "prisma") : () => "sql" as const);
+  const statements = { close: () => sql.close() } as HotStatements;
+  for (const name of HOT_STATEMENTS) {
+    const path = choose(name) === "sql" ? sql : orm;
+    (statements as unknown as Record<string, unknown>)[name] = (path[name] as (...args: unknown[]) => unknown).bind(path);
+  }
+  return statements;
 }

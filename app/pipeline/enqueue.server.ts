@@ -10,6 +10,7 @@ import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "./signal.server";
 import { PRIORITY, type InvoiceState } from "./states";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export type WebhookOutcome =
   | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
@@ -35,8 +36,9 @@ export interface ReadOrderMeta {
 }
 
 /** The shop's invoicing trigger, or null when the shop never installed the app (no Shop row). */
-function triggerOf(shop: string): Promise<string | null> {
-  return hot().shopTrigger(shop);
+async function triggerOf(shop: string): Promise<string | null> {
+  const stored = await hot().shopTrigger(shop);
+  return stored && (stored.trigger ?? DEFAULT_TRIGGER);
 }
 
 function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date, read?: ReadOrderMeta) {

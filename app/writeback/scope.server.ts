@@ -2,6 +2,7 @@
 // (without it the app writes nothing to the orders) and read_companies (without it a B2B order is invoiced from its
 // notes, app/orders/company.ts). The offline session's recorded scope is what the worker goes by.
 import prisma from "../db.server";
+import type { WriteBackStart } from "../db/hot.server";
 import { hasCompanyScope } from "../orders/company";
 import { resumeWriteBacks } from "./run.server";
 
@@ -16,6 +17,16 @@ export function includesWriteScope(scopes: string | null | undefined): boolean {
 async function recordedScopes(shop: string): Promise<string | null> {
   const session = await prisma.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
   return session?.scope ?? null;
+}
+
+/**
+ * A write-back made due at `now`: pending when the offline token's scopes include write_orders, else waiting for them
+ * (no_scope: not retried until the merchant grants it, app/writeback/run.server.ts).
+ */
+export function writeBackStart(scopes: string | null, now: Date): WriteBackStart {
+  return includesWriteScope(scopes)
+    ? { status: "pending", nextAttemptAt: now, lastError: null }
+    : { status: "no_scope", nextAttemptAt: null, lastError: `missing scope ${WRITE_SCOPE}` };
 }
 
 /** Whether the shop's offline token carries write_orders, as last recorded. */
