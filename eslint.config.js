@@ -2,6 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 export default tseslint.config(
   { ignores: ["build/**", "generated/**", "node_modules/**", "tmp/**", "data/**", "extensions/**/dist/**", "extensions/*/shopify.d.ts", "public/build/**", "test-results/**"] },
@@ -15,6 +17,15 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
+  },
+  // No import cycles in the app (docs/decisions/0042-layout-by-feature.md); test/architecture/folders.test.ts also
+  // refuses two folders of app/ that import each other.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    // The plugin's TypeScript settings (parsers, extensions), with the TypeScript resolver.
+    settings: { ...importX.flatConfigs.typescript.settings, "import-x/resolver": undefined, "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   { files: ["scripts/**", "bench/**", "sandbox/cli.ts", "sandbox/storefront/cli.ts", "shopify-standin/cli.ts", "test/**"], rules: { "no-console": "off" } },
 );

@@ -2,7 +2,8 @@
 // database run a second time against PostgreSQL, each test file in a fresh schema.
 import { defineConfig } from "vitest/config";
 
-const databaseTests = ["test/integration/**/*.test.ts", "test/db/**/*.test.ts", "test/admin/**/*.test.ts"];
+// A test that reads or writes the database is named *.db.test.ts, wherever it sits (test/ mirrors app/).
+const databaseTests = ["test/**/*.db.test.ts"];
 
 export default defineConfig({
 

@@ -10,9 +10,8 @@ export default defineConfig({
   test: {
     include: [
       "test/orders/**/*.test.ts",
-      "test/unit/tax-id.test.ts",
-      "test/unit/totals.test.ts",
-      "test/admin/after-sale-view.test.ts",
+      "test/invoicing-service/totals.test.ts",
+      "test/after-sale/rules.test.ts",
     ],
     exclude: ["test/orders/invoice-preview.test.ts", "test/orders/mapping.property.test.ts", "test/orders/mapping-shapes.property.test.ts"],
     testTimeout: 60_000,

@@ -4,7 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
-import { ensureInProcessWorker } from "./pipeline/runtime.server";
+import { ensureInProcessWorker } from "./worker/runtime.server";
 
 // The server build loads this module at start: the invoice worker starts with the web server.
 ensureInProcessWorker();
@@ -45,4 +45,4 @@ export default async function handleRequest(
 // The production server answers Shopify's deliveries and the service's callbacks with these, in front of Remix
 // (server/app-server.ts).
 export { webhookMiddleware } from "./webhooks/node-transport.server";
-export { callbackMiddleware } from "./pipeline/callback-transport.server";
+export { callbackMiddleware } from "./invoices/callback-transport.server";

@@ -64,7 +64,7 @@ const schema = z.object({
   // serves, so the embedded page opens outside Shopify. The app itself serves nothing of it.
   LOCAL_ADMIN: flag,
   // Hosts the app may send a shop's invoicing API key to (https only); the operator's choice, never a merchant's.
-  // See app/outbound/guard.server.ts and docs/decisions/0007-outbound-allow-list.md.
+  // See app/http/outbound-guard.server.ts and docs/decisions/0007-outbound-allow-list.md.
   INVOICING_ALLOWED_HOSTS: z
     .string()
     .default(DEFAULT_INVOICING_HOSTS)

@@ -1,5 +1,5 @@
 // Why an invoice cannot be made or sent (errors), or what it had to assume (warnings): found while mapping an
-// order (app/orders) or while sending it (app/pipeline). One type, one factory. Codes are stable: invoices store
+// order (app/orders) or while sending it (app/invoices). One type, one factory. Codes are stable: invoices store
 // them. Their texts, in Turkish and English, are the i18n catalogues' `problem.<code>` keys and say what to fix
 // and where; `{name}` placeholders are filled from the problem's params.
 import { en } from "./i18n/en";

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
-import { ErrorPage } from "./components/ErrorPage";
+import { ErrorPage } from "./ui/ErrorPage";
 import { useLocale } from "./i18n/react";
 import { pageTitle } from "./i18n/page-title";
 

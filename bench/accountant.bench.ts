@@ -53,7 +53,7 @@ const databaseUrl = `file:${path.join(DIR, "bench.sqlite")}`;
 Object.assign(process.env, ENV, { DATABASE_URL: databaseUrl });
 await (await import("../app/db/migrate")).migrate(databaseUrl, process.cwd());
 const { startSandbox } = await import("../sandbox/server");
-const { InvoicingClient } = await import("../app/invoicing/client");
+const { InvoicingClient } = await import("../app/invoicing-service/client");
 const { installShopLocally } = await import("../app/shops/local-install.server");
 const { default: prisma } = await import("../app/db.server");
 const { DateTime } = await import("luxon");

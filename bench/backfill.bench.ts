@@ -37,10 +37,10 @@ mkdirSync(path.resolve("tmp/bench"), { recursive: true });
 // The stand-in helper loads the app's Shopify module, whose session storage wants its table.
 await (await import("../app/db/migrate")).migrate(process.env.DATABASE_URL!, process.cwd());
 const { createDb } = await import("../app/db/client");
-const { BucketState, createAdminClient } = await import("../app/shopify-admin/client.server");
-const { listOrdersWith } = await import("../app/shopify-admin/order-reads");
+const { BucketState, createAdminClient } = await import("../app/shopify/client.server");
+const { listOrdersWith } = await import("../app/shopify/order-reads");
 const { bulkReaderOf } = await import("../test/helpers/standin");
-const { createdBetweenQuery } = await import("../app/pipeline/order-reader");
+const { createdBetweenQuery } = await import("../app/shopify/order-reader");
 const { spawnStandin } = await import("../test/helpers/standin");
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));

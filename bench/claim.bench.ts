@@ -26,7 +26,7 @@ const { migrate } = await import("../app/db/migrate");
 const { createDb } = await import("../app/db/client");
 const { createHotStatements } = await import("../app/db/hot.server");
 const { claimRowsSql } = await import("../app/db/hot-sql");
-const { PRIORITIES } = await import("../app/pipeline/states");
+const { PRIORITIES } = await import("../app/invoices/states");
 
 // ---------------------------------------------------------------- the statement before the index (ranks every due row)
 const OLD_CHOICE = (p: (name: "now" | "perShop" | "limit") => string) => `busy AS (

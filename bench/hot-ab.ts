@@ -32,7 +32,7 @@ const median = (values: number[]) => {
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 
-/** The row a webhook inserts (as app/pipeline/enqueue.server.ts rowData writes it), and its two events. */
+/** The row a webhook inserts (as app/invoices/enqueue.server.ts rowData writes it), and its two events. */
 function webhookRow(orderId: string) {
   const order = benchOrder(Number(orderId.slice(-9)));
   const now = new Date();

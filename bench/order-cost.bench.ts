@@ -97,8 +97,8 @@ const say = (line: string) => {
 
 /** The app's own paged read (ListOrders and the follow-up queries for longer orders), as the stand-in charges it. */
 async function appRead(subset: "ordinary" | "mixed") {
-  const { createAdminClient, BucketState } = await import("../app/shopify-admin/client.server");
-  const { listOrdersWith } = await import("../app/shopify-admin/order-reads");
+  const { createAdminClient, BucketState } = await import("../app/shopify/client.server");
+  const { listOrdersWith } = await import("../app/shopify/order-reads");
   const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, bucket: new BucketState() });
   const ids = (subset === "ordinary" ? orders.slice(0, ORDERS) : orders.slice(ORDERS)).map((o) => `id:${(o as { id: number }).id}`).join(" OR ");
   const before = standin.stats();

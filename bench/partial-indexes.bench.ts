@@ -59,7 +59,7 @@ const iso = (date: Date) => date.toISOString().replace("Z", "+00:00");
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 print(`partial indexes bench: ${HISTORY} finished rows, ${INSERTS} inserts per schema in ${ROUNDS} alternating rounds`);
 
-// The columns the webhook's insert sets (app/pipeline/enqueue.server.ts rowData), with a realistic snapshot size.
+// The columns the webhook's insert sets (app/invoices/enqueue.server.ts rowData), with a realistic snapshot size.
 const SNAPSHOT = JSON.stringify({ id: 1, line_items: Array.from({ length: 3 }, (_, i) => ({ id: i, title: "Ürün", price: "100.00", quantity: 1 })) });
 const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "customerId", "customerName", "customerSearch", "orderTotal", "currency", "orderSnapshot", "state", "nextAttemptAt", "priority", "createdAt", "updatedAt"`;
 

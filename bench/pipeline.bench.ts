@@ -211,7 +211,7 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
   const slotsEach = options.slotsEach ?? Math.ceil(WORKER_CONCURRENCY / options.processes);
   const slots = slotsEach * options.processes;
-  // The per-shop share counts every worker's leases (app/pipeline/claim.server.ts): with the one shop of this run
+  // The per-shop share counts every worker's leases (app/invoices/claim.server.ts): with the one shop of this run
   // it is the whole concurrency, not a process's part of it (a share of 8 held two processes to 8 in flight).
   // No reconciliation: the shop has no Admin API here, and a pass would only fail and log.
   const started = Date.now();

@@ -4,7 +4,7 @@
 // PostgreSQL is restarted at once. Measured: how long after the database came back the shop's invoicing resumed (the
 // first post or lookup-settle stored), and whether anything was lost or duplicated.
 //   npx tsx bench/recovery.bench.ts --postgres=postgresql://postgres@127.0.0.1:5432/test [--orders=60] [--latency=500]
-// The automated test of the same (test/integration/worker-recovery.test.ts) cuts one worker's connection with a TCP
+// The automated test of the same (test/worker/recovery.db.test.ts) cuts one worker's connection with a TCP
 // proxy instead of restarting the shared server.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";

@@ -5,7 +5,7 @@ import type { LocalStack } from "../scripts/lib/local-stack";
 
 /** The stack's shop and `count - 1` copies of it (bench-shop-N.myshopify.com), the stack's first. */
 export async function cloneShops(stack: LocalStack, db: ReturnType<typeof createDb>, count: number): Promise<string[]> {
-  const { decryptSecret, encryptSecret, keyRing } = await import("../app/settings/crypto.server");
+  const { decryptSecret, encryptSecret, keyRing } = await import("../app/secrets/crypto.server");
   const key = keyRing(stack.env.ENCRYPTION_KEY!);
   const shopRow = await db.shop.findUniqueOrThrow({ where: { domain: stack.shop } });
   const settings = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });

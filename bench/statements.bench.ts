@@ -147,7 +147,7 @@ const webhookTrips = pgCounts.trips - tripsBefore;
 const webhookPrisma = counts.prisma - beforePrisma;
 const webhookControl = counts.control - beforeControl;
 
-const { InvoicingClient } = await import("../app/invoicing/client");
+const { InvoicingClient } = await import("../app/invoicing-service/client");
 // The client's own timeouts (the test pipeline's are short), and the worker's production poll interval.
 const worker = await pipeline.startWorker({
   concurrency: 16,

@@ -9,9 +9,9 @@
 // Types are the spec's tables, no looser: a field typed "number" (quantity, unit_price, discount,
 // currency_rate, the ids) must be a JSON number, a decimal string ("12.50") is "must be a number"; a field
 // typed "string" (tax_rate, "one of 0, 1, 2, 8, 10, 18, 20") must be a JSON string. Accepted numbers are
-// read exactly with decimal.js (app/invoicing/money.ts). Booleans must be JSON booleans.
+// read exactly with decimal.js (app/invoicing-service/money.ts). Booleans must be JSON booleans.
 import { DateTime } from "luxon";
-import { dec, type Decimal } from "../app/invoicing/money";
+import { dec, type Decimal } from "../app/invoicing-service/money";
 
 export interface RulesContext {
   /** Sales channels of the calling account (team). */

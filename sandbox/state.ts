@@ -3,8 +3,8 @@
 // HTTP lives in server.ts; this module knows nothing about sockets.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
-import { dec, type Decimal } from "../app/invoicing/money";
-import { computeTotals, lineTotals, type TotalsLine } from "../app/invoicing/totals";
+import { dec, type Decimal } from "../app/invoicing-service/money";
+import { computeTotals, lineTotals, type TotalsLine } from "../app/invoicing-service/totals";
 import { isFilled, laravelInput, parseDecimal, parseId, todayInIstanbul, validateInvoiceBody, validationMessage, type FieldErrors } from "./rules";
 import { ANONYMOUS_TAX_NUMBER, E_ARCHIVE_VKN_EXAMPLE, E_INVOICE_TAX_NUMBERS, isAcceptableTaxNumber } from "./taxnumbers";
 

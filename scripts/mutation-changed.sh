@@ -11,8 +11,8 @@ if ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
   echo "mutation: cannot diff against $base (a shallow clone?); set MUTATION_BASE to a commit" >&2
   exit 1
 fi
-core=('app/orders/*.ts' app/invoicing/totals.ts app/admin/after-sale.ts app/admin/returns-csv.ts)
-tests=('test/orders/*.ts' test/unit/tax-id.test.ts 'test/unit/totals*.ts' test/admin/after-sale-view.test.ts test/setup-env.ts vitest.mutation.config.ts stryker.config.mjs)
+core=('app/orders/*.ts' app/invoicing-service/totals.ts app/after-sale/rules.ts app/after-sale/returns-csv.ts)
+tests=('test/orders/*.ts' test/orders/tax-id.property.test.ts test/invoicing-service/totals.test.ts test/after-sale/rules.test.ts test/setup-env.ts vitest.mutation.config.ts stryker.config.mjs)
 mapfile -t files < <(git diff --name-only --diff-filter=AMR "$base" -- "${core[@]}")
 if [ -n "$(git diff --name-only "$base" -- "${tests[@]}")" ] && [ -f reports/stryker-incremental.json ]; then
   mapfile -t -O "${#files[@]}" files < <(node -e 'for (const f of Object.keys(require("./reports/stryker-incremental.json").files)) console.log(f)')

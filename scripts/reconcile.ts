@@ -5,7 +5,7 @@
 // Uses DATABASE_URL, ENCRYPTION_KEY and the Shopify settings of the app's environment (SHOPIFY_ADMIN_API_URL
 // points it at the local stand-in).
 import { parseArgs } from "node:util";
-import { isShopDomain } from "../app/shops/shop-domain";
+import { isShopDomain } from "../app/shopify/shop-domain";
 
 const usage = "Usage: npm run reconcile -- --shop NAME.myshopify.com [--since ISO-DATE-TIME]";
 let values: { shop?: string; since?: string };
@@ -25,8 +25,8 @@ if (since && Number.isNaN(since.getTime())) {
   process.exit(2);
 }
 
-const { reconcileShop } = await import("../app/pipeline/reconcile.server");
-const { shopifyOrders } = await import("../app/pipeline/shopify-orders.server");
+const { reconcileShop } = await import("../app/reconciliation/reconcile.server");
+const { shopifyOrders } = await import("../app/shopify/order-readers.server");
 const { default: prisma } = await import("../app/db.server");
 const result = await reconcileShop(values.shop, { reader: shopifyOrders, owner: `cli-${process.pid}`, since });
 console.log(JSON.stringify({ shop: values.shop, ...result }));

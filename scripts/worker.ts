@@ -2,11 +2,11 @@
 // Any number may run against one PostgreSQL database; rows are claimed with FOR UPDATE SKIP LOCKED.
 import { env, workerSettings } from "../app/env.server";
 import { logger } from "../app/logger.server";
-import { startWorker } from "../app/pipeline/worker.server";
+import { startWorker } from "../app/worker/worker.server";
 
 const config = env();
 // With the Admin API: reconciliation every RECONCILE_INTERVAL_MINUTES and past-orders runs.
-const worker = await startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config), orders: async () => (await import("../app/pipeline/shopify-orders.server")).shopifyOrders });
+const worker = await startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config), orders: async () => (await import("../app/shopify/order-readers.server")).shopifyOrders });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {

@@ -76,7 +76,7 @@ export function createRequestListener(options: AppServerOptions): RequestListene
   };
 }
 
-/** The invoice worker the build started in this process (app/pipeline/runtime.server.ts), if any. */
+/** The invoice worker the build started in this process (app/worker/runtime.server.ts), if any. */
 function inProcessWorker(): Promise<{ stop(): Promise<void> }> | undefined {
   return (globalThis as { __inProcessWorker?: Promise<{ stop(): Promise<void> }> }).__inProcessWorker;
 }

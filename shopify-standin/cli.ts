@@ -2,7 +2,7 @@
 // stand-in of Shopify's Admin GraphQL API. The FIRST line on stdout is one JSON object {"url","shop","accessToken"};
 // human-readable logs go to stderr.
 import { readFileSync } from "node:fs";
-import { SHOP_DOMAIN } from "../app/shops/shop-domain";
+import { SHOP_DOMAIN } from "../app/shopify/shop-domain";
 import { commandLine, stopOnSignals } from "../scripts/lib/cli";
 import { startStandin } from "./server";
 

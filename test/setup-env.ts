@@ -7,7 +7,7 @@ process.env.LOG_LEVEL ??= "silent";
 process.env.SHOPIFY_API_KEY = API_KEY;
 process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
 process.env.SHOPIFY_APP_URL = APP_URL;
-// The sandbox and the tests' stand-in servers listen on 127.0.0.1 (app/outbound/guard.server.ts). With Vitest's own
+// The sandbox and the tests' stand-in servers listen on 127.0.0.1 (app/http/outbound-guard.server.ts). With Vitest's own
 // VITEST=true, this also exempts the tests' non-local APP_URL from the localhost-only checks (app/env.server.ts).
 process.env.LOCAL_SERVICES = "1";
 process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";

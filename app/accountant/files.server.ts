@@ -1,12 +1,12 @@
 // Writes the accountant package's tables (app/accountant/workbook.ts) to disk: one XLSX workbook through exceljs's
 // streaming writer (rows are written and let go as they come), and one CSV file per table with the Returns export's
-// rules (UTF-8 with a BOM, `;` between fields, every field quoted and defused against formulas: app/admin/returns-csv.ts).
+// rules (UTF-8 with a BOM, `;` between fields, every field quoted and defused against formulas: app/after-sale/returns-csv.ts).
 // Amounts are exact decimal strings; the workbook stores them as numbers with two decimals (what a spreadsheet sums),
 // the CSV as the strings themselves.
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import ExcelJS from "exceljs";
-import { csvField } from "../admin/returns-csv";
+import { csvField } from "../after-sale/returns-csv";
 import type { Cell, Table } from "./workbook";
 
 const AMOUNT_FORMAT = "#,##0.00";

@@ -9,7 +9,7 @@ import prisma from "../db.server";
 import { env } from "../env.server";
 import { logger } from "../logger.server";
 import { zoneOrTurkey } from "../orders/dates";
-import { signalWork } from "../pipeline/signal.server";
+import { signalWork } from "../jobs/signal.server";
 import type { Locale } from "../i18n/i18n";
 import { lastDayOfMonth, packageBaseName } from "./workbook";
 

@@ -1,14 +1,14 @@
 // The accountant package's content, pure (no I/O): from the period's legal invoices (their request bodies as posted),
 // the period's refunds and the PDFs that could not be read, the rows of every sheet and CSV file. Amounts are exact
-// (decimal.js): per line the service's own rule (app/invoicing/totals.ts), summed per VAT rate, so that the summary's
+// (decimal.js): per line the service's own rule (app/invoicing-service/totals.ts), summed per VAT rate, so that the summary's
 // rows add up to the invoices' totals to the kuruş. Sheets and columns in Turkish or English.
 // The files are written by app/accountant/files.server.ts; what goes in and why: docs/decisions/0038-accountant-package.md.
 import { z } from "zod";
-import { dec, money, round2, ZERO, type Decimal } from "../invoicing/money";
-import { lineTotals } from "../invoicing/totals";
+import { dec, money, round2, ZERO, type Decimal } from "../invoicing-service/money";
+import { lineTotals } from "../invoicing-service/totals";
 import { dateIn } from "../orders/dates";
 import type { Locale } from "../i18n/i18n";
-import type { ReturnRow } from "../admin/returns.server";
+import type { ReturnRow } from "../after-sale/returns.server";
 
 /** One legal invoice of the period as the database holds it. */
 export interface PackageInvoice {

@@ -87,7 +87,7 @@ export interface FinishJob {
   callbacksSince: Date | null;
 }
 
-/** The columns of a write-back made due, as decided by the caller (app/writeback/scope.server.ts writeBackStart). */
+/** The columns of a write-back made due, as decided by the caller (app/invoices/write-back-due.server.ts writeBackStart). */
 export interface WriteBackStart {
   status: string;
   nextAttemptAt: Date | null;

@@ -1,5 +1,5 @@
 // What the production server's direct paths share (Shopify's deliveries, app/webhooks/node-transport.server.ts, and
-// the service's callbacks, app/pipeline/callback-transport.server.ts): node's own request and response, a body read
+// the service's callbacks, app/invoices/callback-transport.server.ts): node's own request and response, a body read
 // within its limit, a JSON answer with its length, and a failure answered 500 and logged.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "../logger.server";

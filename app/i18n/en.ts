@@ -459,7 +459,7 @@ export const en = {
   "detail.testModeWaybill": "This waybill was invoiced while test mode was on, through the test account: it is not a legal invoice. A waybill is invoiced only once, so check in the invoicing panel whether it can still be invoiced for real.",
   "detail.titleWaybill": "Invoice for waybill {number}",
   "detail.waybillTotal": "Invoice total as entered",
-  // Writing the invoice back to the Shopify order (app/writeback)
+  // Writing the invoice back to the Shopify order (app/write-back)
   "writeBack.title": "Shopify orders",
   "writeBack.help": "When an invoice is issued, the app writes it to its order: a tag to filter the order list by, and the serial number, ETTN, PDF link, kind, state and date as the order's metafields (read by the customer's account and by your notification e-mails). Your own tags are never replaced.",
   "writeBack.scope.granted": "Writing to orders is allowed (write_orders).",

@@ -1,7 +1,7 @@
 // Sales abroad (docs/spec/after-sale-facts.md, "Sales abroad"): goods sent outside Turkey on which the
 // shop collected no VAT are an export. They are invoiced at 0 % with the export exemption as type ISTISNA,
 // never at the domestic default rate, which only stands in for VAT a Turkish shop keeps out of Shopify.
-import { dec } from "../invoicing/money";
+import { dec } from "../invoicing-service/money";
 import type { ShopifyOrder } from "./order";
 import { clean } from "./text";
 

@@ -5,7 +5,7 @@
 // are compared as text after normalising what the webhook's REST shape and the Admin API's read differ in (absent
 // vs null vs "", 0.2 vs "0.20", ids as numbers or strings), so the same order read either way gives the same facts.
 // Pure.
-import { Decimal } from "../invoicing/money";
+import { Decimal } from "../invoicing-service/money";
 
 type Loose = Record<string, unknown>;
 

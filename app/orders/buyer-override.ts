@@ -3,7 +3,7 @@
 // company's title and tax office or the person's name, and why (kept in the invoice's history). The address, e-mail
 // and phone still come from the order. Pure: the form's check, and what it puts on the invoice's customer.
 import { z } from "zod";
-import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";
+import { ANONYMOUS_TAX_NUMBER } from "../invoicing-service/schemas";
 import { checkTaxId, type TaxIdProblem } from "./tax-id";
 import { clean } from "./text";
 

@@ -2,10 +2,11 @@
 // The location holds what the invoice needs: the tax registration id (VKN), the billing address, and, in a metafield
 // the merchant names in Settings, the tax office (Shopify has no tax office field). Webhook orders carry only the
 // company's and location's ids (REST `company: { id, location_id }`); the worker reads the rest through the Admin API
-// (app/shopify-admin/company-reads.ts) when the shop granted a companies scope. Pure: shapes and conversions only.
+// (app/shopify/company-reads.ts) when the shop granted a companies scope (app/shopify/optional-scopes.ts). Pure: shapes and conversions only.
 import { z } from "zod";
 import type { ShopifyAddress, ShopifyOrder } from "./order";
 import { clean } from "./text";
+import { METAFIELD_KEY } from "../settings/schema";
 
 /** What the invoice takes from a B2B order's company and location. */
 export interface PurchasingCompany {
@@ -22,14 +23,6 @@ export interface PurchasingCompany {
   billingAddress: ShopifyAddress | null;
 }
 
-/** Any of these lets the app read companies (shopify.dev CompanyLocation: read_customers or read_companies; write grants read). */
-export const COMPANY_SCOPES = ["read_companies", "read_customers", "write_companies", "write_customers"] as const;
-/** The one the app asks for (shopify.app.toml optional_scopes): the narrowest that reads a company's tax details. */
-export const COMPANY_SCOPE = "read_companies";
-
-export const hasCompanyScope = (scopes: string | null | undefined): boolean =>
-  (scopes ?? "").split(",").some((scope) => (COMPANY_SCOPES as readonly string[]).includes(scope.trim()));
-
 /**
  * What the order itself says about its company: `"none"` when the webhook says it has none (`company: null`),
  * the location when it names one, `"unknown"` when the field is absent (an order read through GraphQL, or a
@@ -42,9 +35,6 @@ export function companyOf(order: ShopifyOrder): "none" | "unknown" | { companyId
   if (id === null || id === undefined || location_id === null || location_id === undefined) return "unknown";
   return { companyId: `gid://shopify/Company/${id}`, locationId: `gid://shopify/CompanyLocation/${location_id}` };
 }
-
-/** A metafield as Shopify names it, "namespace.key" (Settings' companyTaxOfficeMetafield). */
-export const METAFIELD_KEY = /^([A-Za-z0-9_-]{2,255})\.([A-Za-z0-9_-]{2,64})$/;
 
 /** "namespace.key" as Settings holds it; null when it is not one. */
 export function metafieldKey(value: string): { namespace: string; key: string } | null {

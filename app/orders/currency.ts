@@ -1,5 +1,5 @@
 // Which currency the invoice is in, and its rate to TRY, taken from the order's own amounts.
-import { Decimal, dec } from "../invoicing/money";
+import { Decimal, dec } from "../invoicing-service/money";
 import type { ShopifyMoneySet, ShopifyOrder } from "./order";
 import type { MappingSettings } from "../settings/schema";
 

@@ -4,7 +4,7 @@ import { problem, type Problem } from "../problems";
 import type { MappingSettings } from "../settings/schema";
 import { checkTaxId, normalizeTaxId } from "./tax-id";
 import { clean, foldAll, foldName } from "./text";
-import { ANONYMOUS_TAX_NUMBER } from "../invoicing/schemas";
+import { ANONYMOUS_TAX_NUMBER } from "../invoicing-service/schemas";
 import type { BuyerOverride } from "./buyer-override";
 import type { PurchasingCompany } from "./company";
 
@@ -38,7 +38,7 @@ export interface InvoiceCustomer {
 export const ATTRIBUTE_LIMITS = { taxNumber: 20, taxOffice: 100, companyTitle: 255 } as const;
 
 // Characters no buyer types: unassigned, private-use and lone surrogate code points (controls and invisible
-// characters are removed from every text later: app/invoicing/text.ts).
+// characters are removed from every text later: app/invoicing-service/text.ts).
 const NOT_TEXT = /[\p{Cn}\p{Co}\p{Cs}]/u;
 
 /** The buyer's note attributes that are too long or hold what is not text: nothing is sent while any is. */

@@ -9,7 +9,7 @@
 // the order's subtotal or total discounts, nor a line's total discount (the mapping works from the prices, the
 // discount allocations and the tax lines).
 import { z } from "zod";
-import { Decimal } from "../invoicing/money";
+import { Decimal } from "../invoicing-service/money";
 import { ShopifyOrderSchema, type ShopifyOrder } from "./order";
 
 /**
@@ -36,7 +36,7 @@ export const REFUND_LINE_ITEM_FIELDS = "quantity lineItem { id }";
 export const ORDER_ADJUSTMENT_FIELDS = `reason amountSet { ${BAG} }`;
 /**
  * `Order.refunds` is a list, not a connection: it has no cursor. The first read asks for this many; an answer that
- * is full is read again without the limit (app/shopify-admin/order-reads.ts), so no refund is ever cut off.
+ * is full is read again without the limit (app/shopify/order-reads.ts), so no refund is ever cut off.
  */
 export const REFUNDS_FIRST = 5;
 export const REFUND_FIELDS = `id createdAt
@@ -72,7 +72,7 @@ export const ORDER_FIELDS = `${ORDER_HEAD}
  * page size (a bulk query reads them whole; their nodes come back as JSONL lines of their own with `__parentId`,
  * told apart by `__typename`), and refunds are ids only, because Shopify refuses a connection inside a list field
  * (`Order.refunds` is a list, `Refund.refundLineItems` a connection): an order with refunds is read again in full
- * (app/shopify-admin/bulk-reads.ts).
+ * (app/shopify/bulk-reads.ts).
  */
 export const BULK_ORDER_FIELDS = `${ORDER_HEAD}
   lineItems { edges { node { __typename ${LINE_ITEM_FIELDS} } } }

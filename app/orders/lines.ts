@@ -1,6 +1,6 @@
 // Invoice lines from the order: which items are invoiced, their VAT rate, what the customer paid for them
 // (the target the rounding must reproduce) and the discount to show, net of VAT.
-import { Decimal, ZERO, dec, round2 } from "../invoicing/money";
+import { Decimal, ZERO, dec, round2 } from "../invoicing-service/money";
 import type { AmountSide } from "./currency";
 import { pick } from "./currency";
 import { hasTaxLines } from "./abroad";

@@ -1,9 +1,9 @@
 // A Shopify order (REST `orders/paid` payload) and the shop's settings → the invoicing service's request
 // body, or the problems a merchant must fix first. Pure: the clock and the shop's zone are inputs.
-import type { InvoiceRequest } from "../invoicing/schemas";
-import { computeTotals, type InvoiceTotals } from "../invoicing/totals";
-import { Decimal, ZERO, dec, money } from "../invoicing/money";
-import { cleanDocumentText } from "../invoicing/text";
+import type { InvoiceRequest } from "../invoicing-service/schemas";
+import { computeTotals, type InvoiceTotals } from "../invoicing-service/totals";
+import { Decimal, ZERO, dec, money } from "../invoicing-service/money";
+import { cleanDocumentText } from "../invoicing-service/text";
 import { exportSale, hasTaxLines } from "./abroad";
 import { chooseCurrency, pick } from "./currency";
 import { mapCustomer } from "./customer";
@@ -18,8 +18,8 @@ import { priceLines, type PricedPart } from "./rounding";
 import type { MappingSettings } from "../settings/schema";
 import { mapShipment } from "./shipment";
 
-export type { InvoiceRequest } from "../invoicing/schemas";
-export type { InvoiceTotals } from "../invoicing/totals";
+export type { InvoiceRequest } from "../invoicing-service/schemas";
+export type { InvoiceTotals } from "../invoicing-service/totals";
 
 export interface MappingContext {
   settings: MappingSettings;

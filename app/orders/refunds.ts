@@ -1,7 +1,7 @@
 // Shopify refunds (REST shape of `refunds/create`, also the elements of an order's `refunds[]`) read into what
 // the app keeps of them, and applied to an order so that the invoice shows the order as it stands. Pure: no I/O.
 import { z } from "zod";
-import { Decimal, ZERO, dec } from "../invoicing/money";
+import { Decimal, ZERO, dec } from "../invoicing-service/money";
 import type { ShopifyOrder } from "./order";
 
 const amount = z.union([

@@ -1,10 +1,10 @@
-// Choosing unit prices and discounts so that the service's totals (app/invoicing/totals.ts) reproduce
+// Choosing unit prices and discounts so that the service's totals (app/invoicing-service/totals.ts) reproduce
 // what the customer paid (docs/decisions/0004-order-to-invoice-rounding.md).
 // Per line the service computes total = net + round2(net × rate / 100), net = round2(q × unit) − discount.
 // So a line's total depends only on its 2-decimal net; some totals are unreachable (99.99 at 20 %:
 // net 83.32 → 99.98, net 83.33 → 100.00). Those are reached by splitting one unit off into its own line,
 // and what cannot be reached is carried to the next line, so an invoice is never more than 0.01 off.
-import { Decimal, ZERO, round2 } from "../invoicing/money";
+import { Decimal, ZERO, round2 } from "../invoicing-service/money";
 
 // Stryker disable next-line StringLiteral: new Decimal("") throws on import, which fails every test file; the Vitest runner (9.6) counts a run with no test result as survived.
 const CENT = new Decimal("0.01");

@@ -7,16 +7,16 @@
 // releases them. State, Admin API cursor and counts live on the BackfillRun row, so a reload or a restart
 // changes nothing: the worker's scheduler advances runs one page at a time under a lease on the row.
 // A range of BULK_THRESHOLD orders or more (the dry run's count) is read with one bulk query operation instead
-// of pages (app/bulk/, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BULK_STEP
+// of pages (app/shopify/bulk-operations.server.ts, docs/decisions/0028-bulk-reading.md): the same orders, recorded the same way, BULK_STEP
 // at a time from the file; a bulk read that fails, expires or cannot start falls back to pages.
 import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
 import { logger } from "../logger.server";
 import { connectionFrom } from "../settings/settings.server";
-import { BULK_THRESHOLD, bulkReadStatus, followBulkRead, startBulkRead } from "../bulk/operations.server";
-import { recordReadOrder } from "../pipeline/enqueue.server";
-import { createdBetweenQuery, type BulkReader, type OrderPage, type OrderReader } from "../pipeline/order-reader";
-import { signalWork } from "../pipeline/signal.server";
+import { BULK_THRESHOLD, bulkReadStatus, followBulkRead, startBulkRead } from "../shopify/bulk-operations.server";
+import { recordReadOrder } from "../invoices/enqueue.server";
+import { createdBetweenQuery, type BulkReader, type OrderPage, type OrderReader } from "../shopify/order-reader";
+import { signalWork } from "../jobs/signal.server";
 import { readMapping } from "../settings/schema";
 import { addToPlan, emptyPlan, type Plan, type PlanContext } from "./plan";
 

@@ -6,8 +6,8 @@ import { json } from "@remix-run/node";
 import { z } from "zod";
 import { authenticate } from "../shopify.server";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
-import { BULK_MAX, invoiceSelectedOrders, numericOrderId } from "../pipeline/bulk-invoice.server";
-import { interactiveOrders } from "../pipeline/shopify-orders.server";
+import { BULK_MAX, invoiceSelectedOrders, numericOrderId } from "../invoices/bulk-invoice.server";
+import { interactiveOrders } from "../shopify/order-readers.server";
 
 const Body = z.object({ orderIds: z.array(z.string().max(64)).min(1).max(BULK_MAX) });
 

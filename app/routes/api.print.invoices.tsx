@@ -4,7 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
 import { env } from "../env.server";
-import { orderIdOf, printableOrders, PRINT_MAX_ORDERS, signPrintToken } from "../print/print.server";
+import { orderIdOf, printableOrders, PRINT_MAX_ORDERS, signPrintToken } from "../pdf/print.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, cors } = await authenticate.admin(request);

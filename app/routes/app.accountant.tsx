@@ -12,7 +12,7 @@ import type { PackageView } from "../accountant/packages.server";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { requestLocale } from "../i18n/i18n";
 import { useT, type T } from "../i18n/react";
-import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { TitleHandle } from "../i18n/page-title";
 
 export const handle: TitleHandle = { title: "nav.accountant" };

@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
-import { openInvoicePdf, pdfResponse } from "../admin/invoice-pdf.server";
+import { openInvoicePdf, pdfResponse } from "../pdf/formal-pdf.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

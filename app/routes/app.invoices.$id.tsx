@@ -7,24 +7,24 @@ import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, 
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
-import { getInvoiceDetail } from "../admin/invoice-detail.server";
-import { confirmPanelCancel } from "../admin/after-sale.server";
-import { AfterSaleCard, Reconciliation } from "../components/AfterSale";
-import { shopTimezone } from "../admin/invoices.server";
-import { invoiceNow, retryInvoice } from "../admin/invoice-actions.server";
-import { closeInvoice, removeBuyerOverride, reopenInvoice, setBuyerOverride } from "../admin/invoice-fixes.server";
-import { InvoiceFixes } from "../components/InvoiceFixes";
+import { getInvoiceDetail } from "../invoices/detail.server";
+import { confirmPanelCancel } from "../after-sale/invoice-view.server";
+import { AfterSaleCard, Reconciliation } from "../after-sale/AfterSaleCard";
+import { shopTimezone } from "../invoices/list.server";
+import { invoiceNow, retryInvoice } from "../invoices/actions.server";
+import { closeInvoice, removeBuyerOverride, reopenInvoice, setBuyerOverride } from "../invoices/fixes.server";
+import { InvoiceFixes } from "../invoices/InvoiceFixes";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
-import { formatDate, formatDateTime, formatDay, formatMoney } from "../components/format";
+import { formatDate, formatDateTime, formatDay, formatMoney } from "../ui/format";
 import { problemText, reasonText } from "../problems";
-import { historyDetail, historyTitle } from "../admin/history";
-import { KindBadge, StateBadge } from "../components/StateBadge";
-import { useRevalidateWhile } from "../components/useRevalidateWhile";
-import { usePdfDownload } from "../components/usePdfDownload";
-import { WriteBackCard } from "../components/WriteBackCard";
-import { retryWriteBack, writeBackOf } from "../writeback/run.server";
-import { refreshScopes } from "../writeback/scope.server";
+import { historyDetail, historyTitle } from "../invoices/history";
+import { KindBadge, StateBadge } from "../invoices/StateBadge";
+import { useRevalidateWhile } from "../ui/useRevalidateWhile";
+import { usePdfDownload } from "../pdf/usePdfDownload";
+import { WriteBackCard } from "../write-back/WriteBackCard";
+import { retryWriteBack, writeBackOf } from "../write-back/run.server";
+import { refreshScopes } from "../shops/scopes.server";
 import { translate } from "../i18n/i18n";
 import type { TitleHandle } from "../i18n/page-title";
 
@@ -57,7 +57,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   const intent = form.get("intent");
   const id = params.id ?? "";
-  // The fixes by hand (app/admin/invoice-fixes.server.ts): a refused form answers 422 with its field errors.
+  // The fixes by hand (app/invoices/fixes.server.ts): a refused form answers 422 with its field errors.
   if (intent === "override_buyer" || intent === "remove_buyer_override" || intent === "close" || intent === "reopen") {
     const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string"));
     const fixed =

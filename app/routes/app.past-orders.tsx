@@ -1,6 +1,6 @@
 // "Geçmiş siparişleri faturala" / "Invoice past orders": a date range, a dry run, then a run the worker carries
 // out in the background (progress survives reloads and restarts; pause and resume). Also the reconciliation's
-// last result and a button to check for missed orders now. Thin: app/admin/past-orders.server.ts does the work.
+// last result and a button to check for missed orders now. Thin: app/past-orders/page.server.ts does the work.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
@@ -8,12 +8,12 @@ import { Banner, BlockStack, Box, Button, Card, InlineStack, Layout, List, Page,
 import { useState } from "react";
 import { authenticate } from "../shopify.server";
 import { env } from "../env.server";
-import { pastOrdersAction, pastOrdersPage, type PastOrdersActionResult } from "../admin/past-orders.server";
-import { shopifyOrders } from "../pipeline/shopify-orders.server";
+import { pastOrdersAction, pastOrdersPage, type PastOrdersActionResult } from "../past-orders/page.server";
+import { shopifyOrders } from "../shopify/order-readers.server";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import { useT, type T } from "../i18n/react";
 import { problemText } from "../problems";
-import { useRevalidateWhile } from "../components/useRevalidateWhile";
+import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { RunView } from "../past-orders/runs.server";
 import type { TitleHandle } from "../i18n/page-title";
 

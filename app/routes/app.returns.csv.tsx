@@ -2,9 +2,9 @@
 // shop only). A resource route: authenticated like the pages, fetched by the page with the session token.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "../shopify.server";
-import { listReturns } from "../admin/returns.server";
-import { returnPathText, returnsCsv } from "../admin/returns-csv";
-import { shopTimezone } from "../admin/invoices.server";
+import { listReturns } from "../after-sale/returns.server";
+import { returnPathText, returnsCsv } from "../after-sale/returns-csv";
+import { shopTimezone } from "../invoices/list.server";
 import { requestLocale } from "../i18n/i18n";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

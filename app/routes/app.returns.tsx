@@ -15,12 +15,12 @@ import {
   Text,
 } from "@shopify/polaris";
 import { authenticate } from "../shopify.server";
-import { listReturns } from "../admin/returns.server";
-import { returnPathText } from "../admin/returns-csv";
-import { shopTimezone } from "../admin/invoices.server";
+import { listReturns } from "../after-sale/returns.server";
+import { returnPathText } from "../after-sale/returns-csv";
+import { shopTimezone } from "../invoices/list.server";
 import { useT } from "../i18n/react";
-import { formatDateTime, formatMoney } from "../components/format";
-import { useFileDownload } from "../components/useFileDownload";
+import { formatDateTime, formatMoney } from "../ui/format";
+import { useFileDownload } from "../ui/useFileDownload";
 import type { TitleHandle } from "../i18n/page-title";
 
 export const handle: TitleHandle = { title: "nav.returns" };

@@ -13,7 +13,7 @@ import polarisTr from "@shopify/polaris/locales/tr.json";
 import { authenticate } from "../shopify.server";
 import { env } from "../env.server";
 import { requestLocale, translate } from "../i18n/i18n";
-import { LOCAL_APP_BRIDGE_PATH } from "../admin/local-admin";
+import { LOCAL_APP_BRIDGE_PATH } from "../shopify/local-admin";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 

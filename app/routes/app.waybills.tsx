@@ -11,8 +11,8 @@ import { authenticate } from "../shopify.server";
 import { readWaybill, submitWaybillInvoice, type WaybillRefusal } from "../waybills/waybills.server";
 import type { FormErrors, WaybillInvoiceForm } from "../waybills/waybill-invoice";
 import { useT, type T } from "../i18n/react";
-import { WaybillInvoiceSections } from "../components/WaybillInvoiceForm";
-import { useFreshValue } from "../components/useFreshValue";
+import { WaybillInvoiceSections } from "../waybills/WaybillInvoiceForm";
+import { useFreshValue } from "../ui/useFreshValue";
 import { BODY_LIMITS, readTextLimited } from "../http/body-limit.server";
 import type { TitleHandle } from "../i18n/page-title";
 

@@ -1,8 +1,8 @@
 // Public endpoint for the invoicing service's account-level webhook (no Shopify session: the per-shop
-// secret in the path is the authentication). Content is never trusted: see app/pipeline/account-hint.server.ts.
+// secret in the path is the authentication). Content is never trusted: see app/invoices/account-hint.server.ts.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { receiveAccountWebhook } from "../pipeline/account-hint.server";
+import { receiveAccountWebhook } from "../invoices/account-hint.server";
 
 export const loader = () => json({ error: "method not allowed" }, { status: 405 });
 

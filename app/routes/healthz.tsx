@@ -1,7 +1,7 @@
 // Health for load balancers and uptime checks: the database answers, and how much work is waiting.
 import { json } from "@remix-run/node";
 import prisma from "../db.server";
-import { workerStatus } from "../pipeline/runtime.server";
+import { workerStatus } from "../worker/runtime.server";
 
 export const loader = async () => {
   try {

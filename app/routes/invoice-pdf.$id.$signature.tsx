@@ -1,8 +1,8 @@
-// The customer's signed link to one invoice PDF (app/print/customer-pdf.server.ts): no session, the signature is
+// The customer's signed link to one invoice PDF (app/pdf/customer-pdf.server.ts): no session, the signature is
 // the permission. Anything wrong is a 404, a PDF not yet formalised a 409.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { openInvoicePdf, pdfResponse } from "../admin/invoice-pdf.server";
-import { verifyCustomerPdf } from "../print/customer-pdf.server";
+import { openInvoicePdf, pdfResponse } from "../pdf/formal-pdf.server";
+import { verifyCustomerPdf } from "../pdf/customer-pdf.server";
 
 export const loader = async ({ params }: LoaderFunctionArgs) => {
   const grant = await verifyCustomerPdf(params.id ?? "", params.signature ?? "");

@@ -1,7 +1,7 @@
-// The print preview's document: the signed invoices' PDFs merged into one (see app/print/print.server.ts). The
+// The print preview's document: the signed invoices' PDFs merged into one (see app/pdf/print.server.ts). The
 // signature binds the shop and the invoice ids and expires within minutes; anything else is a 404.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { mergedInvoicePdf, verifyPrintToken } from "../print/print.server";
+import { mergedInvoicePdf, verifyPrintToken } from "../pdf/print.server";
 
 export const loader = async ({ params }: LoaderFunctionArgs) => {
   const grant = verifyPrintToken(params.token ?? "");

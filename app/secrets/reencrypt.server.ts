@@ -4,7 +4,7 @@
 // authentication at the same moment is never overwritten. A value no configured key reads is counted and left.
 // docs/decisions/0025-secrets-key-rotation-and-tokens-at-rest.md
 import type { Db } from "../db/client";
-import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, isStoredSecret, type KeyRing } from "../settings/crypto.server";
+import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, isStoredSecret, type KeyRing } from "./crypto.server";
 
 export interface ReencryptReport {
   /** Values written again under the current key (or sealed for the first time). */

@@ -1,12 +1,12 @@
 // The app's session storage (app/db/sessions.server.ts) with the Shopify tokens encrypted at rest: every session
 // the library (or `installShopLocally`) stores has its access and refresh tokens sealed with the shop as additional data
-// (app/settings/crypto.server.ts), and every session it loads has them opened again. A database copy or backup
+// (app/secrets/crypto.server.ts), and every session it loads has them opened again. A database copy or backup
 // alone holds no usable token. The library's other reads and the app's own (scope, id) never see a token.
 // docs/decisions/0025-secrets-key-rotation-and-tokens-at-rest.md
 import { Session } from "@shopify/shopify-api";
 import type { SessionStore } from "../db/sessions.server";
 import { logger } from "../logger.server";
-import { configuredKeyRing, decryptSecret, encryptSecret, isStoredSecret, type KeyRing } from "../settings/crypto.server";
+import { configuredKeyRing, decryptSecret, encryptSecret, isStoredSecret, type KeyRing } from "./crypto.server";
 
 /** A token as stored: sealed; an empty one stays empty (the library stores "" for none). */
 export function sealToken(token: string | undefined, shop: string, ring?: KeyRing): string | undefined {

@@ -2,14 +2,14 @@
 // per-shop secret: `{SHOPIFY_APP_URL}/callbacks/account/{shop}/{secret}`, 32 random bytes stored encrypted
 // like the API key and kept across saves, so re-registering the same address updates it (the service keys
 // it on the URL) instead of piling up stale ones. Its payload is undocumented and never trusted: a call is
-// only a hint (app/pipeline/account-hint.server.ts).
+// only a hint (app/invoices/account-hint.server.ts).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
-import { InvoicingClient } from "../invoicing/client";
-import { InvoicingError } from "../invoicing/errors";
-import { decryptSecret, encryptSecret } from "./crypto.server";
-import { isShopDomain } from "../shops/shop-domain";
+import { InvoicingClient } from "../invoicing-service/client";
+import { InvoicingError } from "../invoicing-service/errors";
+import { decryptSecret, encryptSecret } from "../secrets/crypto.server";
+import { isShopDomain } from "../shopify/shop-domain";
 
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const REGISTER_TIMEOUT_MS = 10_000;

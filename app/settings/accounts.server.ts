@@ -1,12 +1,12 @@
 // Test and live accounts checked against the service's own list (app/settings/accounts.ts says what is refused):
-// when the settings are saved (app/admin/settings.server.ts), for every shop's stored settings when a worker
+// when the settings are saved (app/settings/page.server.ts), for every shop's stored settings when a worker
 // starts, and before every post (the form alone is not enough: stored settings predate the check, and a panel can
 // change an account). What is found is kept on the shop's settings (accountProblem) and shown on the home page.
 import prisma from "../db.server";
-import { InvoicingClient } from "../invoicing/client";
+import { InvoicingClient } from "../invoicing-service/client";
 import { logger } from "../logger.server";
 import { accountErrors, accountKindOf, postRefusal, type AccountKind, type AccountProblem, type KnownAccount } from "./accounts";
-import { decryptSecret } from "./crypto.server";
+import { decryptSecret } from "../secrets/crypto.server";
 import type { Connection } from "./settings.server";
 
 const defaultLister = (service: { baseUrl: string; apiKey: string }): AccountLister => new InvoicingClient({ ...service, timeoutMs: 10_000 });

@@ -3,11 +3,13 @@
 // `npm run shop:setup` checks with them. An issue's message is an error code; its text, Turkish and English, is
 // the i18n catalogues' `settings.error.<code>`. No server code here: the settings page imports this module.
 // (The operator's allow-list of service addresses is added on the server: app/settings/settings.server.ts.)
-import { METAFIELD_KEY } from "../orders/company";
 import { z } from "zod";
 import { en } from "../i18n/en";
 import { translateKey, type Locale, type MessageKey } from "../i18n/i18n";
-import { INVOICE_TYPES, LIVE_BASE_URL, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing/schemas";
+
+/** A metafield as Shopify names it, "namespace.key" (Settings' companyTaxOfficeMetafield). */
+export const METAFIELD_KEY = /^([A-Za-z0-9_-]{2,255})\.([A-Za-z0-9_-]{2,64})$/;
+import { INVOICE_TYPES, LIVE_BASE_URL, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing-service/schemas";
 
 export { PAYMENT_METHODS, TAX_RATES, type PaymentMethod };
 
@@ -55,7 +57,7 @@ export type DefaultAddress = z.infer<typeof AddressSchema>;
 
 /** A Shopify tag: at most 40 characters, no comma (Shopify splits tags at commas). */
 export const OrderTagSchema = z.string().trim().max(40, code("tag")).regex(/^[^,]*$/, code("tag"));
-/** Tags on the Shopify order of a completed invoice ("" for none); see app/writeback/plan.ts. */
+/** Tags on the Shopify order of a completed invoice ("" for none); see app/write-back/plan.ts. */
 export type OrderTags = { orderTag: string; eArchiveTag: string; eInvoiceTag: string };
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 // Installs a shop without Shopify: its row, an offline session, and its invoicing settings. For the demo,
 // the tests, and support work on a local copy (`npm run shop:setup`). Never called by the web app.
 import { Session } from "@shopify/shopify-api";
-import { sessionStorage } from "../shopify.server";
+import prisma from "../db.server";
+import { PrismaSessions } from "../db/sessions.server";
+import { EncryptedSessionStorage } from "../secrets/session-storage.server";
 import { parseSettings, saveSettings, ConnectionInputSchema, type ConnectionInput } from "../settings/settings.server";
 import { MappingSettingsSchema } from "../settings/schema";
 import type { MappingSettingsInput } from "../settings/schema";
 import { recordShop } from "./shops.server";
-import { isShopDomain } from "./shop-domain";
+import { isShopDomain } from "../shopify/shop-domain";
 import { TURKEY_ZONE } from "../orders/dates";
 
 export interface LocalShopInput extends ConnectionInput {
@@ -43,7 +45,8 @@ export async function installShopLocally(input: LocalShopInput) {
     currency: currency ?? "TRY",
     storefrontUrl: storefrontUrl ?? `https://${shop}`,
   });
-  await sessionStorage.storeSession(
+  // The storage shopify.server.ts gives the library, without loading the library's configuration.
+  await new EncryptedSessionStorage(new PrismaSessions(prisma)).storeSession(
     new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: scopes ?? "read_orders", accessToken: accessToken ?? "local-install-no-shopify-access" }),
   );
   await saveSettings(shop, connection, mapping ?? LOCAL_DEFAULT_MAPPING);

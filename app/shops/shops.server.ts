@@ -1,7 +1,7 @@
 // The shops that installed the app: what we record about them and how they leave.
 import prisma from "../db.server";
-import type { ShopProfileQuery } from "../shopify-admin/admin.generated";
-import { signalWork } from "../pipeline/signal.server";
+import type { ShopProfileQuery } from "../shopify/admin.generated";
+import { signalWork } from "../jobs/signal.server";
 
 export interface ShopProfile {
   name?: string | null;

@@ -2,9 +2,9 @@
 // completes and corrects → the body of POST /api/waybills/{id}/invoice, or the fields to fix. The same
 // rules as an order's invoice: VKN / T.C. check digits, a company needs its title and tax office, VAT rates
 // of the service's list, a 0 % line needs an exemption code and its text, exact decimal amounts. No I/O.
-import { InvoiceRequestSchema, TAX_RATES, type InvoiceRequest, type WaybillRecord } from "../invoicing/schemas";
-import { computeTotals, type InvoiceTotals } from "../invoicing/totals";
-import { Decimal } from "../invoicing/money";
+import { InvoiceRequestSchema, TAX_RATES, type InvoiceRequest, type WaybillRecord } from "../invoicing-service/schemas";
+import { computeTotals, type InvoiceTotals } from "../invoicing-service/totals";
+import { Decimal } from "../invoicing-service/money";
 import { isValidTckn, isValidVkn, ANONYMOUS_TAX_NUMBER } from "../orders/customer";
 import { issueMoment, zoneOrTurkey, TURKEY_ZONE, localParts } from "../orders/dates";
 import type { MappingSettings } from "../settings/schema";

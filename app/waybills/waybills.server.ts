@@ -1,19 +1,19 @@
 // Invoices from waybills, the server side of the "Invoice from a waybill" page: read a waybill of the shop's
 // invoicing account and say at once why it cannot be invoiced (not found or another account's, incoming,
 // not completed, already invoiced), then record the merchant's checked form as an Invoice row. The worker
-// posts it like any other row (app/pipeline/process.server.ts); nothing here posts an invoice.
+// posts it like any other row (app/invoices/process.server.ts); nothing here posts an invoice.
 import type { Prisma } from "#prisma/sqlite";
 import prisma from "../db.server";
-import { InvoicingClient } from "../invoicing/client";
-import { AuthenticationError, BlockedError, InvoicingError, NotFoundError } from "../invoicing/errors";
-import type { WaybillRecord } from "../invoicing/schemas";
+import { InvoicingClient } from "../invoicing-service/client";
+import { AuthenticationError, BlockedError, InvoicingError, NotFoundError } from "../invoicing-service/errors";
+import type { WaybillRecord } from "../invoicing-service/schemas";
 import { logger } from "../logger.server";
 import { localParts, TURKEY_ZONE } from "../orders/dates";
-import { signalWork } from "../pipeline/signal.server";
+import { signalWork } from "../jobs/signal.server";
 import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import type { WaybillSnapshot } from "./snapshot";
 import { draftFromWaybill, isLate, readForm, waybillInvoiceBody, type FormErrors, type WaybillInvoiceForm } from "./waybill-invoice";
-import { foldForSearch } from "../admin/search";
+import { foldForSearch } from "../i18n/search-fold";
 
 const READ_TIMEOUT_MS = 10_000;
 

@@ -15,7 +15,7 @@ import prisma, { hot } from "../db.server";
 import { env } from "../env.server";
 import { BODY_LIMITS, readBodyLimited } from "../http/body-limit.server";
 import { recordShop } from "../shops/shops.server";
-import { answerOf, failure, type DeliveryOutcome, type WebhookAnswer } from "../pipeline/webhook-response";
+import { answerOf, failure, type DeliveryOutcome, type WebhookAnswer } from "../shopify/webhook-response";
 import { checkDelivery } from "./signature.server";
 import { WEBHOOK_TOPICS, type TopicHandler, type WebhookContext, type WebhookTopic } from "./topics.server";
 

@@ -1,6 +1,6 @@
 // Shopify's webhook check: X-Shopify-Hmac-Sha256 is the base64 HMAC-SHA256 of the raw body, keyed with the app's
 // secret, and a delivery carries its topic, shop, API version and id in headers. The same rules and answers as the
-// library's `webhooks.validate` (which test/unit/webhook-signature.test.ts holds this to), without its cost:
+// library's `webhooks.validate` (which test/webhooks/signature.test.ts holds this to), without its cost:
 // it canonicalised every header name on each lookup and imported the WebCrypto key on each call, 16 % of a
 // delivery's CPU (docs/decisions/0021, bench/results/pipeline.md Run 6). The HMAC is over the bytes as received.
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -1,12 +1,12 @@
 // What each webhook topic the app subscribes to (shopify.app.toml) does with a verified delivery. One table for
 // both ways a delivery arrives: the Remix routes (app/routes/webhooks.*, `shopify app dev`) and the production
 // server's direct path (app/webhooks/node-transport.server.ts). A topic's address is /webhooks/{topic}.
-import { recordBulkFinish } from "../bulk/operations.server";
+import { recordBulkFinish } from "../shopify/bulk-operations.server";
 import { logger } from "../logger.server";
-import { recordCancelledOrder, recordFulfilledOrder, recordPaidOrder } from "../pipeline/enqueue.server";
-import { recordUpdatedOrder } from "../pipeline/order-updated.server";
-import { recordOrderEdit, recordRefund, recordRefundsOf } from "../pipeline/after-sale-record.server";
-import type { DeliveryOutcome } from "../pipeline/webhook-response";
+import { recordCancelledOrder, recordFulfilledOrder, recordPaidOrder } from "../invoices/enqueue.server";
+import { recordUpdatedOrder } from "../after-sale/order-updated.server";
+import { recordOrderEdit, recordRefund, recordRefundsOf } from "../after-sale/record.server";
+import type { DeliveryOutcome } from "../shopify/webhook-response";
 import { findCustomerData, redactCustomer, redactShop, type CustomerRedactPayload, type DataRequestPayload } from "../privacy/compliance.server";
 import { markUninstalled } from "../shops/shops.server";
 import {
@@ -57,7 +57,7 @@ export const WEBHOOK_TOPICS = {
   "orders/updated": orderTopic(({ shop, topic, payload, webhookId }) => recordUpdatedOrder(shop, payload, { topic, webhookId })),
   "orders/edited": orderTopic(({ shop, topic, payload, webhookId }) => recordOrderEdit(shop, payload, { topic, webhookId }), orderEditShape),
   "refunds/create": orderTopic(({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId }), refundShape),
-  // A bulk query operation the app started has ended; the reading it serves goes on (app/bulk/operations.server.ts).
+  // A bulk query operation the app started has ended; the reading it serves goes on (app/shopify/bulk-operations.server.ts).
   "bulk_operations/finish": { shape: bulkFinishShape, work: ({ shop, payload }) => recordBulkFinish(shop, payload) },
   "app/uninstalled": {
     shape: shopShape,

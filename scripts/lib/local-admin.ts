@@ -1,16 +1,16 @@
 // The local admin: what Shopify's admin does for an embedded app, done by the demo's own server
 // (scripts/local-server.ts) so the pages open in a plain browser for the demo and the browser tests. It signs
 // session tokens with the app's secret, exactly like Shopify, so authenticate.admin runs unchanged. It is not
-// part of the app: the production build has no route of it (test/server/production-server.test.ts).
+// part of the app: the production build has no route of it (test/server/production-server.db.test.ts).
 //   GET /local-admin?shop=NAME.myshopify.com[&locale=tr|en][&path=/app/settings or /app?state=failed]
 //       opens the embedded app the way the Shopify admin would, with a freshly signed session token;
 //   GET /local-admin/session-token?shop=… → {"token": "<session token>"}: what shopify.idToken() returns;
 //   GET /local-admin/app-bridge.js: the App Bridge stand-in (scripts/lib/local-admin-bridge.ts).
 import { createHmac, randomUUID } from "node:crypto";
 import type { Express, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { LOCAL_APP_BRIDGE_PATH, LOCAL_TOKEN_PATH } from "../../app/admin/local-admin";
+import { LOCAL_APP_BRIDGE_PATH, LOCAL_TOKEN_PATH } from "../../app/shopify/local-admin";
 import { localeFrom } from "../../app/i18n/i18n";
-import { isShopDomain } from "../../app/shops/shop-domain";
+import { isShopDomain } from "../../app/shopify/shop-domain";
 import { appBridgeScript } from "./local-admin-bridge";
 
 export const LOCAL_ADMIN_PATH = "/local-admin";
@@ -66,7 +66,7 @@ const noStore = { "Cache-Control": "no-store" };
 const jsonResponse = (body: unknown, init: { status?: number } = {}) =>
   new Response(JSON.stringify(body), { status: init.status ?? 200, headers: { "Content-Type": "application/json; charset=utf-8", ...noStore } });
 
-/** The three answers, as web Responses (tested without a server: test/admin/local-admin.test.ts). */
+/** The three answers, as web Responses (tested without a server: test/shopify/local-admin.db.test.ts). */
 export function localAdmin(app: AppCredentials) {
   return {
     open(url: URL): Response {

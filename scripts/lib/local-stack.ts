@@ -166,7 +166,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     PORT: String(port),
     HOST: "127.0.0.1",
     LOCAL_ADMIN: "1",
-    // The app calls the sandbox on 127.0.0.1 over http (app/outbound/guard.server.ts).
+    // The app calls the sandbox on 127.0.0.1 over http (app/http/outbound-guard.server.ts).
     LOCAL_SERVICES: "1",
     LOG_LEVEL: options.logs ? "info" : "warn",
     ACCOUNTANT_PACKAGE_DIR: packagesDir,

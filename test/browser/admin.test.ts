@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 import { createDb, type Db } from "../../app/db/client";
-import { InvoicingClient } from "../../app/invoicing/client";
+import { InvoicingClient } from "../../app/invoicing-service/client";
 import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor, USER_AGENT } from "../helpers/browser";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";

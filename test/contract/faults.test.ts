@@ -4,8 +4,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing/client";
-import { DuplicateOrderError, NetworkError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing/errors";
+import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing-service/client";
+import { DuplicateOrderError, NetworkError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing-service/errors";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { clientFor, invoiceBody, startCallbackReceiver, waitFor } from "./helpers";
 

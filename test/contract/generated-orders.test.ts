@@ -3,8 +3,8 @@
 // parser), and the grand total the service computes is the one the mapping predicted, within 0.01 of what was paid.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dec } from "../../app/invoicing/money";
-import { computeTotals } from "../../app/invoicing/totals";
+import { dec } from "../../app/invoicing-service/money";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { startSandbox, type Sandbox } from "../../sandbox/server";

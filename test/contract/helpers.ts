@@ -2,8 +2,8 @@
 // bodies the client would refuse to send, a local callback receiver, and polling.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { InvoicingClient } from "../../app/invoicing/client";
-import type { InvoiceRequest } from "../../app/invoicing/schemas";
+import { InvoicingClient } from "../../app/invoicing-service/client";
+import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { exampleInvoiceBody } from "../../sandbox/examples";
 import { todayInIstanbul } from "../../sandbox/rules";
 import type { Sandbox, SandboxAccount } from "../../sandbox/server";

@@ -1,11 +1,11 @@
-// Contract: the app's client (app/invoicing/client.ts) against the sandbox, operation by operation, with
+// Contract: the app's client (app/invoicing-service/client.ts) against the sandbox, operation by operation, with
 // the asynchronous formalisation, callbacks, documents and account isolation.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callbackSignature, parseCallback, verifyCallback } from "../../app/invoicing/callback-signature.server";
-import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing/client";
-import { AuthenticationError, DuplicateOrderError, NotFoundError, ValidationError } from "../../app/invoicing/errors";
-import { computeTotals } from "../../app/invoicing/totals";
+import { callbackSignature, parseCallback, verifyCallback } from "../../app/invoicing-service/callback-signature.server";
+import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing-service/client";
+import { AuthenticationError, DuplicateOrderError, NotFoundError, ValidationError } from "../../app/invoicing-service/errors";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import {
   ANONYMOUS_TAX_NUMBER,
   E_ARCHIVE_VKN_EXAMPLE,
@@ -132,7 +132,7 @@ describe("invoices", () => {
     expect(sandbox.quotaUsed(sandbox.account.apiKey)).toBe(quota + 1);
   });
 
-  it("computes totals with app/invoicing/totals.ts, discounts and extra taxes included", async () => {
+  it("computes totals with app/invoicing-service/totals.ts, discounts and extra taxes included", async () => {
     const lines = [
       { id: 1, name: "A", quantity: "3", unit: "C62", unit_price: "33.33", tax_rate: "20" as const, discount_type: "percentage" as const, discount: "12.5" },
       { id: 2, name: "B", quantity: "0.5", unit: "KGM", unit_price: "19.99", tax_rate: "1" as const, discount_type: "amount" as const, discount: "0.99" },

@@ -4,9 +4,9 @@
 // body too (ValidationError, raised locally or from the sandbox's 422).
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InvoicingClient } from "../../app/invoicing/client";
-import { ValidationError } from "../../app/invoicing/errors";
-import type { InvoiceRequest } from "../../app/invoicing/schemas";
+import type { InvoicingClient } from "../../app/invoicing-service/client";
+import { ValidationError } from "../../app/invoicing-service/errors";
+import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { startSandbox, type Sandbox, type SandboxAccount } from "../../sandbox/server";
 import { clientFor, companyCustomer, invoiceBody, raw } from "./helpers";
 

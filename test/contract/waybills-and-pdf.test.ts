@@ -1,8 +1,8 @@
 // Contract: the calls behind invoices from waybills and the PDF download, against the sandbox: the lookup
 // that settles a waybill invoice's unknown outcome, and the streamed formal PDF with its refusals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settleWaybillCreate, type InvoicingClient } from "../../app/invoicing/client";
-import { NotFoundError, ResponseFormatError } from "../../app/invoicing/errors";
+import { settleWaybillCreate, type InvoicingClient } from "../../app/invoicing-service/client";
+import { NotFoundError, ResponseFormatError } from "../../app/invoicing-service/errors";
 import { startSandbox, type Sandbox, type SandboxAccount } from "../../sandbox/server";
 import { clientFor, companyCustomer, invoiceBody, waitFor } from "./helpers";
 

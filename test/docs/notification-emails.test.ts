@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Liquid } from "liquidjs";
 import { describe, expect, it } from "vitest";
-import { desiredMetafields, type WriteBackInvoice } from "../../app/writeback/plan";
+import { desiredMetafields, type WriteBackInvoice } from "../../app/write-back/plan";
 
 const doc = readFileSync("docs/notification-emails.md", "utf8");
 const snippets = [...doc.matchAll(/```liquid\n([\s\S]*?)```/g)].map((match) => match[1]);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { formatIssueDate, invoiceDownload, invoiceFields } from "../../extensions/customer-invoice-download/src/invoice-link.js";
-import { METAFIELDS } from "../../app/writeback/plan";
+import { METAFIELDS } from "../../app/write-back/plan";
 
 const DIR = "extensions/customer-invoice-download";
 const entry = (key: string, value: string, namespace = "$app", type = "order") => ({ target: { type, id: "5001" }, metafield: { namespace, key, value, type: "single_line_text_field" } });

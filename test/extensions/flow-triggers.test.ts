@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { desiredFlow, FLOW_TRIGGERS } from "../../app/writeback/plan";
+import { desiredFlow, FLOW_TRIGGERS } from "../../app/write-back/plan";
 import { COMPLETED_INVOICE } from "../helpers/write-back";
 
 type Field = { type: string; key?: string };

@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { REFUSAL_REASONS } from "../../app/pipeline/bulk-invoice.server";
-import { INVOICE_STATES } from "../../app/pipeline/states";
+import { REFUSAL_REASONS } from "../../app/invoices/bulk-invoice.server";
+import { INVOICE_STATES } from "../../app/invoices/states";
 import { invoiceRequest, invoiceSummary, MAX_ORDERS } from "../../extensions/invoice-orders-action/src/invoice-request.js";
 
 const DIR = "extensions/invoice-orders-action";

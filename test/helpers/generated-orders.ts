@@ -1,7 +1,7 @@
 // Generated Shopify orders of the shapes real orders have and our fixtures lack (see
 // test/orders/mapping-shapes.property.test.ts), with what their customer paid computed independently of the mapping.
 import fc from "fast-check";
-import { Decimal, ZERO, dec } from "../../app/invoicing/money";
+import { Decimal, ZERO, dec } from "../../app/invoicing-service/money";
 import type { MappingContext } from "../../app/orders/map-order";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 

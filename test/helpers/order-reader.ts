@@ -1,6 +1,6 @@
 // An in-memory OrderReader for tests that are about the app's side of reading orders (not Shopify's API):
 // serves the orders it holds in pages, and records each query it was asked.
-import type { OrderReader } from "../../app/pipeline/order-reader";
+import type { OrderReader } from "../../app/shopify/order-reader";
 
 export interface FakeReader extends OrderReader {
   orders: Array<Record<string, unknown>>;

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stopProcess } from "./processes";
-import { createAdminClient, BucketState } from "../../app/shopify-admin/client.server";
-import { listOrdersWith, readOrderWith } from "../../app/shopify-admin/orders.server";
-import type { BulkReader, OrderReader } from "../../app/pipeline/order-reader";
+import { createAdminClient, BucketState } from "../../app/shopify/client.server";
+import { listOrdersWith, readOrderWith } from "../../app/shopify/orders.server";
+import type { BulkReader, OrderReader } from "../../app/shopify/order-reader";
 import {
   BULK_FILE_MAX_BYTES,
   bulkOperationWith,
@@ -16,11 +16,11 @@ import {
   countOrdersWith,
   downloadBulkOrders,
   startBulkOrdersWith,
-} from "../../app/shopify-admin/bulk-reads";
-import type { AdminGraphql } from "../../app/shopify-admin/client.server";
+} from "../../app/shopify/bulk-reads";
+import type { AdminGraphql } from "../../app/shopify/client.server";
 import type { Standin } from "../../shopify-standin/server";
 
-/** The app's bulk reads (app/shopify-admin/bulk-reads.ts) with this client; the file is read with the global fetch. */
+/** The app's bulk reads (app/shopify/bulk-reads.ts) with this client; the file is read with the global fetch. */
 export function bulkReaderOf(client: AdminGraphql, apiVersion = "2026-10"): BulkReader {
   return {
     atOnce: bulkQueriesAtOnce(apiVersion),

@@ -1,5 +1,5 @@
 // A completed e-archive invoice as the write-back planner sees it; tests spread it and change what they test.
-import type { WriteBackInvoice } from "../../app/writeback/plan";
+import type { WriteBackInvoice } from "../../app/write-back/plan";
 
 export const COMPLETED_INVOICE: WriteBackInvoice = {
   id: "inv1",

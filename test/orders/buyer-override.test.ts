@@ -4,7 +4,7 @@
 // (test/orders/tax-id.test.ts works the numbers used here by hand) and the cart block's limits for a company's
 // title and tax office (ATTRIBUTE_LIMITS), which the form shares.
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS_TAX_NUMBER } from "../../app/invoicing/schemas";
+import { ANONYMOUS_TAX_NUMBER } from "../../app/invoicing-service/schemas";
 import { buyerOverrideFrom, checkBuyerOverride } from "../../app/orders/buyer-override";
 import { ATTRIBUTE_LIMITS } from "../../app/orders/customer";
 

@@ -5,7 +5,7 @@
 // service's customer object: a company has `type` company, a 10- or 11-digit `tax_number`, a `tax_office` and a
 // `title` (shared spec). VKNs and T.C. numbers as worked in test/orders/tax-id.test.ts.
 import { describe, expect, it } from "vitest";
-import { COMPANY_SCOPE, companyOf, hasCompanyScope, metafieldKey, purchasingCompanyFrom, PurchasingEntitySchema, type PurchasingCompany } from "../../app/orders/company";
+import { companyOf, metafieldKey, purchasingCompanyFrom, PurchasingEntitySchema, type PurchasingCompany } from "../../app/orders/company";
 import { mapCustomer } from "../../app/orders/customer";
 import { ShopifyOrderSchema, type ShopifyOrder } from "../../app/orders/order";
 import type { BuyerOverride } from "../../app/orders/buyer-override";
@@ -95,13 +95,6 @@ describe("what the order itself says about its company", () => {
     expect(companyOf(order({ company: { id: 9001, location_id: null } }))).toBe("unknown");
     expect(companyOf(order({ company: { id: null, location_id: 9101 } }))).toBe("unknown");
     expect(companyOf(order({ company: { location_id: 9101 } }))).toBe("unknown");
-  });
-
-  it("may be read with any scope that reads companies (a write scope grants read), and with no other", () => {
-    for (const scopes of ["read_orders,read_companies", "read_customers", " write_companies ,read_orders", "write_customers"]) expect(hasCompanyScope(scopes), scopes).toBe(true);
-    for (const scopes of ["read_orders,write_orders", "read_companies_extra", "", null, undefined]) expect(hasCompanyScope(scopes), String(scopes)).toBe(false);
-    // The scope the app asks for (shopify.app.toml optional_scopes) is one of them.
-    expect(hasCompanyScope(COMPANY_SCOPE)).toBe(true);
   });
 
   it("is kept in the stored snapshot and a change of location is a change of buyer", () => {

@@ -3,10 +3,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cleanDocumentText, cleanText } from "../../app/invoicing/text";
+import { cleanDocumentText, cleanText } from "../../app/invoicing-service/text";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
-import { InvoicingClient } from "../../app/invoicing/client";
+import { InvoicingClient } from "../../app/invoicing-service/client";
 import { fixtureContext, fixtureOrder } from "./fixture-loader";
 
 /** Every string value inside `value`, joined (JSON text would escape control characters and hide them). */

@@ -4,9 +4,9 @@
 // the hand-checked cases below pin the fiscal arithmetic independently of the expected files.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { dec } from "../../app/invoicing/money";
-import { InvoiceRequestSchema } from "../../app/invoicing/schemas";
-import { computeTotals } from "../../app/invoicing/totals";
+import { dec } from "../../app/invoicing-service/money";
+import { InvoiceRequestSchema } from "../../app/invoicing-service/schemas";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import { mapOrderToInvoice, type MappingResult } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { validateInvoiceBody } from "../../sandbox/rules";

@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
-import { BucketState, createAdminClient, type AdminGraphql } from "../../app/shopify-admin/client.server";
-import { readOrderWith } from "../../app/shopify-admin/order-reads";
+import { BucketState, createAdminClient, type AdminGraphql } from "../../app/shopify/client.server";
+import { readOrderWith } from "../../app/shopify/order-reads";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { fixtureContext } from "./fixture-loader";
 

@@ -4,7 +4,7 @@
 // cent (docs/decisions/0004-order-to-invoice-rounding.md), so only a fault of the pricing could reach the guard:
 // here one is simulated, a price a few cents off, in a priceLines that otherwise is the real one.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Decimal } from "../../app/invoicing/money";
+import { Decimal } from "../../app/invoicing-service/money";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import * as rounding from "../../app/orders/rounding";

@@ -9,9 +9,9 @@
 // the company whenever its number and tax office are there to do so.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dec } from "../../app/invoicing/money";
-import { InvoiceRequestSchema } from "../../app/invoicing/schemas";
-import { computeTotals } from "../../app/invoicing/totals";
+import { dec } from "../../app/invoicing-service/money";
+import { InvoiceRequestSchema } from "../../app/invoicing-service/schemas";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { todayInIstanbul, validateInvoiceBody } from "../../sandbox/rules";

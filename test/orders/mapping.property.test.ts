@@ -4,9 +4,9 @@
 // mapping: Shopify's own arithmetic (tax per line on the discounted amount, rounded to kuruş).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Decimal, ZERO, dec } from "../../app/invoicing/money";
-import { InvoiceRequestSchema } from "../../app/invoicing/schemas";
-import { computeTotals } from "../../app/invoicing/totals";
+import { Decimal, ZERO, dec } from "../../app/invoicing-service/money";
+import { InvoiceRequestSchema } from "../../app/invoicing-service/schemas";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import { mapOrderToInvoice, type MappingContext } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { MappingSettingsSchema } from "../../app/settings/schema";

@@ -1,7 +1,7 @@
 // The small modules of the order mapping, each on its own.
 import { describe, expect, it } from "vitest";
-import { Decimal } from "../../app/invoicing/money";
-import { lineTotals } from "../../app/invoicing/totals";
+import { Decimal } from "../../app/invoicing-service/money";
+import { lineTotals } from "../../app/invoicing-service/totals";
 import { isValidTckn, isValidVkn } from "../../app/orders/customer";
 import { issueMoment } from "../../app/orders/dates";
 import { paymentMethod } from "../../app/orders/payment";

@@ -2,15 +2,15 @@
 // round2(net × rate / 100), docs/decisions/0004-order-to-invoice-rounding.md). At 20 %, net 83.32 → 99.98 and
 // net 83.33 → 100.00, so 99.99 is unreachable on one line; 0.02 → 0.02 and 0.03 → 0.04, so 0.03 is unreachable.
 import { describe, expect, it } from "vitest";
-import { Decimal } from "../../app/invoicing/money";
-import { computeTotals } from "../../app/invoicing/totals";
+import { Decimal } from "../../app/invoicing-service/money";
+import { computeTotals } from "../../app/invoicing-service/totals";
 import { exactNet, lineTotalFromNet, nearestNet, priceExactly, priceLines, priceNearest, unitPriceFor, type PricedPart } from "../../app/orders/rounding";
 
 const d = (v: string | number) => new Decimal(v);
 const RATE = d(20);
 const shown = (parts: PricedPart[]) =>
   parts.map((p) => ({ quantity: p.quantity, unitPrice: p.unitPrice.toFixed(), discount: p.discount.toFixed(2), net: p.net.toFixed(2), total: p.total.toFixed(2) }));
-/** What the service computes for these parts (app/invoicing/totals.ts, an independent statement of its rule). */
+/** What the service computes for these parts (app/invoicing-service/totals.ts, an independent statement of its rule). */
 const serviceTotal = (parts: PricedPart[], rate = 20) =>
   computeTotals(parts.map((p) => ({ quantity: p.quantity, unit_price: p.unitPrice, tax_rate: rate, discount_type: "amount" as const, discount: p.discount }))).grand_total;
 

@@ -1,6 +1,6 @@
 // The tax identifier rules of app/orders/tax-id.ts on worked examples: each number below was checked by hand
 // against the rule as the tax authority states it (the working is in the comments), not taken from the code's
-// output. test/unit/tax-id.test.ts holds the property tests against the sandbox's independent implementation.
+// output. test/orders/tax-id.property.test.ts holds the property tests against the sandbox's independent implementation.
 import { describe, expect, it } from "vitest";
 import { checkTaxId, isValidTckn, isValidVkn, normalizeTaxId, TAX_ID_LENGTH } from "../../app/orders/tax-id";
 

@@ -1,6 +1,6 @@
 // The pure waybill → form → body rules (app/waybills/waybill-invoice.ts), on the sandbox's waybill shape.
 import { describe, expect, it } from "vitest";
-import { WaybillRecordSchema } from "../../app/invoicing/schemas";
+import { WaybillRecordSchema } from "../../app/invoicing-service/schemas";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import { decimalInput, draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
 import { validateInvoiceBody } from "../../sandbox/rules";
