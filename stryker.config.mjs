@@ -18,6 +18,6 @@ export default {
   incrementalFile: "reports/stryker-incremental.json",
   tempDirName: "tmp/stryker",
   // The sandbox copy needs the code and the tests, not the build, the databases, the docs or CI's Node 22 tree.
-  ignorePatterns: ["/tmp", "/data", "/build", "/.cache", "/test-results", "/coverage", "/docs", "/bench", "/reports"],
+  ignorePatterns: ["/.node", "/tmp", "/data", "/build", "/.cache", "/test-results", "/coverage", "/docs", "/bench", "/reports"],
   cleanTempDir: true,
 };
