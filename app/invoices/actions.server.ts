@@ -3,7 +3,7 @@
 import { Prisma } from "#prisma/sqlite";
 import prisma, { dbNull } from "../db.server";
 import { signalWork } from "../jobs/signal.server";
-import { RETRYABLE_STATES } from "./states";
+import { RETRYABLE_STATES } from "../invoice-state/transitions";
 import { sampleTestOrder } from "./test-order";
 import { orderSnapshot } from "../orders/order";
 import type { OrderReader } from "../shopify/order-reader";

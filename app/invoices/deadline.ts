@@ -2,7 +2,7 @@
 // later counts as not made out, with a penalty). The guard names every invoice the app has not issued yet before it
 // crosses that line. Its clock starts at the order's date: delivery (and payment) can come no earlier, so the
 // deadline the app shows is never later than the legal one (docs/decisions/0032-deadline-guard.md). Pure.
-import type { InvoiceState } from "./states";
+import type { InvoiceState } from "../invoice-state/transitions";
 import { STATE } from "../invoice-state/transitions";
 
 export const DEADLINE_DAYS = 7;

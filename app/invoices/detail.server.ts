@@ -8,7 +8,7 @@ import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
 import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
-import { isInFlight } from "./states";
+import { isInFlight } from "../invoice-state/transitions";
 import { RETRY, SYNC } from "../jobs/backoff";
 import { TURKEY_ZONE } from "../orders/dates";
 import { mayRetry } from "./actions.server";
@@ -18,6 +18,7 @@ import { mayClose, mayOverrideBuyer } from "./fixes.server";
 import { buyerOverrideFrom, type BuyerOverride } from "../orders/buyer-override";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
 import { STATE } from "../invoice-state/transitions";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export interface TotalsView {
   orderTotal: string;
@@ -146,7 +147,7 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
-  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? "paid";
+  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? DEFAULT_TRIGGER;
   const deadline = runningDeadline(row, trigger);
   const problems = problemsFrom(row.problems);
   const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);

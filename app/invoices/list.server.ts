@@ -12,11 +12,12 @@ import prisma from "../db.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
-import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "./states";
+import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../invoice-state/transitions";
 import { ISSUABLE_TEST_INVOICES } from "./actions.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
 import { STATE } from "../invoice-state/transitions";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -194,7 +195,7 @@ export async function listInvoices(
   params: InvoiceListParams,
   timezone: string,
   pageSize = PAGE_SIZE,
-  context: DeadlineContext = { trigger: "paid", now: new Date() },
+  context: DeadlineContext = { trigger: DEFAULT_TRIGGER, now: new Date() },
 ): Promise<InvoicePage> {
   const where = filterWhere(shop, params, timezone, context);
   const backwards = !params.after && Boolean(params.before);
@@ -302,7 +303,7 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
       settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true, accountProblem: true, trigger: true } },
     },
   });
-  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? "paid", settings: row?.settings ?? null };
+  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? DEFAULT_TRIGGER, settings: row?.settings ?? null };
 }
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */

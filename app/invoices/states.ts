@@ -1,21 +1,11 @@
-// The invoice's states and every change between them live in app/invoice-state/transitions.ts (re-exported here).
+// The invoice's states and every change between them live in app/invoice-state/transitions.ts; here: the claim
+// priorities and the history's event types.
 /**
  * A row's claim priority (Invoice.priority): live work (webhooks, reconciliation, the bulk action) first; a past-orders
  * run's rows fill the slots left. The claim reads each shop's due rows per priority, so a row can have only these.
  */
 export const PRIORITY = { live: 0, pastOrders: 1 } as const;
 export const PRIORITIES = Object.values(PRIORITY);
-
-export {
-  INVOICE_STATES,
-  STATE,
-  IN_FLIGHT_STATES,
-  RETRYABLE_STATES,
-  CLOSABLE_STATES,
-  isInFlight,
-  stateOf,
-  type InvoiceState,
-} from "../invoice-state/transitions";
 
 export type EventType =
   | "received"

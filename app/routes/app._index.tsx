@@ -9,7 +9,7 @@ import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { loadInvoicesPage } from "../invoices/list.server";
 import { issueTestInvoicesForReal, sendTestInvoice } from "../invoices/actions.server";
-import { IN_FLIGHT_STATES } from "../invoices/states";
+import { IN_FLIGHT_STATES } from "../invoice-state/transitions";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { DashboardStrip } from "../invoices/DashboardStrip";

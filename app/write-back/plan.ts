@@ -3,7 +3,7 @@
 // and a plan that was carried out leaves nothing to do the next time (the same completion twice writes once).
 // docs/decisions/0015-order-write-back.md
 import { flowCallDue } from "../invoices/deadline";
-import type { InvoiceState } from "../invoices/states";
+import type { InvoiceState } from "../invoice-state/transitions";
 import { STATE } from "../invoice-state/transitions";
 
 /** The app-owned namespace: Shopify turns `$app` into `app--{client id}` (readable by Liquid as such). */

@@ -10,7 +10,7 @@ import { retryDelayMs } from "../jobs/backoff";
 import { runningDeadline } from "../invoices/deadline";
 import { closureFrom } from "../invoices/closure";
 import { signalWork } from "../jobs/signal.server";
-import type { InvoiceState } from "../invoices/states";
+import type { InvoiceState } from "../invoice-state/transitions";
 import { WriteRefusedError, type WriteFailure } from "./errors";
 import type { z } from "zod";
 import {
@@ -40,6 +40,7 @@ import { hasWriteScope } from "../shops/scopes.server";
 import { WRITE_SCOPE } from "../shopify/optional-scopes";
 import { customerPdfUrl } from "../pdf/customer-pdf.server";
 import { STATE } from "../invoice-state/transitions";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const WRITEBACK = {
   baseMs: 5_000,
@@ -79,7 +80,7 @@ function tagSettingsOf(settings: { orderTag: string; eArchiveTag: string; eInvoi
 }
 
 /** The invoice as the planner reads it; `trigger` (the shop's) says whether a waiting invoice's deadline runs. */
-export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger = "paid"): WriteBackInvoice {
+export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger: string = DEFAULT_TRIGGER): WriteBackInvoice {
   const deadline = runningDeadline(row, trigger);
   const body = (row.requestBody ?? {}) as { issue_date?: unknown };
   const problems = Array.isArray(row.problems) ? (row.problems as Array<{ code?: unknown; severity?: unknown }>) : [];
