@@ -5,7 +5,6 @@ import {
   Banner,
   BlockStack,
   Button,
-  Card,
   ChoiceList,
   FormLayout,
   InlineStack,
@@ -21,6 +20,7 @@ import { useT } from "../i18n/react";
 import { useFreshValue } from "../ui/useFreshValue";
 import type { BuyerOverride } from "../orders/buyer-override";
 import { formatDateTime } from "../ui/format";
+import { SectionCard } from "../ui/SectionCard";
 
 /** The buyer override as the page receives it (its time is shown from the history). */
 type Override = Omit<BuyerOverride, "at">;
@@ -158,195 +158,191 @@ export function InvoiceFixes({
   const company = (fields.kind ?? "company") === "company";
   return (
     <Layout.Section>
-      <Card>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {t("fix.title")}
-          </Text>
-          <Text as="p" tone="subdued">
-            {t("fix.body")}
-          </Text>
-          {buyerOverride && (
-            <BlockStack gap="100">
-              <Text as="p" id="buyer-override">
-                {t("fix.buyer.current", {
-                  who:
-                    buyerOverride.kind === "company"
-                      ? buyerOverride.title ?? ""
-                      : [buyerOverride.name, buyerOverride.surname]
-                          .filter(Boolean)
-                          .join(" "),
-                  number: buyerOverride.taxNumber,
-                })}
-              </Text>
-              <Text as="p" tone="subdued">
-                {t("fix.buyer.reason", { reason: buyerOverride.reason })}
-              </Text>
-            </BlockStack>
+      <SectionCard title={t("fix.title")}>
+        <Text as="p" tone="subdued">
+          {t("fix.body")}
+        </Text>
+        {buyerOverride && (
+          <BlockStack gap="100">
+            <Text as="p" id="buyer-override">
+              {t("fix.buyer.current", {
+                who:
+                  buyerOverride.kind === "company"
+                    ? buyerOverride.title ?? ""
+                    : [buyerOverride.name, buyerOverride.surname]
+                        .filter(Boolean)
+                        .join(" "),
+                number: buyerOverride.taxNumber,
+              })}
+            </Text>
+            <Text as="p" tone="subdued">
+              {t("fix.buyer.reason", { reason: buyerOverride.reason })}
+            </Text>
+          </BlockStack>
+        )}
+        <InlineStack gap="200">
+          {canOverrideBuyer && (
+            <Button id="fix-buyer" onClick={() => open("buyer")}>
+              {buyerOverride ? t("fix.buyer.change") : t("fix.buyer")}
+            </Button>
           )}
-          <InlineStack gap="200">
-            {canOverrideBuyer && (
-              <Button id="fix-buyer" onClick={() => open("buyer")}>
-                {buyerOverride ? t("fix.buyer.change") : t("fix.buyer")}
-              </Button>
-            )}
-            {canOverrideBuyer && buyerOverride && (
-              <Button
-                id="fix-buyer-remove"
-                variant="plain"
-                onClick={() =>
-                  fetcher.submit(
-                    { intent: "remove_buyer_override" },
-                    { method: "post" }
-                  )
-                }
-                loading={busy}
-              >
-                {t("fix.buyer.remove")}
-              </Button>
-            )}
-            {canClose && (
-              <Button id="fix-close-panel" onClick={() => open("panel")}>
-                {t("fix.closePanel")}
-              </Button>
-            )}
-            {canClose && (
-              <Button
-                id="fix-close-not-needed"
-                onClick={() => open("not_needed")}
-              >
-                {t("fix.closeNotNeeded")}
-              </Button>
-            )}
-          </InlineStack>
-        </BlockStack>
-        <Modal
-          open={dialog === "buyer"}
-          onClose={() => setDialog(null)}
-          title={t("fix.buyer.title")}
-          primaryAction={{
-            content:
-              state === "waiting"
-                ? t("fix.buyer.save")
-                : t("fix.buyer.saveRetry"),
-            onAction: () => submit("override_buyer"),
-            loading: busy,
-            id: "fix-buyer-save",
-          }}
-          secondaryActions={[
-            { content: t("fix.cancel"), onAction: () => setDialog(null) },
-          ]}
-        >
-          <Modal.Section>
-            <FormLayout>
-              <Text as="p" tone="subdued">
-                {t("fix.buyer.help")}
-              </Text>
-              <ChoiceList
-                title={t("fix.buyer.kind")}
-                choices={[
-                  { label: t("fix.buyer.company"), value: "company" },
-                  { label: t("fix.buyer.person"), value: "person" },
-                ]}
-                selected={[fields.kind ?? "company"]}
-                onChange={([kind]) =>
-                  setFields((current) => ({ ...current, kind }))
-                }
-                error={errors.kind ? t("fix.error.kind") : undefined}
-              />
+          {canOverrideBuyer && buyerOverride && (
+            <Button
+              id="fix-buyer-remove"
+              variant="plain"
+              onClick={() =>
+                fetcher.submit(
+                  { intent: "remove_buyer_override" },
+                  { method: "post" }
+                )
+              }
+              loading={busy}
+            >
+              {t("fix.buyer.remove")}
+            </Button>
+          )}
+          {canClose && (
+            <Button id="fix-close-panel" onClick={() => open("panel")}>
+              {t("fix.closePanel")}
+            </Button>
+          )}
+          {canClose && (
+            <Button
+              id="fix-close-not-needed"
+              onClick={() => open("not_needed")}
+            >
+              {t("fix.closeNotNeeded")}
+            </Button>
+          )}
+        </InlineStack>
+      </SectionCard>
+      {/* The dialogs open over the page (a portal), whichever element holds them. */}
+      <Modal
+        open={dialog === "buyer"}
+        onClose={() => setDialog(null)}
+        title={t("fix.buyer.title")}
+        primaryAction={{
+          content:
+            state === "waiting"
+              ? t("fix.buyer.save")
+              : t("fix.buyer.saveRetry"),
+          onAction: () => submit("override_buyer"),
+          loading: busy,
+          id: "fix-buyer-save",
+        }}
+        secondaryActions={[
+          { content: t("fix.cancel"), onAction: () => setDialog(null) },
+        ]}
+      >
+        <Modal.Section>
+          <FormLayout>
+            <Text as="p" tone="subdued">
+              {t("fix.buyer.help")}
+            </Text>
+            <ChoiceList
+              title={t("fix.buyer.kind")}
+              choices={[
+                { label: t("fix.buyer.company"), value: "company" },
+                { label: t("fix.buyer.person"), value: "person" },
+              ]}
+              selected={[fields.kind ?? "company"]}
+              onChange={([kind]) =>
+                setFields((current) => ({ ...current, kind }))
+              }
+              error={errors.kind ? t("fix.error.kind") : undefined}
+            />
+            <TextField
+              {...field("taxNumber")}
+              label={
+                company
+                  ? t("fix.buyer.taxNumberCompany")
+                  : t("fix.buyer.taxNumberPerson")
+              }
+              inputMode="numeric"
+            />
+            {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
+            {company ? (
               <TextField
-                {...field("taxNumber")}
-                label={
-                  company
-                    ? t("fix.buyer.taxNumberCompany")
-                    : t("fix.buyer.taxNumberPerson")
-                }
-                inputMode="numeric"
+                {...field("title")}
+                label={t("fix.buyer.titleField")}
               />
-              {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
-              {company ? (
+            ) : (
+              <FormLayout.Group>
+                <TextField {...field("name")} label={t("fix.buyer.name")} />
                 <TextField
-                  {...field("title")}
-                  label={t("fix.buyer.titleField")}
+                  {...field("surname")}
+                  label={t("fix.buyer.surname")}
                 />
-              ) : (
-                <FormLayout.Group>
-                  <TextField {...field("name")} label={t("fix.buyer.name")} />
-                  <TextField
-                    {...field("surname")}
-                    label={t("fix.buyer.surname")}
-                  />
-                </FormLayout.Group>
-              )}
-              {company ? (
-                <TextField
-                  {...field("taxOffice")}
-                  label={t("fix.buyer.taxOffice")}
-                />
-              ) : null}
+              </FormLayout.Group>
+            )}
+            {company ? (
               <TextField
-                {...field("reason")}
-                label={t("fix.buyer.reasonField")}
-                multiline={2}
+                {...field("taxOffice")}
+                label={t("fix.buyer.taxOffice")}
               />
-            </FormLayout>
-          </Modal.Section>
-        </Modal>
-        <Modal
-          open={dialog === "panel"}
-          onClose={() => setDialog(null)}
-          title={t("fix.closePanel.title")}
-          primaryAction={{
-            content: t("fix.closePanel.confirm"),
-            onAction: () => submit("close", { as: "panel" }),
-            loading: busy,
-            id: "fix-close-panel-confirm",
-          }}
-          secondaryActions={[
-            { content: t("fix.cancel"), onAction: () => setDialog(null) },
-          ]}
-        >
-          <Modal.Section>
-            <FormLayout>
-              <Text as="p">{t("fix.closePanel.body")}</Text>
-              <TextField
-                {...field("serial")}
-                label={t("fix.closePanel.serial")}
-                placeholder="ABC2026000000001"
-              />
-              <TextField
-                {...field("reason")}
-                label={t("fix.closePanel.note")}
-              />
-            </FormLayout>
-          </Modal.Section>
-        </Modal>
-        <Modal
-          open={dialog === "not_needed"}
-          onClose={() => setDialog(null)}
-          title={t("fix.closeNotNeeded.title")}
-          primaryAction={{
-            content: t("fix.closeNotNeeded.confirm"),
-            onAction: () => submit("close", { as: "not_needed" }),
-            loading: busy,
-            id: "fix-close-not-needed-confirm",
-          }}
-          secondaryActions={[
-            { content: t("fix.cancel"), onAction: () => setDialog(null) },
-          ]}
-        >
-          <Modal.Section>
-            <FormLayout>
-              <Text as="p">{t("fix.closeNotNeeded.body")}</Text>
-              <TextField
-                {...field("reason")}
-                label={t("fix.closeNotNeeded.reason")}
-                multiline={2}
-              />
-            </FormLayout>
-          </Modal.Section>
-        </Modal>
-      </Card>
+            ) : null}
+            <TextField
+              {...field("reason")}
+              label={t("fix.buyer.reasonField")}
+              multiline={2}
+            />
+          </FormLayout>
+        </Modal.Section>
+      </Modal>
+      <Modal
+        open={dialog === "panel"}
+        onClose={() => setDialog(null)}
+        title={t("fix.closePanel.title")}
+        primaryAction={{
+          content: t("fix.closePanel.confirm"),
+          onAction: () => submit("close", { as: "panel" }),
+          loading: busy,
+          id: "fix-close-panel-confirm",
+        }}
+        secondaryActions={[
+          { content: t("fix.cancel"), onAction: () => setDialog(null) },
+        ]}
+      >
+        <Modal.Section>
+          <FormLayout>
+            <Text as="p">{t("fix.closePanel.body")}</Text>
+            <TextField
+              {...field("serial")}
+              label={t("fix.closePanel.serial")}
+              placeholder="ABC2026000000001"
+            />
+            <TextField
+              {...field("reason")}
+              label={t("fix.closePanel.note")}
+            />
+          </FormLayout>
+        </Modal.Section>
+      </Modal>
+      <Modal
+        open={dialog === "not_needed"}
+        onClose={() => setDialog(null)}
+        title={t("fix.closeNotNeeded.title")}
+        primaryAction={{
+          content: t("fix.closeNotNeeded.confirm"),
+          onAction: () => submit("close", { as: "not_needed" }),
+          loading: busy,
+          id: "fix-close-not-needed-confirm",
+        }}
+        secondaryActions={[
+          { content: t("fix.cancel"), onAction: () => setDialog(null) },
+        ]}
+      >
+        <Modal.Section>
+          <FormLayout>
+            <Text as="p">{t("fix.closeNotNeeded.body")}</Text>
+            <TextField
+              {...field("reason")}
+              label={t("fix.closeNotNeeded.reason")}
+              multiline={2}
+            />
+          </FormLayout>
+        </Modal.Section>
+      </Modal>
     </Layout.Section>
   );
 }

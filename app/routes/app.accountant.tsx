@@ -14,6 +14,7 @@ import { requestLocale } from "../i18n/i18n";
 import { useT, type T } from "../i18n/react";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { TitleHandle } from "../i18n/page-title";
+import { SectionCard } from "../ui/SectionCard";
 
 export const handle: TitleHandle = { title: "nav.accountant" };
 
@@ -63,42 +64,37 @@ function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boole
   const [from, setFrom] = useState(data.defaultFrom);
   const [to, setTo] = useState(data.today);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {t("accountant.form.title")}
-        </Text>
-        <ChoiceList
-          title={t("accountant.form.kind")}
-          titleHidden
-          choices={[
-            { label: t("accountant.form.month"), value: "month" },
-            { label: t("accountant.form.range"), value: "range" },
-          ]}
-          selected={[kind]}
-          onChange={(selected) => setKind(selected[0] === "range" ? "range" : "month")}
-        />
-        <InlineStack gap="300" blockAlign="end">
-          {kind === "month" ? (
-            <Select id="accountant-month" label={t("accountant.form.monthLabel")} options={data.months.map((m) => ({ label: monthName(m, t), value: m }))} value={month} onChange={setMonth} />
-          ) : (
-            <>
-              <TextField id="accountant-from" label={t("accountant.form.from")} type="date" value={from} onChange={setFrom} autoComplete="off" max={data.today} />
-              <TextField id="accountant-to" label={t("accountant.form.to")} type="date" value={to} onChange={setTo} autoComplete="off" max={data.today} />
-            </>
-          )}
-          <Button id="accountant-build" variant="primary" loading={busy} onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}>
-            {t("accountant.form.submit")}
-          </Button>
-        </InlineStack>
-        <Text as="p" tone="subdued">
-          {t("accountant.form.help", { zone: data.zone })}
-        </Text>
-        <Text as="p" tone="subdued">
-          {t("accountant.form.contents")}
-        </Text>
-      </BlockStack>
-    </Card>
+    <SectionCard title={t("accountant.form.title")}>
+      <ChoiceList
+        title={t("accountant.form.kind")}
+        titleHidden
+        choices={[
+          { label: t("accountant.form.month"), value: "month" },
+          { label: t("accountant.form.range"), value: "range" },
+        ]}
+        selected={[kind]}
+        onChange={(selected) => setKind(selected[0] === "range" ? "range" : "month")}
+      />
+      <InlineStack gap="300" blockAlign="end">
+        {kind === "month" ? (
+          <Select id="accountant-month" label={t("accountant.form.monthLabel")} options={data.months.map((m) => ({ label: monthName(m, t), value: m }))} value={month} onChange={setMonth} />
+        ) : (
+          <>
+            <TextField id="accountant-from" label={t("accountant.form.from")} type="date" value={from} onChange={setFrom} autoComplete="off" max={data.today} />
+            <TextField id="accountant-to" label={t("accountant.form.to")} type="date" value={to} onChange={setTo} autoComplete="off" max={data.today} />
+          </>
+        )}
+        <Button id="accountant-build" variant="primary" loading={busy} onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}>
+          {t("accountant.form.submit")}
+        </Button>
+      </InlineStack>
+      <Text as="p" tone="subdued">
+        {t("accountant.form.help", { zone: data.zone })}
+      </Text>
+      <Text as="p" tone="subdued">
+        {t("accountant.form.contents")}
+      </Text>
+    </SectionCard>
   );
 }
 
@@ -109,54 +105,51 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
   const percent = pack.total > 0 ? Math.round((settled / pack.total) * 100) : pack.state === "ready" ? 100 : 0;
   const active = pack.state === "queued" || pack.state === "building";
   return (
-    <Card>
-      <BlockStack gap="200">
-        <InlineStack gap="200" blockAlign="center">
-          <Text as="h3" variant="headingSm">
-            {t("accountant.period", { from: day(pack.from, t), to: day(pack.to, t) })}
+    <SectionCard
+      title={t("accountant.period", { from: day(pack.from, t), to: day(pack.to, t) })}
+      level={3}
+      badge={<Badge tone={BADGE_TONE[pack.state]}>{t.dyn(`accountant.state.${pack.state}`, pack.state)}</Badge>}
+      gap="200"
+    >
+      {active && (
+        <>
+          <ProgressBar progress={percent} animated={pack.total === 0} />
+          <Text as="p" id={`accountant-progress-${pack.id}`}>
+            {pack.total === 0 && pack.state === "queued" ? t("accountant.listing") : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
+            {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
           </Text>
-          <Badge tone={BADGE_TONE[pack.state]}>{t.dyn(`accountant.state.${pack.state}`, pack.state)}</Badge>
-        </InlineStack>
-        {active && (
-          <>
-            <ProgressBar progress={percent} animated={pack.total === 0} />
-            <Text as="p" id={`accountant-progress-${pack.id}`}>
-              {pack.total === 0 && pack.state === "queued" ? t("accountant.listing") : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
-              {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
+          {pack.lastError && <Text as="p" tone="caution">{t("accountant.retrying", { error: pack.lastError })}</Text>}
+        </>
+      )}
+      {pack.state === "ready" && pack.downloadPath && (
+        <BlockStack gap="200">
+          <Text as="p" id={`accountant-ready-${pack.id}`}>
+            {t("accountant.ready", { total: pack.total, size: size(pack.fileSize ?? 0, t) })}
+          </Text>
+          {pack.total === 0 && <Text as="p" tone="subdued">{t("accountant.none")}</Text>}
+          {pack.pdfFailed > 0 && (
+            <Banner tone="warning">
+              <p>{t("accountant.missing", { count: pack.pdfFailed })}</p>
+            </Banner>
+          )}
+          <InlineStack gap="200" blockAlign="center">
+            {/* A plain navigation of the frame to the signed link: the browser saves the ZIP straight from the server
+                (Content-Disposition: attachment), never through the page's memory, and the page stays. */}
+            <Button id={`accountant-download-${pack.id}`} variant="primary" onClick={() => window.location.assign(pack.downloadPath!)}>
+              {t("accountant.download")}
+            </Button>
+            <Text as="span" tone="subdued">
+              {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short", timeZone: zone }) })}
             </Text>
-            {pack.lastError && <Text as="p" tone="caution">{t("accountant.retrying", { error: pack.lastError })}</Text>}
-          </>
-        )}
-        {pack.state === "ready" && pack.downloadPath && (
-          <BlockStack gap="200">
-            <Text as="p" id={`accountant-ready-${pack.id}`}>
-              {t("accountant.ready", { total: pack.total, size: size(pack.fileSize ?? 0, t) })}
-            </Text>
-            {pack.total === 0 && <Text as="p" tone="subdued">{t("accountant.none")}</Text>}
-            {pack.pdfFailed > 0 && (
-              <Banner tone="warning">
-                <p>{t("accountant.missing", { count: pack.pdfFailed })}</p>
-              </Banner>
-            )}
-            <InlineStack gap="200" blockAlign="center">
-              {/* A plain navigation of the frame to the signed link: the browser saves the ZIP straight from the server
-                  (Content-Disposition: attachment), never through the page's memory, and the page stays. */}
-              <Button id={`accountant-download-${pack.id}`} variant="primary" onClick={() => window.location.assign(pack.downloadPath!)}>
-                {t("accountant.download")}
-              </Button>
-              <Text as="span" tone="subdued">
-                {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short", timeZone: zone }) })}
-              </Text>
-            </InlineStack>
-            <Text as="p" tone="subdued" variant="bodySm">
-              {t("accountant.linkHelp")}
-            </Text>
-          </BlockStack>
-        )}
-        {pack.state === "failed" && <Banner tone="critical">{t("accountant.failed", { error: pack.lastError ?? "" })}</Banner>}
-        {pack.state === "expired" && <Text as="p" tone="subdued">{t("accountant.expired")}</Text>}
-      </BlockStack>
-    </Card>
+          </InlineStack>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {t("accountant.linkHelp")}
+          </Text>
+        </BlockStack>
+      )}
+      {pack.state === "failed" && <Banner tone="critical">{t("accountant.failed", { error: pack.lastError ?? "" })}</Banner>}
+      {pack.state === "expired" && <Text as="p" tone="subdued">{t("accountant.expired")}</Text>}
+    </SectionCard>
   );
 }
 

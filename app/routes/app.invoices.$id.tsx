@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Card, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
@@ -27,6 +27,7 @@ import { retryWriteBack, writeBackOf } from "../write-back/run.server";
 import { refreshScopes } from "../shops/scopes.server";
 import { translate } from "../i18n/i18n";
 import type { TitleHandle } from "../i18n/page-title";
+import { SectionCard } from "../ui/SectionCard";
 
 export const handle: TitleHandle = {
   title: (data, locale) => {
@@ -243,161 +244,141 @@ export default function InvoiceDetailPage() {
                 onConfirm={() => act("confirm_panel_cancel")}
               />
             )}
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {t("detail.totals")}
+            <SectionCard title={t("detail.totals")}>
+              <Box as="div">
+                <Details>
+                  <Row label={invoice.waybillId !== null ? t("detail.waybillTotal") : t("detail.orderTotal")}>
+                    <Text as="span" numeric fontWeight="semibold">
+                      {money(invoice.totals.orderTotal)}
+                    </Text>
+                  </Row>
+                  {remote && (
+                    <>
+                      <Row label={t("detail.linesTotal")}>{money(remote.linesTotal)}</Row>
+                      <Row label={t("detail.discountTotal")}>{money(remote.discountTotal)}</Row>
+                      <Row label={t("detail.taxTotal")}>{money(remote.taxTotal)}</Row>
+                      {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>}
+                      <Row label={t("detail.grandTotal")}>
+                        <Text as="span" numeric fontWeight="semibold">
+                          {money(remote.grandTotal)}
+                        </Text>
+                      </Row>
+                    </>
+                  )}
+                </Details>
+              </Box>
+              {invoice.totals.matches === null ? (
+                <Text as="p" tone="subdued">
+                  {t("detail.totalsPending")}
                 </Text>
-                <Box as="div">
-                  <Details>
-                    <Row label={invoice.waybillId !== null ? t("detail.waybillTotal") : t("detail.orderTotal")}>
-                      <Text as="span" numeric fontWeight="semibold">
-                        {money(invoice.totals.orderTotal)}
-                      </Text>
-                    </Row>
-                    {remote && (
-                      <>
-                        <Row label={t("detail.linesTotal")}>{money(remote.linesTotal)}</Row>
-                        <Row label={t("detail.discountTotal")}>{money(remote.discountTotal)}</Row>
-                        <Row label={t("detail.taxTotal")}>{money(remote.taxTotal)}</Row>
-                        {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>}
-                        <Row label={t("detail.grandTotal")}>
-                          <Text as="span" numeric fontWeight="semibold">
-                            {money(remote.grandTotal)}
-                          </Text>
-                        </Row>
-                      </>
-                    )}
-                  </Details>
+              ) : invoice.totals.matches ? (
+                <Text as="p" tone="success">
+                  {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
+                </Text>
+              ) : invoice.reconciliation ? (
+                <Reconciliation reconciliation={invoice.reconciliation} currency={invoice.totals.currency} />
+              ) : (
+                <Text as="p" tone="critical">
+                  {t("detail.totalsDiffer", { difference: money(invoice.totals.difference) })}
+                </Text>
+              )}
+            </SectionCard>
+            <SectionCard title={t("detail.body")}>
+              {invoice.requestBody ? (
+                <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+                  {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
+                  <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body" tabIndex={0} aria-label={t("detail.body")}>
+                    {JSON.stringify(invoice.requestBody, null, 2)}
+                  </pre>
                 </Box>
-                {invoice.totals.matches === null ? (
-                  <Text as="p" tone="subdued">
-                    {t("detail.totalsPending")}
-                  </Text>
-                ) : invoice.totals.matches ? (
-                  <Text as="p" tone="success">
-                    {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
-                  </Text>
-                ) : invoice.reconciliation ? (
-                  <Reconciliation reconciliation={invoice.reconciliation} currency={invoice.totals.currency} />
-                ) : (
-                  <Text as="p" tone="critical">
-                    {t("detail.totalsDiffer", { difference: money(invoice.totals.difference) })}
-                  </Text>
-                )}
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {t("detail.body")}
+              ) : (
+                <Text as="p" tone="subdued">
+                  {t("detail.bodyNone")}
                 </Text>
-                {invoice.requestBody ? (
-                  <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-                    {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
-                    <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body" tabIndex={0} aria-label={t("detail.body")}>
-                      {JSON.stringify(invoice.requestBody, null, 2)}
-                    </pre>
-                  </Box>
-                ) : (
-                  <Text as="p" tone="subdued">
-                    {t("detail.bodyNone")}
-                  </Text>
-                )}
-              </BlockStack>
-            </Card>
+              )}
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
             {writeBack && <WriteBackCard writeBack={writeBack} invoiceState={invoice.state} onRetry={() => act("retry_write_back")} busy={busy} />}
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  {invoice.waybillId !== null ? t("detail.waybill") : t("detail.order")}
-                </Text>
-                {invoice.waybillId !== null && (
-                  <Details>
-                    <Row label={t("detail.waybillNumber")}>{invoice.orderName}</Row>
-                    <Row label={t("detail.waybillId")}>{String(invoice.waybillId)}</Row>
-                  </Details>
-                )}
-                {!invoice.isTest && invoice.waybillId === null && (
-                  <Text as="p">
-                    <Link url={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</Link>
-                  </Text>
-                )}
+            <SectionCard title={invoice.waybillId !== null ? t("detail.waybill") : t("detail.order")} gap="200">
+              {invoice.waybillId !== null && (
                 <Details>
-                  <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
-                  {invoice.waybillId !== null ? (
-                    // A waybill has a date, no time (recorded as midnight in Turkey).
-                    <Row label={t("waybill.date")}>{formatDate(invoice.orderCreatedAt, locale, "Europe/Istanbul")}</Row>
-                  ) : (
-                    <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
-                  )}
-                  {invoice.invoiceDate && <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>}
-                  {invoice.deadline && (
-                    <Row label={t("detail.deadline")}>
-                      <Text as="span" id="deadline" tone={invoice.deadline.status === "running" ? undefined : "critical"}>
-                        {formatDateTime(invoice.deadline.at, locale, timezone)}
-                      </Text>
-                    </Row>
-                  )}
-                  <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
-                  <Row label={t("detail.serial")}>
-                    <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
-                  </Row>
-                  {invoice.ettn && (
-                    <Row label={t("detail.ettn")}>
-                      <Text as="span" breakWord>
-                        {invoice.ettn}
-                      </Text>
-                    </Row>
-                  )}
-                  {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
-                  <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
-                  {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
+                  <Row label={t("detail.waybillNumber")}>{invoice.orderName}</Row>
+                  <Row label={t("detail.waybillId")}>{String(invoice.waybillId)}</Row>
                 </Details>
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {t("detail.events")}
+              )}
+              {!invoice.isTest && invoice.waybillId === null && (
+                <Text as="p">
+                  <Link url={`shopify:admin/orders/${invoice.orderId}`}>{t("detail.openOrder")}</Link>
                 </Text>
-                {invoice.events.length === 0 ? (
-                  <Text as="p" tone="subdued">
-                    {t("detail.noEvents")}
-                  </Text>
+              )}
+              <Details>
+                <Row label={t("detail.customer")}>{invoice.customerName ?? t("list.guest")}</Row>
+                {invoice.waybillId !== null ? (
+                  // A waybill has a date, no time (recorded as midnight in Turkey).
+                  <Row label={t("waybill.date")}>{formatDate(invoice.orderCreatedAt, locale, "Europe/Istanbul")}</Row>
                 ) : (
-                  <BlockStack gap="200">
-                    {[...invoice.events].reverse().map((event) => (
-                      <BlockStack gap="050" key={event.id}>
-                        <InlineStack align="space-between" gap="200" wrap={false}>
-                          <Text as="span" fontWeight="semibold">
-                            {historyTitle(event, history)}
-                          </Text>
-                          <Text as="span" tone="subdued" variant="bodySm">
-                            {formatDateTime(event.at, locale, timezone)}
-                          </Text>
-                        </InlineStack>
-                        {event.problems.length > 0
-                          ? event.problems.map((p, index) => (
-                              <Text as="p" tone="subdued" variant="bodySm" breakWord key={index}>
-                                {problemText(p, locale)}
-                              </Text>
-                            ))
-                          : historyDetail(event, history) && (
-                              <Text as="p" tone="subdued" variant="bodySm" breakWord>
-                                {historyDetail(event, history)}
-                              </Text>
-                            )}
-                      </BlockStack>
-                    ))}
-                  </BlockStack>
+                  <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
                 )}
-              </BlockStack>
-            </Card>
+                {invoice.invoiceDate && <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>}
+                {invoice.deadline && (
+                  <Row label={t("detail.deadline")}>
+                    <Text as="span" id="deadline" tone={invoice.deadline.status === "running" ? undefined : "critical"}>
+                      {formatDateTime(invoice.deadline.at, locale, timezone)}
+                    </Text>
+                  </Row>
+                )}
+                <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
+                <Row label={t("detail.serial")}>
+                  <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
+                </Row>
+                {invoice.ettn && (
+                  <Row label={t("detail.ettn")}>
+                    <Text as="span" breakWord>
+                      {invoice.ettn}
+                    </Text>
+                  </Row>
+                )}
+                {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
+                <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
+                {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
+              </Details>
+            </SectionCard>
+            <SectionCard title={t("detail.events")}>
+              {invoice.events.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  {t("detail.noEvents")}
+                </Text>
+              ) : (
+                <BlockStack gap="200">
+                  {[...invoice.events].reverse().map((event) => (
+                    <BlockStack gap="050" key={event.id}>
+                      <InlineStack align="space-between" gap="200" wrap={false}>
+                        <Text as="span" fontWeight="semibold">
+                          {historyTitle(event, history)}
+                        </Text>
+                        <Text as="span" tone="subdued" variant="bodySm">
+                          {formatDateTime(event.at, locale, timezone)}
+                        </Text>
+                      </InlineStack>
+                      {event.problems.length > 0
+                        ? event.problems.map((p, index) => (
+                            <Text as="p" tone="subdued" variant="bodySm" breakWord key={index}>
+                              {problemText(p, locale)}
+                            </Text>
+                          ))
+                        : historyDetail(event, history) && (
+                            <Text as="p" tone="subdued" variant="bodySm" breakWord>
+                              {historyDetail(event, history)}
+                            </Text>
+                          )}
+                    </BlockStack>
+                  ))}
+                </BlockStack>
+              )}
+            </SectionCard>
           </BlockStack>
         </Layout.Section>
       </Layout>

@@ -16,6 +16,7 @@ import { problemText } from "../problems";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { RunView } from "../past-orders/runs.server";
 import type { TitleHandle } from "../i18n/page-title";
+import { SectionCard } from "../ui/SectionCard";
 
 export const handle: TitleHandle = { title: "nav.pastOrders" };
 
@@ -64,29 +65,24 @@ function ActionMessage({ outcome, t, days }: { outcome: PastOrdersActionResult |
 function Reconciliation({ data, t, busy, onCheck }: { data: Data; t: T; busy: boolean; onCheck: () => void }) {
   const status = data.reconciliation;
   return (
-    <Card>
-      <BlockStack gap="200">
-        <Text as="h2" variant="headingMd">
-          {t("past.reconcile.title")}
-        </Text>
-        <Text as="p">{data.intervalMinutes > 0 ? t("past.reconcile.body", { minutes: data.intervalMinutes }) : t("past.reconcile.bodyOff")}</Text>
-        <Text as="p" tone="subdued" id="reconcile-last">
-          {status.lastRunAt
-            ? t("past.reconcile.last", {
-                when: new Date(status.lastRunAt).toLocaleString(t.locale === "tr" ? "tr-TR" : "en-GB", { timeZone: data.zone }),
-                read: status.lastResult?.read ?? 0,
-                recorded: status.lastResult?.recorded ?? 0,
-              })
-            : t("past.reconcile.never")}
-        </Text>
-        {status.lastError && <Text as="p" tone="critical">{t("past.reconcile.lastError", { error: status.lastError })}</Text>}
-        <InlineStack>
-          <Button id="reconcile-now" onClick={onCheck} loading={busy}>
-            {t("past.reconcile.button")}
-          </Button>
-        </InlineStack>
-      </BlockStack>
-    </Card>
+    <SectionCard title={t("past.reconcile.title")} gap="200">
+      <Text as="p">{data.intervalMinutes > 0 ? t("past.reconcile.body", { minutes: data.intervalMinutes }) : t("past.reconcile.bodyOff")}</Text>
+      <Text as="p" tone="subdued" id="reconcile-last">
+        {status.lastRunAt
+          ? t("past.reconcile.last", {
+              when: new Date(status.lastRunAt).toLocaleString(t.locale === "tr" ? "tr-TR" : "en-GB", { timeZone: data.zone }),
+              read: status.lastResult?.read ?? 0,
+              recorded: status.lastResult?.recorded ?? 0,
+            })
+          : t("past.reconcile.never")}
+      </Text>
+      {status.lastError && <Text as="p" tone="critical">{t("past.reconcile.lastError", { error: status.lastError })}</Text>}
+      <InlineStack>
+        <Button id="reconcile-now" onClick={onCheck} loading={busy}>
+          {t("past.reconcile.button")}
+        </Button>
+      </InlineStack>
+    </SectionCard>
   );
 }
 
@@ -94,28 +90,23 @@ function RangeForm({ data, t, busy, onDryRun }: { data: Data; t: T; busy: boolea
   const [from, setFrom] = useState(data.defaultFrom);
   const [to, setTo] = useState(data.today);
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {t("past.range.title")}
-        </Text>
-        <InlineStack gap="300" blockAlign="end">
-          <TextField id="past-from" label={t("past.range.from")} type="date" value={from} onChange={setFrom} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
-          <TextField id="past-to" label={t("past.range.to")} type="date" value={to} onChange={setTo} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
-          <Button id="past-dry-run" variant="primary" onClick={() => onDryRun(from, to)} loading={busy} disabled={!from || !to}>
-            {t("past.range.dryRun")}
-          </Button>
-        </InlineStack>
-        <Text as="p" tone="subdued">
-          {t("past.range.help", { zone: data.zone })} {t("past.range.dryRunHelp")}
-        </Text>
-        {data.earliest && (
-          <Banner tone="info">
-            <p id="past-range-limit">{t("past.range.limit", { days: data.days, earliest: day(data.earliest, data.zone, t.locale) })}</p>
-          </Banner>
-        )}
-      </BlockStack>
-    </Card>
+    <SectionCard title={t("past.range.title")}>
+      <InlineStack gap="300" blockAlign="end">
+        <TextField id="past-from" label={t("past.range.from")} type="date" value={from} onChange={setFrom} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
+        <TextField id="past-to" label={t("past.range.to")} type="date" value={to} onChange={setTo} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
+        <Button id="past-dry-run" variant="primary" onClick={() => onDryRun(from, to)} loading={busy} disabled={!from || !to}>
+          {t("past.range.dryRun")}
+        </Button>
+      </InlineStack>
+      <Text as="p" tone="subdued">
+        {t("past.range.help", { zone: data.zone })} {t("past.range.dryRunHelp")}
+      </Text>
+      {data.earliest && (
+        <Banner tone="info">
+          <p id="past-range-limit">{t("past.range.limit", { days: data.days, earliest: day(data.earliest, data.zone, t.locale) })}</p>
+        </Banner>
+      )}
+    </SectionCard>
   );
 }
 
@@ -166,54 +157,49 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
     [t("past.plan.late"), plan.late],
   ];
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd" id="past-plan-title">
-          {t("past.plan.title", range)}
-        </Text>
-        <ReadMode run={run} t={t} />
-        <Box>
-          {rows.map(([label, value]) => (
-            <InlineStack key={label} align="space-between">
-              <Text as="span">{label}</Text>
-              <Text as="span" fontWeight="semibold">
-                {String(value)}
-              </Text>
-            </InlineStack>
-          ))}
-        </Box>
-        {plan.needsAttention > 0 && (
-          <Banner tone="warning" title={t("past.plan.reasons")}>
-            <List>
-              {Object.entries(plan.reasons).map(([code, count]) => (
-                <List.Item key={code}>
-                  {t("past.plan.reason", { count, order: plan.reasonExamples[code]?.order ?? "", text: problemText({ code, params: plan.reasonExamples[code]?.params }, t.locale) })}
-                </List.Item>
-              ))}
-            </List>
-          </Banner>
-        )}
-        {plan.late > 0 && (
-          <Banner tone="warning">
-            <p id="past-late">
-              {t("past.plan.lateHelp", { orders: plan.lateOrders.join(", ") })}
-              {plan.late > plan.lateOrders.length ? t("past.plan.lateMore", { count: plan.late - plan.lateOrders.length }) : ""}
-            </p>
-          </Banner>
-        )}
-        {plan.toInvoice === 0 && <Text as="p">{t("past.plan.nothing")}</Text>}
-        <InlineStack gap="200">
-          {plan.toInvoice > 0 && (
-            <Button id="past-start" variant="primary" onClick={() => act("start")} loading={busy}>
-              {t("past.start", { count: plan.toInvoice })}
-            </Button>
-          )}
-          <Button id="past-discard" onClick={() => act("discard")} disabled={busy}>
-            {t("past.discard")}
+    <SectionCard title={t("past.plan.title", range)} titleId="past-plan-title">
+      <ReadMode run={run} t={t} />
+      <Box>
+        {rows.map(([label, value]) => (
+          <InlineStack key={label} align="space-between">
+            <Text as="span">{label}</Text>
+            <Text as="span" fontWeight="semibold">
+              {String(value)}
+            </Text>
+          </InlineStack>
+        ))}
+      </Box>
+      {plan.needsAttention > 0 && (
+        <Banner tone="warning" title={t("past.plan.reasons")}>
+          <List>
+            {Object.entries(plan.reasons).map(([code, count]) => (
+              <List.Item key={code}>
+                {t("past.plan.reason", { count, order: plan.reasonExamples[code]?.order ?? "", text: problemText({ code, params: plan.reasonExamples[code]?.params }, t.locale) })}
+              </List.Item>
+            ))}
+          </List>
+        </Banner>
+      )}
+      {plan.late > 0 && (
+        <Banner tone="warning">
+          <p id="past-late">
+            {t("past.plan.lateHelp", { orders: plan.lateOrders.join(", ") })}
+            {plan.late > plan.lateOrders.length ? t("past.plan.lateMore", { count: plan.late - plan.lateOrders.length }) : ""}
+          </p>
+        </Banner>
+      )}
+      {plan.toInvoice === 0 && <Text as="p">{t("past.plan.nothing")}</Text>}
+      <InlineStack gap="200">
+        {plan.toInvoice > 0 && (
+          <Button id="past-start" variant="primary" onClick={() => act("start")} loading={busy}>
+            {t("past.start", { count: plan.toInvoice })}
           </Button>
-        </InlineStack>
-      </BlockStack>
-    </Card>
+        )}
+        <Button id="past-discard" onClick={() => act("discard")} disabled={busy}>
+          {t("past.discard")}
+        </Button>
+      </InlineStack>
+    </SectionCard>
   );
 }
 
@@ -223,37 +209,32 @@ function Progress({ run, data, t, busy, act }: { run: RunView; data: Data; t: T;
   const percent = progress.total > 0 ? Math.round((settled / progress.total) * 100) : 0;
   const range = { from: day(run.from, data.zone, t.locale), to: day(run.to, data.zone, t.locale, true) };
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {t("past.progress.title", range)}
-        </Text>
-        <ProgressBar progress={percent} tone={progress.failed > 0 ? "critical" : "primary"} />
-        <Text as="p" id="past-progress">
-          {t("past.progress.counts", { done: progress.done, needsAttention: progress.needsAttention, failed: progress.failed, total: progress.total })}
-        </Text>
-        {progress.alreadyInvoiced > 0 && <Text as="p" tone="subdued" id="past-already">{t("past.progress.already", { count: progress.alreadyInvoiced })}</Text>}
-        {run.state === "running" && !run.listedAll && <Text as="p" tone="subdued">{t("past.progress.reading")}</Text>}
-        {run.state === "running" && !run.listedAll && <ReadMode run={run} t={t} />}
-        {run.state === "running" && progress.inQueue > 0 && <Text as="p" tone="subdued">{t("past.progress.queued", { count: progress.inQueue })}</Text>}
-        {run.state === "paused" && <Banner tone="warning">{t("past.progress.paused")}</Banner>}
-        {run.state === "done" && <Banner tone={progress.needsAttention + progress.failed > 0 ? "warning" : "success"}>{t("past.progress.done")}</Banner>}
-        {run.lastError && run.state === "running" && <Text as="p" tone="caution">{t("past.progress.error", { error: run.lastError })}</Text>}
-        <InlineStack gap="200">
-          {run.state === "running" && (
-            <Button id="past-pause" onClick={() => act("pause")} loading={busy}>
-              {t("past.pause")}
-            </Button>
-          )}
-          {run.state === "paused" && (
-            <Button id="past-resume" variant="primary" onClick={() => act("resume")} loading={busy}>
-              {t("past.resume")}
-            </Button>
-          )}
-          {progress.needsAttention > 0 && <Button url="/app?state=needs_attention">{t("past.progress.attentionLink")}</Button>}
-        </InlineStack>
-      </BlockStack>
-    </Card>
+    <SectionCard title={t("past.progress.title", range)}>
+      <ProgressBar progress={percent} tone={progress.failed > 0 ? "critical" : "primary"} />
+      <Text as="p" id="past-progress">
+        {t("past.progress.counts", { done: progress.done, needsAttention: progress.needsAttention, failed: progress.failed, total: progress.total })}
+      </Text>
+      {progress.alreadyInvoiced > 0 && <Text as="p" tone="subdued" id="past-already">{t("past.progress.already", { count: progress.alreadyInvoiced })}</Text>}
+      {run.state === "running" && !run.listedAll && <Text as="p" tone="subdued">{t("past.progress.reading")}</Text>}
+      {run.state === "running" && !run.listedAll && <ReadMode run={run} t={t} />}
+      {run.state === "running" && progress.inQueue > 0 && <Text as="p" tone="subdued">{t("past.progress.queued", { count: progress.inQueue })}</Text>}
+      {run.state === "paused" && <Banner tone="warning">{t("past.progress.paused")}</Banner>}
+      {run.state === "done" && <Banner tone={progress.needsAttention + progress.failed > 0 ? "warning" : "success"}>{t("past.progress.done")}</Banner>}
+      {run.lastError && run.state === "running" && <Text as="p" tone="caution">{t("past.progress.error", { error: run.lastError })}</Text>}
+      <InlineStack gap="200">
+        {run.state === "running" && (
+          <Button id="past-pause" onClick={() => act("pause")} loading={busy}>
+            {t("past.pause")}
+          </Button>
+        )}
+        {run.state === "paused" && (
+          <Button id="past-resume" variant="primary" onClick={() => act("resume")} loading={busy}>
+            {t("past.resume")}
+          </Button>
+        )}
+        {progress.needsAttention > 0 && <Button url="/app?state=needs_attention">{t("past.progress.attentionLink")}</Button>}
+      </InlineStack>
+    </SectionCard>
   );
 }
 

@@ -1,8 +1,9 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
-import { Badge, Banner, BlockStack, Button, Card, Checkbox, InlineError, InlineGrid, InlineStack, Layout, Select, Text, TextField, useBreakpoints } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, Checkbox, InlineError, InlineGrid, InlineStack, Select, Text, TextField, useBreakpoints } from "@shopify/polaris";
 import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "./schema";
 import { useT } from "../i18n/react";
+import { AnnotatedCard } from "../ui/AnnotatedCard";
 import { accountsFor, type AccountKind } from "./accounts";
 
 export type SetField = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
@@ -53,86 +54,82 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
   const listsReady = lists !== null && lists.error === null;
   const listHelp = lists === null ? t("settings.listsNeedKey") : undefined;
   return (
-    <Layout.AnnotatedSection id="connection" title={t("settings.connection")} description={t("settings.connection.help")}>
-      <Card>
-        <BlockStack gap="400">
-          <InlineStack gap="200" blockAlign="center">
-            <Text as="span" fontWeight="semibold">
-              {t("settings.apiKey")}
-            </Text>
-            {hasApiKey ? (
-              <Badge tone="success">{t("settings.apiKey.status.saved")}</Badge>
-            ) : (
-              <Badge tone="attention">{t("settings.apiKey.status.none")}</Badge>
-            )}
-          </InlineStack>
-          <TextField
-            {...bind("apiKey")}
-            label={t("settings.apiKey")}
-            labelHidden
-            type="password"
-            autoComplete="new-password"
-            placeholder={hasApiKey ? t("settings.apiKey.placeholderSet") : t("settings.apiKey.placeholderEmpty")}
-            helpText={t("settings.apiKey.help")}
-          />
-          <TextField
-            {...bind("baseUrl")}
-            label={t("settings.baseUrl")}
-            autoComplete="off"
-            helpText={t("settings.baseUrl.help")}
-          />
-          {lists?.error && <Banner tone="warning">{t("settings.listsError", { error: lists.error })}</Banner>}
-          <Select
-            id="saleChannelId"
-            label={t("settings.saleChannel")}
-            options={idOptions(lists?.saleChannels, form.saleChannelId, t("settings.choose"))}
-            value={form.saleChannelId === null ? "" : String(form.saleChannelId)}
-            onChange={(value) => set("saleChannelId", toId(value))}
-            disabled={!listsReady && form.saleChannelId === null}
-            helpText={listHelp}
-            error={error("saleChannelId")}
-          />
-          {saleChannelExtra}
-          <Checkbox
-            id="testMode"
-            label={t("settings.testMode")}
-            helpText={t("settings.testMode.help")}
-            checked={form.testMode}
-            onChange={(checked) => set("testMode", checked)}
-          />
-          <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-            <Select
-              id="dummyIntegrationId"
-              label={t("settings.dummyIntegration")}
-              options={idOptions(lists?.integrations && accountsFor(lists.integrations, "test", form.dummyIntegrationId), form.dummyIntegrationId, t("settings.choose"), t("settings.account.test"))}
-              value={form.dummyIntegrationId === null ? "" : String(form.dummyIntegrationId)}
-              onChange={(value) => set("dummyIntegrationId", toId(value))}
-              disabled={!listsReady && form.dummyIntegrationId === null}
-              error={error("dummyIntegrationId")}
-            />
-            <Select
-              id="invoiceIntegrationId"
-              label={t("settings.invoiceIntegration")}
-              options={idOptions(lists?.integrations && accountsFor(lists.integrations, "live", form.invoiceIntegrationId), form.invoiceIntegrationId, t("settings.choose"), t("settings.account.test"))}
-              value={form.invoiceIntegrationId === null ? "" : String(form.invoiceIntegrationId)}
-              onChange={(value) => set("invoiceIntegrationId", toId(value))}
-              disabled={!listsReady && form.invoiceIntegrationId === null}
-              error={error("invoiceIntegrationId")}
-            />
-          </InlineGrid>
-          <Select
-            {...bind("trigger")}
-            label={t("settings.trigger")}
-            options={TRIGGERS.map((value) => ({ value, label: t.dyn(`settings.trigger.${value}`, value) }))}
-          />
-          {hasApiKey && (
-            <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
-              {webhookRegisteredAt ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) }) : t("settings.webhook.none")}
-            </Text>
-          )}
-        </BlockStack>
-      </Card>
-    </Layout.AnnotatedSection>
+    <AnnotatedCard id="connection" title={t("settings.connection")} description={t("settings.connection.help")}>
+      <InlineStack gap="200" blockAlign="center">
+        <Text as="span" fontWeight="semibold">
+          {t("settings.apiKey")}
+        </Text>
+        {hasApiKey ? (
+          <Badge tone="success">{t("settings.apiKey.status.saved")}</Badge>
+        ) : (
+          <Badge tone="attention">{t("settings.apiKey.status.none")}</Badge>
+        )}
+      </InlineStack>
+      <TextField
+        {...bind("apiKey")}
+        label={t("settings.apiKey")}
+        labelHidden
+        type="password"
+        autoComplete="new-password"
+        placeholder={hasApiKey ? t("settings.apiKey.placeholderSet") : t("settings.apiKey.placeholderEmpty")}
+        helpText={t("settings.apiKey.help")}
+      />
+      <TextField
+        {...bind("baseUrl")}
+        label={t("settings.baseUrl")}
+        autoComplete="off"
+        helpText={t("settings.baseUrl.help")}
+      />
+      {lists?.error && <Banner tone="warning">{t("settings.listsError", { error: lists.error })}</Banner>}
+      <Select
+        id="saleChannelId"
+        label={t("settings.saleChannel")}
+        options={idOptions(lists?.saleChannels, form.saleChannelId, t("settings.choose"))}
+        value={form.saleChannelId === null ? "" : String(form.saleChannelId)}
+        onChange={(value) => set("saleChannelId", toId(value))}
+        disabled={!listsReady && form.saleChannelId === null}
+        helpText={listHelp}
+        error={error("saleChannelId")}
+      />
+      {saleChannelExtra}
+      <Checkbox
+        id="testMode"
+        label={t("settings.testMode")}
+        helpText={t("settings.testMode.help")}
+        checked={form.testMode}
+        onChange={(checked) => set("testMode", checked)}
+      />
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+        <Select
+          id="dummyIntegrationId"
+          label={t("settings.dummyIntegration")}
+          options={idOptions(lists?.integrations && accountsFor(lists.integrations, "test", form.dummyIntegrationId), form.dummyIntegrationId, t("settings.choose"), t("settings.account.test"))}
+          value={form.dummyIntegrationId === null ? "" : String(form.dummyIntegrationId)}
+          onChange={(value) => set("dummyIntegrationId", toId(value))}
+          disabled={!listsReady && form.dummyIntegrationId === null}
+          error={error("dummyIntegrationId")}
+        />
+        <Select
+          id="invoiceIntegrationId"
+          label={t("settings.invoiceIntegration")}
+          options={idOptions(lists?.integrations && accountsFor(lists.integrations, "live", form.invoiceIntegrationId), form.invoiceIntegrationId, t("settings.choose"), t("settings.account.test"))}
+          value={form.invoiceIntegrationId === null ? "" : String(form.invoiceIntegrationId)}
+          onChange={(value) => set("invoiceIntegrationId", toId(value))}
+          disabled={!listsReady && form.invoiceIntegrationId === null}
+          error={error("invoiceIntegrationId")}
+        />
+      </InlineGrid>
+      <Select
+        {...bind("trigger")}
+        label={t("settings.trigger")}
+        options={TRIGGERS.map((value) => ({ value, label: t.dyn(`settings.trigger.${value}`, value) }))}
+      />
+      {hasApiKey && (
+        <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
+          {webhookRegisteredAt ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) }) : t("settings.webhook.none")}
+        </Text>
+      )}
+    </AnnotatedCard>
   );
 }
 
@@ -167,216 +164,200 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
 
   return (
     <>
-      <Layout.AnnotatedSection id="vat" title={t("settings.taxes")}>
-        <Card>
-          <BlockStack gap="400">
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-              <Select
-                {...bind("defaultTaxRate")}
-                label={t("settings.defaultTaxRate")}
-                helpText={t("settings.defaultTaxRate.help")}
-                options={TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
-              />
-              <Select
-                {...bind("unit")}
-                label={t("settings.unit")}
-                helpText={t("settings.unit.help")}
-                options={units.map((unit) => ({ value: unit, label: unit }))}
-              />
-            </InlineGrid>
-            <Checkbox
-              id="pricesIncludeVat"
-              label={t("settings.pricesIncludeVat")}
-              helpText={t("settings.pricesIncludeVat.help")}
-              checked={form.pricesIncludeVat}
-              onChange={(checked) => set("pricesIncludeVat", checked)}
-            />
-            <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
-              <TextField
-                {...bind("exemptionCode")}
-                label={t("settings.exemptionCode")}
-                helpText={t("settings.exemptionCode.help")}
-                autoComplete="off"
-              />
-              <TextField
-                {...bind("exemptionReason")}
-                label={t("settings.exemptionReason")}
-                helpText={t("settings.exemptionReason.help")}
-                autoComplete="off"
-              />
-            </InlineGrid>
-            <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
-              <TextField
-                {...bind("exportExemptionCode")}
-                label={t("settings.exportExemptionCode")}
-                helpText={t("settings.exportExemptionCode.help")}
-                autoComplete="off"
-                inputMode="numeric"
-              />
-              <TextField
-                {...bind("exportExemptionReason")}
-                label={t("settings.exportExemptionReason")}
-                helpText={t("settings.exportExemptionReason.help")}
-                autoComplete="off"
-              />
-            </InlineGrid>
-          </BlockStack>
-        </Card>
-      </Layout.AnnotatedSection>
+      <AnnotatedCard id="vat" title={t("settings.taxes")}>
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+          <Select
+            {...bind("defaultTaxRate")}
+            label={t("settings.defaultTaxRate")}
+            helpText={t("settings.defaultTaxRate.help")}
+            options={TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
+          />
+          <Select
+            {...bind("unit")}
+            label={t("settings.unit")}
+            helpText={t("settings.unit.help")}
+            options={units.map((unit) => ({ value: unit, label: unit }))}
+          />
+        </InlineGrid>
+        <Checkbox
+          id="pricesIncludeVat"
+          label={t("settings.pricesIncludeVat")}
+          helpText={t("settings.pricesIncludeVat.help")}
+          checked={form.pricesIncludeVat}
+          onChange={(checked) => set("pricesIncludeVat", checked)}
+        />
+        <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
+          <TextField
+            {...bind("exemptionCode")}
+            label={t("settings.exemptionCode")}
+            helpText={t("settings.exemptionCode.help")}
+            autoComplete="off"
+          />
+          <TextField
+            {...bind("exemptionReason")}
+            label={t("settings.exemptionReason")}
+            helpText={t("settings.exemptionReason.help")}
+            autoComplete="off"
+          />
+        </InlineGrid>
+        <InlineGrid columns={{ xs: 1, md: ["oneThird", "twoThirds"] }} gap="300">
+          <TextField
+            {...bind("exportExemptionCode")}
+            label={t("settings.exportExemptionCode")}
+            helpText={t("settings.exportExemptionCode.help")}
+            autoComplete="off"
+            inputMode="numeric"
+          />
+          <TextField
+            {...bind("exportExemptionReason")}
+            label={t("settings.exportExemptionReason")}
+            helpText={t("settings.exportExemptionReason.help")}
+            autoComplete="off"
+          />
+        </InlineGrid>
+      </AnnotatedCard>
 
-      <Layout.AnnotatedSection id="buyer" title={t("settings.customer")}>
-        <Card>
-          <BlockStack gap="400">
+      <AnnotatedCard id="buyer" title={t("settings.customer")}>
+        <TextField
+          {...bind("taxNumberAttributes")}
+          label={t("settings.taxNumberAttributes")}
+          helpText={t("settings.taxNumberAttributes.help")}
+          autoComplete="off"
+        />
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+          <TextField
+            {...bind("citizenNumberAttributes")}
+            label={t("settings.citizenNumberAttributes")}
+            autoComplete="off"
+          />
+          <TextField
+            {...bind("taxOfficeAttributes")}
+            label={t("settings.taxOfficeAttributes")}
+            autoComplete="off"
+          />
+        </InlineGrid>
+        <TextField
+          {...bind("companyTitleAttributes")}
+          label={t("settings.companyTitleAttributes")}
+          helpText={t("settings.companyTitleAttributes.help")}
+          autoComplete="off"
+        />
+        <Checkbox
+          id="useBillingCompany"
+          label={t("settings.useBillingCompany")}
+          checked={form.useBillingCompany}
+          onChange={(checked) => set("useBillingCompany", checked)}
+        />
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+          <TextField
+            {...bind("foreignBuyerTaxNumber")}
+            label={t("settings.foreignBuyerTaxNumber")}
+            helpText={t("settings.foreignBuyerTaxNumber.help")}
+            autoComplete="off"
+            inputMode="numeric"
+          />
+          <Select
+            {...bind("invoiceCurrency")}
+            label={t("settings.invoiceCurrency")}
+            options={[
+              { value: "shop", label: t("settings.invoiceCurrency.shop") },
+              { value: "presentment", label: t("settings.invoiceCurrency.presentment") },
+            ]}
+          />
+        </InlineGrid>
+      </AnnotatedCard>
+
+      <AnnotatedCard id="payment" title={t("settings.payment")} description={t("settings.payment.help")} gap="300" contentId="payment-methods">
+        {form.paymentMethodMap.map((row, index) => (
+          <InlineGrid key={index} columns={PAYMENT_ROW} gap="200" alignItems="end">
             <TextField
-              {...bind("taxNumberAttributes")}
-              label={t("settings.taxNumberAttributes")}
-              helpText={t("settings.taxNumberAttributes.help")}
+              id={`paymentMethodMap.${index}.match`}
+              label={t("settings.payment.match")}
+              labelHidden={smUp && index > 0}
               autoComplete="off"
+              value={row.match}
+              onChange={(value) => setPayment(index, { match: value })}
+              error={error(`paymentMethodMap.${index}.match`)}
             />
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-              <TextField
-                {...bind("citizenNumberAttributes")}
-                label={t("settings.citizenNumberAttributes")}
-                autoComplete="off"
-              />
-              <TextField
-                {...bind("taxOfficeAttributes")}
-                label={t("settings.taxOfficeAttributes")}
-                autoComplete="off"
-              />
-            </InlineGrid>
-            <TextField
-              {...bind("companyTitleAttributes")}
-              label={t("settings.companyTitleAttributes")}
-              helpText={t("settings.companyTitleAttributes.help")}
-              autoComplete="off"
+            <Select
+              id={`paymentMethodMap.${index}.method`}
+              label={t("settings.payment.method")}
+              labelHidden={smUp && index > 0}
+              options={methodOptions}
+              value={row.method}
+              onChange={(value) => setPayment(index, { method: value })}
+              error={error(`paymentMethodMap.${index}.method`)}
             />
-            <Checkbox
-              id="useBillingCompany"
-              label={t("settings.useBillingCompany")}
-              checked={form.useBillingCompany}
-              onChange={(checked) => set("useBillingCompany", checked)}
-            />
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-              <TextField
-                {...bind("foreignBuyerTaxNumber")}
-                label={t("settings.foreignBuyerTaxNumber")}
-                helpText={t("settings.foreignBuyerTaxNumber.help")}
-                autoComplete="off"
-                inputMode="numeric"
-              />
-              <Select
-                {...bind("invoiceCurrency")}
-                label={t("settings.invoiceCurrency")}
-                options={[
-                  { value: "shop", label: t("settings.invoiceCurrency.shop") },
-                  { value: "presentment", label: t("settings.invoiceCurrency.presentment") },
-                ]}
-              />
-            </InlineGrid>
-          </BlockStack>
-        </Card>
-      </Layout.AnnotatedSection>
+            <RemoveButton onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))} />
+          </InlineGrid>
+        ))}
+        {error("paymentMethodMap") && <InlineError fieldID="payment-methods" message={error("paymentMethodMap")!} />}
+        <InlineStack>
+          <Button onClick={() => set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])}>
+            {t("settings.payment.add")}
+          </Button>
+        </InlineStack>
+      </AnnotatedCard>
 
-      <Layout.AnnotatedSection id="payment" title={t("settings.payment")} description={t("settings.payment.help")}>
-        <Card>
-          <BlockStack gap="300" id="payment-methods">
-            {form.paymentMethodMap.map((row, index) => (
-              <InlineGrid key={index} columns={PAYMENT_ROW} gap="200" alignItems="end">
-                <TextField
-                  id={`paymentMethodMap.${index}.match`}
-                  label={t("settings.payment.match")}
-                  labelHidden={smUp && index > 0}
-                  autoComplete="off"
-                  value={row.match}
-                  onChange={(value) => setPayment(index, { match: value })}
-                  error={error(`paymentMethodMap.${index}.match`)}
-                />
-                <Select
-                  id={`paymentMethodMap.${index}.method`}
-                  label={t("settings.payment.method")}
-                  labelHidden={smUp && index > 0}
-                  options={methodOptions}
-                  value={row.method}
-                  onChange={(value) => setPayment(index, { method: value })}
-                  error={error(`paymentMethodMap.${index}.method`)}
-                />
-                <RemoveButton onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))} />
-              </InlineGrid>
-            ))}
-            {error("paymentMethodMap") && <InlineError fieldID="payment-methods" message={error("paymentMethodMap")!} />}
-            <InlineStack>
-              <Button onClick={() => set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])}>
-                {t("settings.payment.add")}
-              </Button>
-            </InlineStack>
-          </BlockStack>
-        </Card>
-      </Layout.AnnotatedSection>
-
-      <Layout.AnnotatedSection id="carriers" title={t("settings.carriers")} description={t("settings.carriers.help")}>
-        <Card>
-          <BlockStack gap="300">
-            {form.carriers.map((row, index) => (
-              <BlockStack key={index} gap="100">
-                <InlineGrid columns={CARRIER_ROW} gap="200" alignItems="end">
-                  <TextField
-                    id={`carriers.${index}.name`}
-                    label={t("settings.carriers.name")}
-                    labelHidden={mdUp && index > 0}
-                    autoComplete="off"
-                    value={row.name}
-                    onChange={(value) => setCarrier(index, { name: value })}
-                    error={error(`carriers.${index}.name`)}
-                  />
-                  <TextField
-                    id={`carriers.${index}.taxNumber`}
-                    label={t("settings.carriers.taxNumber")}
-                    labelHidden={mdUp && index > 0}
-                    autoComplete="off"
-                    inputMode="numeric"
-                    value={row.taxNumber}
-                    onChange={(value) => setCarrier(index, { taxNumber: value })}
-                    error={error(`carriers.${index}.taxNumber`)}
-                  />
-                  <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
-                </InlineGrid>
-                {/* The legal name on a line of its own: company titles are long and must read in full. */}
-                <TextField
-                  id={`carriers.${index}.title`}
-                  label={t("settings.carriers.title")}
-                  labelHidden={mdUp && index > 0}
-                  autoComplete="off"
-                  value={row.title}
-                  onChange={(value) => setCarrier(index, { title: value })}
-                  error={error(`carriers.${index}.title`)}
-                />
-              </BlockStack>
-            ))}
-            {error("carriers") && <InlineError fieldID="carriers" message={error("carriers")!} />}
-            <InlineStack>
-              <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>{t("settings.carriers.add")}</Button>
-            </InlineStack>
-            <Text as="h3" variant="headingSm">
-              {t("settings.defaultCarrier")}
-            </Text>
-            <InlineGrid columns={{ xs: 1, md: ["twoThirds", "oneThird"] }} gap="200">
+      <AnnotatedCard id="carriers" title={t("settings.carriers")} description={t("settings.carriers.help")} gap="300">
+        {form.carriers.map((row, index) => (
+          <BlockStack key={index} gap="100">
+            <InlineGrid columns={CARRIER_ROW} gap="200" alignItems="end">
               <TextField
-                {...bind("defaultCarrierTitle")}
-                label={t("settings.carriers.title")}
+                id={`carriers.${index}.name`}
+                label={t("settings.carriers.name")}
+                labelHidden={mdUp && index > 0}
                 autoComplete="off"
-                helpText={t("settings.defaultCarrier.help")}
+                value={row.name}
+                onChange={(value) => setCarrier(index, { name: value })}
+                error={error(`carriers.${index}.name`)}
               />
               <TextField
-                {...bind("defaultCarrierTaxNumber")}
+                id={`carriers.${index}.taxNumber`}
                 label={t("settings.carriers.taxNumber")}
+                labelHidden={mdUp && index > 0}
                 autoComplete="off"
                 inputMode="numeric"
+                value={row.taxNumber}
+                onChange={(value) => setCarrier(index, { taxNumber: value })}
+                error={error(`carriers.${index}.taxNumber`)}
               />
+              <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
             </InlineGrid>
+            {/* The legal name on a line of its own: company titles are long and must read in full. */}
+            <TextField
+              id={`carriers.${index}.title`}
+              label={t("settings.carriers.title")}
+              labelHidden={mdUp && index > 0}
+              autoComplete="off"
+              value={row.title}
+              onChange={(value) => setCarrier(index, { title: value })}
+              error={error(`carriers.${index}.title`)}
+            />
           </BlockStack>
-        </Card>
-      </Layout.AnnotatedSection>
+        ))}
+        {error("carriers") && <InlineError fieldID="carriers" message={error("carriers")!} />}
+        <InlineStack>
+          <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>{t("settings.carriers.add")}</Button>
+        </InlineStack>
+        <Text as="h3" variant="headingSm">
+          {t("settings.defaultCarrier")}
+        </Text>
+        <InlineGrid columns={{ xs: 1, md: ["twoThirds", "oneThird"] }} gap="200">
+          <TextField
+            {...bind("defaultCarrierTitle")}
+            label={t("settings.carriers.title")}
+            autoComplete="off"
+            helpText={t("settings.defaultCarrier.help")}
+          />
+          <TextField
+            {...bind("defaultCarrierTaxNumber")}
+            label={t("settings.carriers.taxNumber")}
+            autoComplete="off"
+            inputMode="numeric"
+          />
+        </InlineGrid>
+      </AnnotatedCard>
     </>
   );
 }
