@@ -24,7 +24,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const print = (text: string) => process.stdout.write(`${text}\n`);
 const { migrate } = await import("../app/db/migrate");
 const { createDb } = await import("../app/db/client");
-const { createHotStatements, claimRowsSql } = await import("../app/db/hot.server");
+const { createHotStatements } = await import("../app/db/hot.server");
+const { claimRowsSql } = await import("../app/db/hot-sql");
 const { PRIORITIES } = await import("../app/invoices/states");
 
 // ---------------------------------------------------------------- the statement before the index (ranks every due row)

@@ -5,6 +5,8 @@
 // 2. on SQLite, the claim's count of live leases per shop (its `busy` part) as the app runs it (no ANALYZE: the app
 //    never gathers statistics), with the index named (INDEXED BY, as the claim has it) and as the planner chose
 //    before (a scan of every row in shop order).
+// Each insert is timed twice: as a prepared statement through the driver, and through Prisma 7's client (create with
+// the same columns; the app's webhook insert measured both ways in bench/hot-ab.ts).
 // Run: npx tsx bench/partial-indexes.bench.ts [--history=20000] [--inserts=2000] [--postgres=postgresql://postgres@127.0.0.1:5432/test]
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -22,6 +24,21 @@ const MIGRATION = "20261126234500_partial_indexes";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const print = (text: string) => process.stdout.write(`${text}\n`);
 const { migrate } = await import("../app/db/migrate");
+const { createDb } = await import("../app/db/client");
+type Db = ReturnType<typeof createDb>;
+
+/** `per` inserts of a new row through Prisma's client (the columns the webhook's insert sets), µs per row. */
+async function prismaInserts(db: Db, per: number, next: () => number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < per; i++) {
+    const n = next();
+    await db.invoice.create({
+      data: { id: `p${n}`, shopDomain: "bench.myshopify.com", orderId: `p${n}`, orderName: `#p${n}`, orderCreatedAt: now, customerId: "7", customerName: "Ayşe", customerSearch: "ayse", orderTotal: "100.00", currency: "TRY", orderSnapshot: JSON.parse(SNAPSHOT), state: "queued", nextAttemptAt: now, priority: 0 },
+      select: { id: true },
+    });
+  }
+  return ((performance.now() - start) * 1000) / per;
+}
 
 // The project as it was before the migration: the same migrations without it.
 const beforeRoot = path.join(root, "tmp", "bench", "before-partial-indexes");
@@ -49,6 +66,8 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
 // ---------------------------------------------------------------- SQLite
 {
   const results: Record<string, number[]> = { before: [], after: [] };
+  const viaPrisma: Record<string, number[]> = { before: [], after: [] };
+  const clients = new Map<string, Db>();
   const dbs = new Map<string, Database.Database>();
   for (const [label, dir] of schemas) {
     const file = path.join(root, "tmp", "bench", `partial-${label}.sqlite`);
@@ -62,6 +81,7 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
       for (let i = 0; i < HISTORY; i++) history.run(`h${i}`, `h${i}`, `#h${i}`, iso(now), SNAPSHOT, iso(now), iso(now), i + 1, `ARS2026${String(i).padStart(9, "0")}`);
     })();
     dbs.set(label, db);
+    clients.set(label, createDb(`file:${file}`));
   }
   let n = 0;
   for (let round = 0; round < ROUNDS; round++) {
@@ -76,10 +96,14 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
         db.transaction(() => insert.run(`n${n}`, `n${n}`, `#n${n}`, iso(now), SNAPSHOT, iso(now), iso(now), iso(now)))();
       }
       results[label].push(((performance.now() - start) * 1000) / per);
+      viaPrisma[label].push(await prismaInserts(clients.get(label)!, per, () => ++n));
     }
   }
   const [b, a] = [median(results.before), median(results.after)];
   print(`\nSQLite insert of a new row: before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row (medians of ${ROUNDS} rounds): after ÷ before ${(a / b).toFixed(3)}×`);
+  const [pb, pa] = [median(viaPrisma.before), median(viaPrisma.after)];
+  print(`SQLite insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`);
+  for (const client of clients.values()) await client.$disconnect();
 
   // The claim's live-lease count, as the app's database has no statistics.
   const db = dbs.get("after")!;
@@ -109,6 +133,7 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
 // ---------------------------------------------------------------- PostgreSQL
 if (postgresUrl) {
   const clients = new Map<string, pg.Client>();
+  const prismas = new Map<string, Db>();
   for (const [label, dir] of schemas) {
     const schema = `bench_partial_${label}`;
     const admin = new pg.Client({ connectionString: postgresUrl });
@@ -128,8 +153,10 @@ if (postgresUrl) {
     );
     await client.query(`VACUUM ANALYZE "Invoice"`);
     clients.set(label, client);
+    prismas.set(label, createDb(`${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}schema=${schema}`));
   }
   const results: Record<string, number[]> = { before: [], after: [] };
+  const viaPrisma: Record<string, number[]> = { before: [], after: [] };
   let n = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (const [label] of schemas) {
@@ -145,9 +172,13 @@ if (postgresUrl) {
         });
       }
       results[label].push(((performance.now() - start) * 1000) / per);
+      viaPrisma[label].push(await prismaInserts(prismas.get(label)!, per, () => ++n));
     }
   }
+  const [pb, pa] = [median(viaPrisma.before), median(viaPrisma.after)];
+  for (const db of prismas.values()) await db.$disconnect();
   const [b, a] = [median(results.before), median(results.after)];
-  print(`\nPostgreSQL insert of a new row (one round trip, autocommit): before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row: after ÷ before ${(a / b).toFixed(3)}×`);
+  print(`\nPostgreSQL insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`);
+  print(`PostgreSQL insert of a new row (one round trip, autocommit): before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row: after ÷ before ${(a / b).toFixed(3)}×`);
   for (const client of clients.values()) await client.end();
 }

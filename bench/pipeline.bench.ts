@@ -7,7 +7,8 @@
 // 3. Drain: 2,000 queued orders posted through the sandbox at a fixed latency, against the ideal
 //    (orders × latency ÷ concurrency).
 // 4. Fairness: 10,000 queued orders of 100 shops on PostgreSQL, each shop's wait against its fair share.
-// --only=ingest|idle|drain|fairness runs one part. --profile-web=DIR writes a V8 CPU profile of the web process
+// --only=ingest|idle|drain|fairness runs one part. --via=prisma takes every hot statement that has a Prisma form
+// through Prisma's client instead of the hand-written SQL (HOT_STATEMENTS_VIA, app/db/hot.server.ts), for an A/B run. --profile-web=DIR writes a V8 CPU profile of the web process
 // during ingestion and the drain (summarise with bench/profile-summary.ts).
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
@@ -32,6 +33,8 @@ const DRAIN_LATENCY_MS = Number(args.get("latency") ?? 50);
 const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
 /** --profile-workers=DIR: each worker process writes a V8 CPU profile there (summarise with bench/profile-summary.ts). */
 const PROFILE_DIR = args.get("profile-workers");
+/** --via=prisma: the app's processes take the hot statements through Prisma (the A/B switch of app/db/hot.server.ts). */
+const VIA_ENV: Record<string, string> = args.get("via") ? { HOT_STATEMENTS_VIA: args.get("via")! } : {};
 const webProfile = () => (args.get("profile-web") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("profile-web")}`] : []);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -113,7 +116,7 @@ const say = (line: string) => {
 
 // 1. Ingestion, worker off so only the webhook route is measured.
 if (!args.get("only") || args.get("only") === "ingest") {
-  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn" }, nodeArgs: webProfile() });
+  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV }, nodeArgs: webProfile() });
   const baseline = await startBaseline(stack.secret);
   await load(baseline.url, stack.shop, stack.secret, 900_000); // warm-up
   await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 800_000);
@@ -144,7 +147,7 @@ if (!args.get("only") || args.get("only") === "idle") {
   const arrivals: number[] = [];
   const stack = await startLocalStack({
     name: "bench-idle",
-    env: { LOG_LEVEL: "warn", RECONCILE_INTERVAL_MINUTES: "0" },
+    env: { LOG_LEVEL: "warn", RECONCILE_INTERVAL_MINUTES: "0", ...VIA_ENV },
     sandboxLog: (line) => {
       const match = /^POST \/api\/invoices → \d+ \((\d+) ms\)/.exec(line);
       if (match) arrivals.push(Date.now() - Number(match[1]));
@@ -188,7 +191,7 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   const stack = await startLocalStack({
     name: `bench-drain-${options.processes}`,
     postgresUrl: options.postgresUrl,
-    env: { WORKER_MODE: "off", LOG_LEVEL: "warn" },
+    env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV },
     nodeArgs: webProfile(),
     sandboxLog: (line) => {
       if (line.startsWith("POST /api/invoices ")) {
@@ -261,7 +264,7 @@ const FAIR_SHOPS = Number(args.get("fairness-shops") ?? 100);
 const FAIR_PROCESSES = Number(args.get("fairness-processes") ?? 2);
 
 async function fairness(postgresUrl: string) {
-  const stack = await startLocalStack({ name: "bench-fairness", postgresUrl, env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+  const stack = await startLocalStack({ name: "bench-fairness", postgresUrl, env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV } });
   const db = createDb(stack.databaseUrl);
   const { orderSnapshot } = await import("../app/orders/order");
   const shops = await cloneShops(stack, db, FAIR_SHOPS);

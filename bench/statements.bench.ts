@@ -6,6 +6,8 @@
 // one is sent on that connection (node-postgres does not pipeline), so one query is one round trip. The end of a job
 // (`finishJob`) is counted apart, by the state it leaves the row in.
 // npx tsx bench/statements.bench.ts [--orders=50] [--postgres=postgresql://postgres@127.0.0.1:5432/test]
+// With --ab [--rounds=9] [--calls=100] [--history=5000] [--statements=a,b]: each hot statement timed through Prisma's
+// client and through the hand-written SQL instead, in the same run (bench/hot-ab.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +18,12 @@ import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-help
 
 const ORDERS = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.split("=")[1] ?? 50);
 const POSTGRES = process.argv.find((arg) => arg.startsWith("--postgres="))?.slice("--postgres=".length);
+if (process.argv.includes("--ab")) {
+  // Each hot statement through Prisma and through the hand-written SQL, timed in the same run (bench/hot-ab.ts).
+  const { runAb } = await import("./hot-ab");
+  await runAb(POSTGRES);
+  process.exit(0);
+}
 
 Object.assign(process.env, {
   NODE_ENV: "test",

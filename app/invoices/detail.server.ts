@@ -17,6 +17,7 @@ import { closureFrom, type Closure } from "./closure";
 import { mayClose, mayOverrideBuyer } from "./fixes.server";
 import { buyerOverrideFrom, type BuyerOverride } from "../orders/buyer-override";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export interface TotalsView {
   orderTotal: string;
@@ -145,7 +146,7 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
-  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? "paid";
+  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? DEFAULT_TRIGGER;
   const deadline = runningDeadline(row, trigger);
   const problems = problemsFrom(row.problems);
   const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);

@@ -11,6 +11,7 @@ import { orderSnapshot } from "../orders/order";
 import { signalWork } from "../jobs/signal.server";
 import { PRIORITY, type InvoiceState } from "./states";
 import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 /** A shop that never installed the app gets no rows (and no Shop row); the delivery is only recorded. */
 const UNKNOWN_SHOP = { status: 200, result: "unknown_shop" } as const;
@@ -27,8 +28,9 @@ export interface ReadOrderMeta {
 }
 
 /** The shop's invoicing trigger, or null when the shop never installed the app (no Shop row). */
-function triggerOf(shop: string): Promise<string | null> {
-  return hot().shopTrigger(shop);
+async function triggerOf(shop: string): Promise<string | null> {
+  const stored = await hot().shopTrigger(shop);
+  return stored && (stored.trigger ?? DEFAULT_TRIGGER);
 }
 
 function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date, read?: ReadOrderMeta) {

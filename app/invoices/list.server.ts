@@ -16,6 +16,7 @@ import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "./states";
 import { ISSUABLE_TEST_INVOICES } from "./actions.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -193,7 +194,7 @@ export async function listInvoices(
   params: InvoiceListParams,
   timezone: string,
   pageSize = PAGE_SIZE,
-  context: DeadlineContext = { trigger: "paid", now: new Date() },
+  context: DeadlineContext = { trigger: DEFAULT_TRIGGER, now: new Date() },
 ): Promise<InvoicePage> {
   const where = filterWhere(shop, params, timezone, context);
   const backwards = !params.after && Boolean(params.before);
@@ -301,7 +302,7 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
       settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true, accountProblem: true, trigger: true } },
     },
   });
-  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? "paid", settings: row?.settings ?? null };
+  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? DEFAULT_TRIGGER, settings: row?.settings ?? null };
 }
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */

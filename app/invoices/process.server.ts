@@ -34,7 +34,7 @@ import { signalWork } from "../jobs/signal.server";
 import { stateOf, type EventType } from "./states";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "../after-sale/before-posting.server";
 import { orderAsItStands } from "../orders/refunds";
-import { writesBack } from "./write-back-due.server";
+import { writeBackStart, writesBack } from "./write-back-due.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
 import { foldForSearch } from "../i18n/search-fold";
@@ -676,7 +676,7 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
     refunds: outcome.refunds ?? [],
     // The order carries the invoice's state (tags, metafields, Flow): a step of its own, due now, which can fail and
     // retry without ever touching this row (app/write-back/run.server.ts); it waits while write_orders is missing.
-    writeBack: writesBack(row, nextState, changed),
+    writeBack: writesBack(row, nextState, changed) ? (scopes) => writeBackStart(scopes, at) : null,
     // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
     teamId: outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null ? outcome.teamId : null,
     // A callback that came while this worker was busy (before the remote id was stored) asks for a read now.

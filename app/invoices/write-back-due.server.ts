@@ -2,6 +2,8 @@
 // whose reaching makes the order's write-back due, and the row that makes it due. The invoice's side of the
 // write-back, so that posting and the merchant's fixes schedule it without depending on the write-back step.
 import type { Db } from "../db.server";
+import type { WriteBackStart } from "../db/hot.server";
+import { includesWriteScope, WRITE_SCOPE } from "../shopify/optional-scopes";
 import type { InvoiceState } from "./states";
 
 /** States after which the order is written: the invoice reached an end, or changed again after one. */
@@ -20,6 +22,17 @@ export type InvoiceForWrite = {
 export function writesBack(row: InvoiceForWrite, nextState: string | undefined, changed: boolean): boolean {
   if (row.isTest || row.waybillId !== null || !/^\d+$/.test(row.orderId)) return false;
   return changed && nextState !== undefined && (WRITTEN_STATES as string[]).includes(nextState);
+}
+
+/**
+ * A write-back made due at `now` by the end of a job: pending when the offline token's recorded scopes include
+ * write_orders, else waiting for them (no_scope: not retried until the merchant grants it). The end of a job reads
+ * the scopes in its own transaction and writes what this says (app/db/hot.server.ts FinishJob).
+ */
+export function writeBackStart(scopes: string | null, now: Date): WriteBackStart {
+  return includesWriteScope(scopes)
+    ? { status: "pending", nextAttemptAt: now, lastError: null }
+    : { status: "no_scope", nextAttemptAt: null, lastError: `missing scope ${WRITE_SCOPE}` };
 }
 
 /** Makes the order's write-back due now (inside the caller's transaction). What was written stays. */

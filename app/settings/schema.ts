@@ -21,6 +21,8 @@ export type FieldErrors = Record<string, SettingsErrorCode>;
 const code = (value: SettingsErrorCode) => ({ error: value });
 
 export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
+/** A shop without settings (or without a trigger) invoices an order when it is paid. */
+export const DEFAULT_TRIGGER = "paid" satisfies (typeof TRIGGERS)[number];
 export type Trigger = (typeof TRIGGERS)[number];
 export const INVOICE_CURRENCIES = ["shop", "presentment"] as const;
 export const UNITS = ["C62", "KGM", "GRM", "LTR", "MTR", "MTK", "SET", "PR", "BX", "DZN", "HUR", "DAY", "MON", "KWH"] as const;
@@ -196,7 +198,7 @@ export const ConnectionSchema = z.object({
   saleChannelId: optionalId.optional(),
   testMode: z.boolean(code("invalid")).default(true),
   dummyIntegrationId: optionalId.optional(),
-  trigger: z.enum(TRIGGERS, code("invalid")).default("paid"),
+  trigger: z.enum(TRIGGERS, code("invalid")).default(DEFAULT_TRIGGER),
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ShopSettings as ShopSettingsRow } from "#prisma/sqlite";
 import prisma from "../db.server";
-import { ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type SettingsView, type MappingSettings, type OrderTags, type Trigger } from "./schema";
+import { DEFAULT_TRIGGER, ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type SettingsView, type MappingSettings, type OrderTags, type Trigger } from "./schema";
 import { decryptSecret, encryptSecret } from "../secrets/crypto.server";
 import { checkOutboundUrl, outboundPolicy } from "../http/outbound-guard.server";
 import { LIVE_BASE_URL } from "../invoicing-service/schemas";
@@ -66,7 +66,7 @@ export async function getSettings(shop: string): Promise<SettingsView> {
     saleChannelId: row?.saleChannelId ?? null,
     testMode: row?.testMode ?? true,
     dummyIntegrationId: row?.dummyIntegrationId ?? null,
-    trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : "paid",
+    trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : DEFAULT_TRIGGER,
     mapping: readMapping(row?.mapping),
     orderTags: { orderTag: row?.orderTag ?? "e-fatura", eArchiveTag: row?.eArchiveTag ?? "", eInvoiceTag: row?.eInvoiceTag ?? "" },
   };

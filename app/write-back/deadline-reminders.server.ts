@@ -11,6 +11,7 @@ import { readWritten } from "./plan";
 import { scheduleWriteBack } from "../invoices/write-back-due.server";
 import { isInFlight } from "../invoices/states";
 import { DEADLINE_DAYS, flowCallDue, nearBefore, runningDeadline, runningStates } from "../invoices/deadline";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 /** At most this many write-backs made due per shop and pass (the next pass takes the rest). */
 const PER_SHOP = 500;
@@ -20,7 +21,7 @@ export async function scheduleDeadlineCalls(now: Date): Promise<number> {
   const shops = await prisma.shop.findMany({ select: { domain: true, settings: { select: { trigger: true } } } });
   let scheduled = 0;
   for (const shop of shops) {
-    const trigger = shop.settings?.trigger ?? "paid";
+    const trigger = shop.settings?.trigger ?? DEFAULT_TRIGGER;
     // Deadlines between now and 48 h from now: an index range on [shopDomain, state, orderCreatedAt].
     const rows = await prisma.invoice.findMany({
       where: {

@@ -39,6 +39,7 @@ import {
 import { hasWriteScope } from "../shops/scopes.server";
 import { WRITE_SCOPE } from "../shopify/optional-scopes";
 import { customerPdfUrl } from "../pdf/customer-pdf.server";
+import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const WRITEBACK = {
   baseMs: 5_000,
@@ -78,7 +79,7 @@ function tagSettingsOf(settings: { orderTag: string; eArchiveTag: string; eInvoi
 }
 
 /** The invoice as the planner reads it; `trigger` (the shop's) says whether a waiting invoice's deadline runs. */
-export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger = "paid"): WriteBackInvoice {
+export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger: string = DEFAULT_TRIGGER): WriteBackInvoice {
   const deadline = runningDeadline(row, trigger);
   const body = (row.requestBody ?? {}) as { issue_date?: unknown };
   const problems = Array.isArray(row.problems) ? (row.problems as Array<{ code?: unknown; severity?: unknown }>) : [];

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { claimDueWriteBacks, processWriteBack, type AdminGraphql, type WriteBackDeps } from "../../app/write-back/run.server";
-import { scheduleWriteBack } from "../../app/invoices/write-back-due.server";
+import { scheduleWriteBack, writeBackStart } from "../../app/invoices/write-back-due.server";
 import { readWritten } from "../../app/write-back/plan";
 import { hot } from "../../app/db.server";
 import { createInvoiceRow, installShop, prisma } from "../helpers/db";
@@ -44,7 +44,7 @@ describe("a write-back made due again while it is being written", () => {
       "the worker's store of a job's end",
       async (invoiceId) => {
         await prisma.invoice.update({ where: { id: invoiceId }, data: { leaseOwner: "worker-2", leaseUntil: new Date(Date.now() + 60_000) } });
-        const stored = await hot().finishJob({ id: invoiceId, owner: "worker-2", shopDomain: SHOP, values: ISSUED, events: [], refunds: [], writeBack: true, teamId: null, callbacksSince: null });
+        const stored = await hot().finishJob({ id: invoiceId, owner: "worker-2", shopDomain: SHOP, values: ISSUED, events: [], refunds: [], writeBack: (scopes) => writeBackStart(scopes, new Date()), teamId: null, callbacksSince: null });
         expect(stored.stored).toBe(true);
       },
     ],
