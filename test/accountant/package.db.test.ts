@@ -8,10 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import yauzl from "yauzl";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { afterAll, describe, expect, it } from "vitest";
 import { clientFor, companyCustomer, invoiceBody, waitFor } from "../contract/helpers";
-import { connectShop } from "../helpers/pipeline";
+import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing-service/schemas";
@@ -22,25 +21,14 @@ import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
 import { startWorker } from "../../app/worker/worker.server";
 
-let sandbox: Sandbox;
-const requests: string[] = [];
+const sandbox = sandboxForEachTest({ formalizeDelayMs: 5, shops: [SHOP, OTHER_SHOP] });
+const { requests } = sandbox;
 const PERIOD = { from: "2026-10-01", to: "2026-10-31" };
 /** Registered for e-invoice in the sandbox's default account. */
 const VKN = "9876543217";
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 5, log: (line) => requests.push(line) });
-});
 afterAll(async () => {
-  await sandbox.stop();
   for (const { id } of await prisma.accountantPackage.findMany({ select: { id: true } })) rmSync(packageDir(id), { recursive: true, force: true });
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(sandbox, SHOP);
-  await connectShop(sandbox, OTHER_SHOP);
-  sandbox.faults.reset();
-  requests.length = 0;
 });
 
 const person = { id: "p-1", type: "person" as const, tax_number: "11111111111", name: "Ayşe", surname: "Yılmaz", country: "Türkiye", address: "Atatürk Cad. 1", city: "İstanbul", district: "Kadıköy" };

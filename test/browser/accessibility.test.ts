@@ -3,10 +3,11 @@
 // has a title of its own in the admin's language (the browser tab, and what a screen reader announces first).
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, USER_AGENT, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, USER_AGENT, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 import { seriousViolations } from "../helpers/axe";
 
 const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
@@ -33,9 +34,8 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
   let completedId = "";
   let attentionId = "";
 
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `a11y-${process.pid}`, formalizeDelayMs: 150, testMode: true });
-    db = createDb(stack.databaseUrl);
+  withBrowserStack({ name: "a11y", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 180_000 }, async (started) => {
+    ({ stack, db, browser } = started);
     for (const name of ["01-single-item-citizen", "09-company-buyer", "08-zero-rate-without-exemption"]) {
       expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
     }
@@ -44,13 +44,6 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
     );
     completedId = rows.find((row) => row.orderName === "#1009")!.id;
     attentionId = rows.find((row) => row.orderName === "#1008")!.id;
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
   });
 
   const heading = (name: string | RegExp) => (page: Page) => expect.poll(() => page.getByRole("heading", { name }).first().isVisible()).toBe(true);

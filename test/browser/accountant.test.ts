@@ -4,10 +4,11 @@
 // give is named on the page.
 import type { Browser, Page } from "playwright-core";
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, shot as screenshot, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 const FIXTURES = ["01-single-item-citizen", "02-mixed-rates-free-shipping", "07-zero-rate-export-with-exemption", "09-company-buyer", "22-presentment-eur-invoiced-in-eur", "20-rounding-3x33.33"];
 const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
@@ -24,19 +25,11 @@ async function shot(page: Page, name: string) {
 const progressText = (page: Page) => page.locator("[id^=accountant-progress-]").first().textContent();
 
 describe.skipIf(!chromiumAvailable())("the accountant package page in the browser", () => {
-  beforeAll(async () => {
-    // One PDF at a time, each answered after 1.5 s: the build takes long enough to be watched.
-    stack = await startLocalStack({ name: `accountant-${process.pid}`, formalizeDelayMs: 100, env: { ACCOUNTANT_PDF_CONCURRENCY: "1", RECONCILE_INTERVAL_MINUTES: "0" } });
-    db = createDb(stack.databaseUrl);
+  // One PDF at a time, each answered after 1.5 s: the build takes long enough to be watched.
+  withBrowserStack({ name: "accountant", stack: { formalizeDelayMs: 100, env: { ACCOUNTANT_PDF_CONCURRENCY: "1", RECONCILE_INTERVAL_MINUTES: "0" } }, timeoutMs: 180_000 }, async (started) => {
+    ({ stack, db, browser } = started);
     for (const name of FIXTURES) expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
     await waitFor("six completed invoices", () => db.invoice.count({ where: { shopDomain: stack.shop, state: "completed" } }), (n) => n === FIXTURES.length, 60_000);
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
   });
 
   it("builds this month's package with a progress bar (Turkish), then offers its ZIP (English)", async () => {

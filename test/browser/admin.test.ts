@@ -3,11 +3,12 @@
 // Shopify's CDN is answered locally; the local App Bridge stand-in signs the session tokens.
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing-service/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor, USER_AGENT } from "../helpers/browser";
+import { chromiumAvailable, closePage, openAdminPage, shot, waitFor, USER_AGENT } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
@@ -22,9 +23,8 @@ const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) => open
 const rowOf = (page: Page, orderName: string) => page.locator("tbody tr", { hasText: orderName });
 
 describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `browser-${process.pid}`, formalizeDelayMs: 150, testMode: true });
-    db = createDb(stack.databaseUrl);
+  withBrowserStack({ name: "browser", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, async (started) => {
+    ({ stack, db, browser } = started);
     for (const name of ["01-single-item-citizen", "09-company-buyer", "12-anonymous-consumer", "08-zero-rate-without-exemption"]) {
       const response = await stack.deliver("orders/paid", fixture(name));
       expect(response.status).toBe(200);
@@ -35,13 +35,6 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     // A second shop that has just installed the app: an offline session, no settings yet.
     await db.shop.create({ data: { domain: NEW_SHOP, name: "Yeni Mağaza" } });
     await db.session.create({ data: { id: `offline_${NEW_SHOP}`, shop: NEW_SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
   });
 
   it("lists the invoices with serial numbers and PDF links after the service's callbacks (Turkish)", async () => {

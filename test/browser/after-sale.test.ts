@@ -3,10 +3,11 @@
 // path and its "done" confirmation), and the Returns page with its CSV export, in Turkish and English, with
 // screenshots.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 import { afterSaleFixture, orderFixture } from "../helpers/after-sale";
 
 let stack: LocalStack;
@@ -32,21 +33,13 @@ async function completed(orderId: string) {
 }
 
 describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `after-sale-${process.pid}`, formalizeDelayMs: 100, testMode: false });
-    db = createDb(stack.databaseUrl);
-    browser = await launchBrowser();
+  withBrowserStack({ name: "after-sale", stack: { formalizeDelayMs: 100, testMode: false }, timeoutMs: 180_000 }, async (started) => {
+    ({ stack, db, browser } = started);
     for (const name of ["01-single-item-citizen", "17-gift-card-with-item"]) expect((await stack.deliver("orders/paid", orderFixture(name))).status).toBe(200);
     await completed("5810000001");
     await completed("5810000017");
     expect((await stack.deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).status).toBe(200);
     expect((await stack.deliver("refunds/create", afterSaleFixture("refund-gift-card-with-item"))).status).toBe(200);
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
   });
 
   it("the invoice page says to cancel the e-Arşiv invoice in the panel, then records 'done' (Turkish)", async () => {

@@ -3,17 +3,16 @@
 // may read companies, with the grant button when it may not, and the tax office metafield. The app runs against the
 // invoicing sandbox and the Admin API stand-in, which serves the company.
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { startStandin, type Standin } from "../../shopify-standin/server";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 import { paidOrder } from "../helpers/orders";
 
 const SHOP = "demo-magaza.myshopify.com";
 const order = paidOrder({ company: { id: 9001, location_id: 9101 } });
 
-let standin: Standin;
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
@@ -22,46 +21,39 @@ let db: Db;
 const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#b2b") });
 
 describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
-  beforeAll(async () => {
-    standin = await startStandin({
-      port: 0,
-      shop: SHOP,
-      orders: [order],
-      scopes: ["read_orders", "read_companies", "read_all_orders"],
-      companies: [
-        {
-          id: 9001,
-          name: "Acme Makine A.Ş.",
-          locations: [
-            {
-              id: 9101,
-              name: "Ankara Merkez",
-              taxRegistrationId: "9860008925",
-              billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", zip: "06420", country: "Turkey", countryCode: "TR", companyName: "Acme Makine A.Ş." },
-              metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }],
-            },
-          ],
-        },
-      ],
-    });
-    stack = await startLocalStack({
-      name: `b2b-${process.pid}`,
-      shop: SHOP,
-      formalizeDelayMs: 150,
-      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,read_companies" },
-    });
-    db = createDb(stack.databaseUrl);
-    expect((await stack.deliver("orders/paid", order)).status).toBe(200);
-    await waitFor("the invoice", () => db.invoice.findMany(), (rows) => rows.length === 1 && rows[0].state === "completed");
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
-    await standin?.stop();
-  });
+  withBrowserStack(
+    {
+      name: "b2b",
+      standin: {
+        shop: SHOP,
+        orders: [order],
+        scopes: ["read_orders", "read_companies", "read_all_orders"],
+        companies: [
+          {
+            id: 9001,
+            name: "Acme Makine A.Ş.",
+            locations: [
+              {
+                id: 9101,
+                name: "Ankara Merkez",
+                taxRegistrationId: "9860008925",
+                billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", zip: "06420", country: "Turkey", countryCode: "TR", companyName: "Acme Makine A.Ş." },
+                metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }],
+              },
+            ],
+          },
+        ],
+        sessionScopes: "read_orders,read_companies",
+      },
+      stack: { formalizeDelayMs: 150 },
+      timeoutMs: 120_000,
+    },
+    async (started) => {
+      ({ stack, db, browser } = started);
+      expect((await stack.deliver("orders/paid", order)).status).toBe(200);
+      await waitFor("the invoice", () => db.invoice.findMany(), (rows) => rows.length === 1 && rows[0].state === "completed");
+    },
+  );
 
   it("the invoice page names the B2B company as the buyer (Turkish); Settings shows the permission and the metafield (English)", async () => {
     const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });

@@ -2,17 +2,14 @@
 // cart page served by the storefront stand-in (sandbox/storefront), the block's own script checking numbers and
 // saving cart attributes through the stand-in's /cart/update.js, and checking out turning them into the order's
 // note attributes, which the app's mapping then reads. Turkish and English, with screenshots.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
 import { startStorefront, type StandInOrder, type Storefront } from "../../sandbox/storefront/server";
 import { fixtureContext, fixtureOrder } from "../orders/fixture-loader";
-import { CHROMIUM, chromiumAvailable } from "../helpers/browser";
-
-const SHOTS = path.resolve("test-results/screenshots");
+import { chromiumAvailable, launchBrowser, SHOTS } from "../helpers/browser";
 
 let browser: Browser;
 let storefront: Storefront;
@@ -53,11 +50,7 @@ async function errorOf(page: Page, input: Locator): Promise<string | null> {
 
 describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart", () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchBrowser();
   }, 60_000);
 
   afterEach(async () => {

@@ -3,11 +3,12 @@
 // reopened); test and live accounts cannot be swapped (the selects, the save, the post); the demo's admin outlives
 // App Bridge's token refresh. Screenshots of the invoice page's new actions in Turkish and English, 1280 and 390 px.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { startStandin, type Standin } from "../../shopify-standin/server";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import type { Standin } from "../../shopify-standin/server";
+import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 import { paidOrder } from "../helpers/orders";
 
 const SHOP = "duzeltme-magaza.myshopify.com";
@@ -39,25 +40,16 @@ async function needingAttention() {
 const toasts = (page: Page) => page.locator("[data-local-toast]").allTextContents();
 
 describe.skipIf(!chromiumAvailable())("fixing an invoice from its page", () => {
-  beforeAll(async () => {
-    // The fixtures' dates are fixed: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
-    standin = await startStandin({ port: 0, shop: SHOP, orders: [], scopes: ["read_orders", "write_orders", "read_all_orders"] });
-    stack = await startLocalStack({
-      name: `fix-loop-${process.pid}`,
-      shop: SHOP,
-      formalizeDelayMs: 150,
-      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,write_orders" },
-    });
-    db = createDb(stack.databaseUrl);
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
-    await standin?.stop();
-  });
+  // The fixtures' dates are fixed: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
+  withBrowserStack(
+    {
+      name: "fix-loop",
+      standin: { shop: SHOP, orders: [], scopes: ["read_orders", "write_orders", "read_all_orders"], sessionScopes: "read_orders,write_orders" },
+      stack: { formalizeDelayMs: 150 },
+      timeoutMs: 180_000,
+    },
+    (started) => ({ standin, stack, db, browser } = started as Required<typeof started>),
+  );
 
   it("the order corrected in Shopify, Retry reads it again and the invoice completes (Turkish, 1280 and 390 px)", { timeout: 120_000 }, async () => {
     const order = await needingAttention();

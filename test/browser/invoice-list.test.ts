@@ -4,10 +4,11 @@
 // hold (point 16). Issue 22.
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
@@ -30,20 +31,12 @@ async function search(page: Page, text: string) {
 }
 
 describe.skipIf(!chromiumAvailable())("the invoice list: search, phone layout, dates and tabs", () => {
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `invoice-list-${process.pid}`, formalizeDelayMs: 150, testMode: true });
-    db = createDb(stack.databaseUrl);
+  withBrowserStack({ name: "invoice-list", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 180_000 }, async (started) => {
+    ({ stack, db, browser } = started);
     for (const name of ORDERS) expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
     await waitFor("final invoices", () => db.invoice.findMany({ where: { shopDomain: stack.shop } }), (found) =>
       found.length === ORDERS.length && found.every((row) => FINAL.includes(row.state)),
     );
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
   });
 
   it("finds Ayşe Yılmaz however her name is typed, and % or _ match nothing (Turkish)", async () => {

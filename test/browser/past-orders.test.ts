@@ -1,15 +1,14 @@
 // The past-orders page in a real browser against the production build, the invoicing sandbox and the Admin API
 // stand-in: the dry run's answer, then a run with its progress bar, in Turkish and English.
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { startStandin, type Standin } from "../../shopify-standin/server";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import { chromiumAvailable, closePage, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 import { paidOrder } from "../helpers/orders";
 
 const SHOP = "gecmis-magaza.myshopify.com";
 let stack: LocalStack;
-let standin: Standin;
 let browser: Browser;
 
 async function shot(page: Page, name: string) {
@@ -18,28 +17,23 @@ async function shot(page: Page, name: string) {
 }
 
 describe.skipIf(!chromiumAvailable())("the past-orders page in the browser", () => {
-  beforeAll(async () => {
-    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-    const orders = [
-      ...Array.from({ length: 12 }, (_, i) => paidOrder({ created_at: day(3 + i), processed_at: day(3 + i), updated_at: day(2) })),
-      paidOrder({ created_at: day(5), processed_at: day(5), updated_at: day(2), line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }] }),
-    ];
-    standin = await startStandin({ port: 0, shop: SHOP, orders });
-    stack = await startLocalStack({
-      name: `past-orders-${process.pid}`,
-      shop: SHOP,
-      formalizeDelayMs: 150,
-      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders" },
-      env: { RECONCILE_INTERVAL_MINUTES: "0" },
-    });
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-    await standin?.stop();
-  });
+  const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+  withBrowserStack(
+    {
+      name: "past-orders",
+      standin: {
+        shop: SHOP,
+        orders: [
+          ...Array.from({ length: 12 }, (_, i) => paidOrder({ created_at: day(3 + i), processed_at: day(3 + i), updated_at: day(2) })),
+          paidOrder({ created_at: day(5), processed_at: day(5), updated_at: day(2), line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }] }),
+        ],
+        sessionScopes: "read_orders",
+      },
+      stack: { formalizeDelayMs: 150, env: { RECONCILE_INTERVAL_MINUTES: "0" } },
+      timeoutMs: 180_000,
+    },
+    (started) => ({ stack, browser } = started),
+  );
 
   it("runs a dry run (Turkish), starts it and shows the progress (English)", async () => {
     const tr = await openAdminPage(browser, stack, "/app/past-orders", "tr", { shop: SHOP, height: 1300 });

@@ -2,10 +2,11 @@
 // the save bar appears with the first change and goes with Discard (asked first); leaving with unsaved changes
 // asks; an invalid value far down the page is scrolled to and focused when Save is pressed (issue 22, point 4).
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, closePage, openAdminPage, shot } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -21,17 +22,7 @@ const onScreen = (page: Page, selector: string) =>
   });
 
 describe.skipIf(!chromiumAvailable())("settings: save bar, discard, leave warning, invalid fields", () => {
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `settings-${process.pid}`, formalizeDelayMs: 150, testMode: true });
-    db = createDb(stack.databaseUrl);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
-  });
+  withBrowserStack({ name: "settings", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, (started) => ({ stack, db, browser } = started));
 
   it("shows the save bar on the first change; Discard asks, then restores the saved values (English)", async () => {
     const page = await openAdminPage(browser, stack, "/app/settings", "en");

@@ -3,10 +3,11 @@
 // refusals in words, the prefilled invoice, field errors, the issued invoice and its PDF through the app.
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { chromiumAvailable, clickPageAction, closePage, launchBrowser, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import { chromiumAvailable, clickPageAction, closePage, openAdminPage, shot as screenshot } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -26,17 +27,7 @@ async function readWaybill(page: Page, id: number) {
 }
 
 describe.skipIf(!chromiumAvailable())("invoice from a waybill in the browser", () => {
-  beforeAll(async () => {
-    stack = await startLocalStack({ name: `waybills-${process.pid}`, formalizeDelayMs: 150, testMode: true });
-    db = createDb(stack.databaseUrl);
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
-  });
+  withBrowserStack({ name: "waybills", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, (started) => ({ stack, db, browser } = started));
 
   it("reads a waybill into a prefilled invoice and explains a refused one (English)", async () => {
     const ids = stack.sandbox.account.waybillIds;

@@ -3,11 +3,12 @@
 // The app runs against the invoicing sandbox and the Admin API stand-in (the shop granted write_orders).
 import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
-import { createDb, type Db } from "../../app/db/client";
-import { startStandin, type Standin } from "../../shopify-standin/server";
-import { chromiumAvailable, closePage, launchBrowser, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { describe, expect, it } from "vitest";
+import type { LocalStack } from "../../scripts/lib/local-stack";
+import type { Db } from "../../app/db/client";
+import type { Standin } from "../../shopify-standin/server";
+import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { withBrowserStack } from "../helpers/browser-stack";
 
 const SHOP = "demo-magaza.myshopify.com";
 const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as { id: number };
@@ -21,27 +22,20 @@ let db: Db;
 const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });
 
 describe.skipIf(!chromiumAvailable())("write-back in the admin", () => {
-  beforeAll(async () => {
-    // The fixture has a fixed date: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
-    standin = await startStandin({ port: 0, shop: SHOP, orders: [order], scopes: ["read_orders", "write_orders", "read_all_orders"] });
-    stack = await startLocalStack({
-      name: `write-back-${process.pid}`,
-      shop: SHOP,
-      formalizeDelayMs: 150,
-      adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,write_orders" },
-    });
-    db = createDb(stack.databaseUrl);
-    expect((await stack.deliver("orders/paid", order)).status).toBe(200);
-    await waitFor("the write-back", () => db.orderWriteBack.findMany(), (rows) => rows.length === 1 && rows[0].status === "written");
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await db?.$disconnect();
-    await stack?.stop();
-    await standin?.stop();
-  });
+  // The fixture has a fixed date: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
+  withBrowserStack(
+    {
+      name: "write-back",
+      standin: { shop: SHOP, orders: [order], scopes: ["read_orders", "write_orders", "read_all_orders"], sessionScopes: "read_orders,write_orders" },
+      stack: { formalizeDelayMs: 150 },
+      timeoutMs: 120_000,
+    },
+    async (started) => {
+      ({ standin, stack, db, browser } = started as Required<typeof started>);
+      expect((await stack.deliver("orders/paid", order)).status).toBe(200);
+      await waitFor("the write-back", () => db.orderWriteBack.findMany(), (rows) => rows.length === 1 && rows[0].status === "written");
+    },
+  );
 
   it("the invoice page says the invoice was written to Shopify (Turkish), and Settings shows the permission and tags (English)", async () => {
     const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });

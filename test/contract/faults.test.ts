@@ -6,21 +6,20 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing-service/client";
 import { DuplicateOrderError, NetworkError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing-service/errors";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { startSandbox } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { clientFor, invoiceBody, startCallbackReceiver, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
+const sandbox = withSandbox({ formalizeDelayMs: 20 });
 let client: InvoicingClient;
 let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 20 });
   client = clientFor(sandbox);
   receiver = await startCallbackReceiver();
 });
 afterEach(() => sandbox.faults.reset());
 afterAll(async () => {
-  await sandbox?.stop();
   await receiver?.close();
 });
 

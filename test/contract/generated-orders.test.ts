@@ -2,20 +2,16 @@
 // the sandbox over HTTP: every body is accepted as sent (amounts as JSON numbers, read back by the sandbox's JSON
 // parser), and the grand total the service computes is the one the mapping predicted, within 0.01 of what was paid.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dec } from "../../app/invoicing-service/money";
 import { computeTotals } from "../../app/invoicing-service/totals";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
 import { parseShopifyOrder } from "../../app/orders/order";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { contextFor, orderArb, shopifyOrder } from "../helpers/generated-orders";
 import { clientFor, nextOrderId } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ formalizeDelayMs: 60_000 });
-});
-afterAll(() => sandbox.stop());
+const sandbox = withSandbox({ formalizeDelayMs: 60_000 });
 
 describe("generated orders against the sandbox", () => {
   it("are accepted as sent, and the service's grand total is the predicted one", async () => {

@@ -15,19 +15,18 @@ import {
   VALID_TCKN_EXAMPLE,
   DELETE_REFUSED_MESSAGE,
   startSandbox,
-  type Sandbox,
   type SandboxAccount,
 } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { clientFor, companyCustomer, invoiceBody, nextOrderId, raw, startCallbackReceiver, today, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
+const sandbox = withSandbox({ formalizeDelayMs: 25 });
 let client: InvoicingClient;
 let other: SandboxAccount;
 let otherClient: InvoicingClient;
 let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 25 });
   client = clientFor(sandbox);
   other = sandbox.addAccount();
   otherClient = clientFor(sandbox, other);
@@ -35,7 +34,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandbox?.stop();
   await receiver?.close();
 });
 

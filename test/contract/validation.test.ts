@@ -3,24 +3,21 @@
 // sandbox/rules.ts), and asserts 422 with that field's key; then the app's client must refuse the same
 // body too (ValidationError, raised locally or from the sandbox's 422).
 import { DateTime } from "luxon";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { InvoicingClient } from "../../app/invoicing-service/client";
 import { ValidationError } from "../../app/invoicing-service/errors";
 import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
-import { startSandbox, type Sandbox, type SandboxAccount } from "../../sandbox/server";
+import type { SandboxAccount } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { clientFor, companyCustomer, invoiceBody, raw } from "./helpers";
 
-let sandbox: Sandbox;
+const sandbox = withSandbox({ formalizeDelayMs: 20 });
 let client: InvoicingClient;
 let other: SandboxAccount;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 20 });
   client = clientFor(sandbox);
   other = sandbox.addAccount();
-});
-afterAll(async () => {
-  await sandbox?.stop();
 });
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,18 +1,13 @@
 // Contract: the calls behind invoices from waybills and the PDF download, against the sandbox: the lookup
 // that settles a waybill invoice's unknown outcome, and the streamed formal PDF with its refusals.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { settleWaybillCreate, type InvoicingClient } from "../../app/invoicing-service/client";
 import { NotFoundError, ResponseFormatError } from "../../app/invoicing-service/errors";
-import { startSandbox, type Sandbox, type SandboxAccount } from "../../sandbox/server";
+import { startSandbox, type SandboxAccount } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { clientFor, companyCustomer, invoiceBody, waitFor } from "./helpers";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = withSandbox({ formalizeDelayMs: 10 });
 
 async function waybillBody(client: InvoicingClient, account: SandboxAccount, id: number, callbackUrl: string) {
   const waybill = await client.getWaybill(id);

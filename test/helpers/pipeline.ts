@@ -3,7 +3,7 @@
 import http from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AddressInfo } from "node:net";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
+import { startSandbox, type Sandbox, type SandboxAccount, type SandboxOptions } from "../../sandbox/server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
 import { action as paidAction } from "../../app/routes/webhooks.orders.paid";
 import { installShopLocally } from "../../app/shops/local-install.server";
@@ -12,6 +12,8 @@ import { InvoicingClient } from "../../app/invoicing-service/client";
 import { callRoute } from "./routes";
 import { SHOP, signedWebhookRequest } from "./shopify";
 import { prisma } from "./db";
+import { withSandbox, type TestSandbox } from "./sandbox";
+import { startedLater } from "./started-later";
 
 export interface TestPipeline {
   sandbox: Sandbox;
@@ -76,15 +78,16 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
   };
 }
 
-/** Installs a shop connected to the sandbox's default account (live integration unless testMode). */
-export async function connectShop(sandbox: Sandbox, shop = SHOP, extra: { testMode?: boolean; apiKey?: string } = {}) {
+/** Installs a shop connected to one of the sandbox's accounts, by default its default one (live integration unless testMode). */
+export async function connectShop(sandbox: Sandbox, shop = SHOP, extra: { testMode?: boolean; apiKey?: string; account?: SandboxAccount } = {}) {
+  const account = extra.account ?? sandbox.account;
   await installShopLocally({
     shop,
-    apiKey: extra.apiKey ?? sandbox.account.apiKey,
+    apiKey: extra.apiKey ?? account.apiKey,
     baseUrl: sandbox.url,
-    saleChannelId: sandbox.account.saleChannelId,
-    invoiceIntegrationId: sandbox.account.invoiceIntegrationId,
-    dummyIntegrationId: sandbox.account.dummyIntegrationId,
+    saleChannelId: account.saleChannelId,
+    invoiceIntegrationId: account.invoiceIntegrationId,
+    dummyIntegrationId: account.dummyIntegrationId,
     testMode: extra.testMode ?? false,
   });
 }
@@ -114,11 +117,10 @@ export async function makeScheduledRowsDue(shop = SHOP) {
 }
 
 /**
- * The hooks every pipeline test file needs: one pipeline for the file, workers stopped after each test, and before
- * each test no shops, no faults, no request log, then `setUp` (by default: the shop connected live to the sandbox).
- * Returns the pipeline (usable once the file's tests run).
+ * The hooks of a test file that starts a pipeline once: started before its tests, workers stopped after each test
+ * (so none outlives a failure), stopped after its tests. Returns the pipeline (usable once the file's tests run).
  */
-export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?: (pipeline: TestPipeline) => Promise<void> } = {}): TestPipeline {
+export function withTestPipeline(options: { formalizeDelayMs?: number } = {}): TestPipeline {
   let current: TestPipeline | undefined;
   beforeAll(async () => {
     current = await startTestPipeline({ formalizeDelayMs: options.formalizeDelayMs ?? 20 });
@@ -129,13 +131,40 @@ export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?
   afterEach(async () => {
     await current?.stopWorkers();
   });
+  return startedLater("the test pipeline", () => current);
+}
+
+/**
+ * The hooks every pipeline test file needs: `withTestPipeline`, and before each test no shops, no faults, then
+ * `setUp` (by default: the shop connected live to the sandbox), then an empty request log.
+ */
+export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?: (pipeline: TestPipeline) => Promise<void> } = {}): TestPipeline {
+  const pipeline = withTestPipeline(options);
   beforeEach(async () => {
     await prisma.shop.deleteMany();
-    current!.sandbox.faults.reset();
-    current!.requests.length = 0;
-    await (options.setUp ?? ((pipeline) => connectShop(pipeline.sandbox, SHOP)))(current!);
+    pipeline.sandbox.faults.reset();
+    await (options.setUp ?? ((started) => connectShop(started.sandbox, SHOP)))(pipeline);
+    // Last: what the set-up made the sandbox log (a new account's invoiced waybill, say) is not this test's.
+    pipeline.requests.length = 0;
   });
-  return new Proxy({} as TestPipeline, { get: (_target, key) => current![key as keyof TestPipeline] });
+  return pipeline;
+}
+
+/**
+ * The hooks of a test file that reads the sandbox without a worker: `withSandbox`, and before each test no shops and
+ * no sessions, no faults, then `shops` connected live to the sandbox's default account, then an empty request log.
+ */
+export function sandboxForEachTest(options: SandboxOptions & { shops?: string[] } = {}): TestSandbox {
+  const { shops = [SHOP], ...sandboxOptions } = options;
+  const sandbox = withSandbox(sandboxOptions);
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await prisma.session.deleteMany();
+    for (const shop of shops) await connectShop(sandbox, shop);
+    sandbox.faults.reset();
+    sandbox.requests.length = 0;
+  });
+  return sandbox;
 }
 
 /** For stub clients of tests about orders: the waybill calls, which such a test never reaches. */

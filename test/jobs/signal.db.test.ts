@@ -1,21 +1,18 @@
 // A worker in another process is woken by the enqueue itself (NOTIFY on PostgreSQL), not by its poll:
 // its poll interval is ten minutes, so within this test only the wake-up can make it post.
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { stopProcess } from "../helpers/processes";
-import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 
 const postgres = process.env.TEST_DB === "postgresql";
-let pipeline: TestPipeline;
+const pipeline = withTestPipeline();
 let worker: ChildProcess | undefined;
 
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
+// Runs before the pipeline's own afterAll (hooks registered later run first).
 afterAll(async () => {
   if (worker && worker.exitCode === null) await stopProcess(worker);
-  await pipeline.stop();
 });
 
 describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {

@@ -1,30 +1,18 @@
 // The customer's signed link to an invoice PDF (order status page, e-mails, Flow): it opens exactly one legal,
 // formalised invoice of one shop, streamed from the service with that shop's key; anything else is a 404 or 409.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/invoice-pdf.$id.$signature";
 import { customerPdfUrl, verifyCustomerPdf } from "../../app/pdf/customer-pdf.server";
 import { redactCustomer } from "../../app/privacy/compliance.server";
 import { writeBackInvoiceOf } from "../../app/write-back/run.server";
 import { NOTHING_WRITTEN, planWriteBack } from "../../app/write-back/plan";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
-import { connectShop } from "../helpers/pipeline";
+import { sandboxForEachTest } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(sandbox, SHOP);
-  await connectShop(sandbox, OTHER_SHOP);
-});
+const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
 
 
 const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;

@@ -1,32 +1,17 @@
 // The formal PDF through the app (GET /app/invoices/{id}/pdf) against the sandbox: the shop's key, a
 // streamed PDF under the serial number's file name, and nothing for another shop or before formalisation.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/app.invoices.$id.pdf";
 import { pdfFileName } from "../../app/pdf/formal-pdf.server";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";
-import { connectShop } from "../helpers/pipeline";
+import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-let sandbox: Sandbox;
-const requests: string[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 10, log: (line) => requests.push(line) });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await prisma.session.deleteMany();
-  await connectShop(sandbox, SHOP);
-  await connectShop(sandbox, OTHER_SHOP);
-  requests.length = 0;
-  sandbox.faults.reset();
-});
+const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
+const { requests } = sandbox;
 
 
 const get = async (id: string, shop = SHOP) => callRoute(loader, await adminFetchRequest(`/app/invoices/${id}/pdf`, shop), { id });

@@ -1,31 +1,18 @@
 // Printing invoices from the admin's print actions, against the sandbox: which selected orders print, the signed
 // address of their merged PDF (this shop and these invoices only, expiring), and the merged document itself.
 import { PDFDocument } from "pdf-lib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader as apiLoader } from "../../app/routes/api.print.invoices";
 import { loader as printLoader } from "../../app/routes/print.invoices.$token";
 import { PRINT_TOKEN_TTL_MS, signPrintToken, verifyPrintToken } from "../../app/pdf/print.server";
 import { printQuery, printSummary } from "../../extensions/order-invoice-print/src/print-summary.js";
-import { startSandbox, type Sandbox } from "../../sandbox/server";
-import { connectShop } from "../helpers/pipeline";
+import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { formalisedInvoice } from "../helpers/formalised-invoice";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await prisma.session.deleteMany();
-  await connectShop(sandbox, SHOP);
-  await connectShop(sandbox, OTHER_SHOP);
-});
+const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
 
 
 const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;

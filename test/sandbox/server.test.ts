@@ -1,17 +1,12 @@
 // Sandbox details that the contract tests do not reach through the app's client.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makePdf } from "../../sandbox/pdf";
-import { E_INVOICE_TAX_NUMBERS, isValidTckn, isValidVkn, startSandbox, type Sandbox } from "../../sandbox/server";
+import { E_INVOICE_TAX_NUMBERS, isValidTckn, isValidVkn, startSandbox } from "../../sandbox/server";
 import { exampleInvoiceBody } from "../../sandbox/examples";
 import { todayInIstanbul } from "../../sandbox/rules";
+import { withSandbox } from "../helpers/sandbox";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 10 });
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = withSandbox({ formalizeDelayMs: 10 });
 
 const headers = () => ({ Accept: "application/json", Authorization: `Bearer ${sandbox.account.apiKey}`, "Content-Type": "application/json" });
 const body = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ ...exampleInvoiceBody(sandbox.account, todayInIstanbul(new Date())), order_id: `o-${Math.random()}`, ...overrides });

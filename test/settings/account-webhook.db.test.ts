@@ -1,7 +1,7 @@
 // The account-level webhook, end to end against the sandbox: registered on saving the settings (same URL
 // each time), and its public route: a per-shop path secret, a small body limit, a rate limit across
 // processes, content never trusted, and only the shape of what arrived in the log.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { action, loader } from "../../app/routes/callbacks.account.$shop.$secret";
 import { HINT_INTERVAL_MS, receiveAccountWebhook, shapeOf } from "../../app/invoices/account-hint.server";
 import { BODY_LIMITS } from "../../app/http/body-limit.server";
@@ -10,30 +10,23 @@ import { formFromSettings } from "../../app/settings/schema";
 import { getSettings } from "../../app/settings/settings.server";
 import { logger } from "../../app/logger.server";
 import { ACCOUNT_WEBHOOK_FAILURES } from "../../app/http/throttle.server";
-import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { waitFor } from "../contract/helpers";
 import { callRoute } from "../helpers/routes";
 import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-let pipeline: TestPipeline;
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-afterEach(async () => {
-  await pipeline.stopWorkers();
+// Registered before the pipeline's hooks, so it runs after its workers have stopped (afterEach hooks run last first).
+afterEach(() => {
   vi.restoreAllMocks();
 });
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await connectShop(pipeline.sandbox, SHOP);
-  await connectShop(pipeline.sandbox, OTHER_SHOP);
-  pipeline.sandbox.faults.reset();
-  ACCOUNT_WEBHOOK_FAILURES.clear();
+const pipeline = pipelineForEachTest({
+  setUp: async ({ sandbox }) => {
+    await connectShop(sandbox, SHOP);
+    await connectShop(sandbox, OTHER_SHOP);
+    ACCOUNT_WEBHOOK_FAILURES.clear();
+  },
 });
 
 /** Saves the shop's settings as the page does, which registers the webhook; returns the registered URL. */

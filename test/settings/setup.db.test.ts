@@ -1,26 +1,20 @@
 // Settings that shorten a new shop's setup: the sales channel found or created for the shop's domain (against
 // the invoicing sandbox, from an account that has none), and the cart block's section with its usage count.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loader as settingsLoader } from "../../app/routes/app.settings";
 import { action as saleChannelAction } from "../../app/routes/app.sale-channel";
 import { getSettings, saveConnection } from "../../app/settings/settings.server";
 import { themeEditorUrl } from "../../app/cart-block/cart-block.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
-import { startSandbox, type EmptyAccount, type Sandbox } from "../../sandbox/server";
+import type { EmptyAccount } from "../../sandbox/server";
+import { withSandbox } from "../helpers/sandbox";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { installShop, prisma } from "../helpers/db";
 import { seedInvoice } from "../helpers/seed";
 
-let sandbox: Sandbox;
+const sandbox = withSandbox({ formalizeDelayMs: 20 });
 let account: EmptyAccount;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, formalizeDelayMs: 20 });
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
 
 async function settingsData(shop = SHOP) {
   const response = await callRoute(settingsLoader, await adminDocumentRequest("/app/settings", shop));

@@ -1,54 +1,32 @@
 // Invoices from waybills against the sandbox (waybills 31-34 of each account: completed, draft, incoming,
 // already invoiced), through the page's loader and action and the real worker: every refusal is a clear
 // message with nothing posted, and an accepted waybill becomes an Invoice row like any other.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader, action } from "../../app/routes/app.waybills";
 import { callbackUrlFor } from "../../app/invoices/process.server";
-import { installShopLocally } from "../../app/shops/local-install.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
 import { BlockedError, ValidationError } from "../../app/invoicing-service/errors";
 import { issueTestInvoicesForReal } from "../../app/invoices/actions.server";
 import { readWaybill } from "../../app/waybills/waybills.server";
 import type { SandboxAccount } from "../../sandbox/server";
 import { clientFor, invoiceBody } from "../contract/helpers";
-import { makeScheduledRowsDue, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, makeScheduledRowsDue, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-let pipeline: TestPipeline;
 /** A fresh account per test: each has its own waybills, and a completed waybill can be invoiced once. */
 let account: SandboxAccount;
 
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
-afterAll(async () => {
-  await pipeline.stop();
-});
-afterEach(async () => {
-  await pipeline.stopWorkers();
-});
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await prisma.session.deleteMany();
-  account = pipeline.sandbox.addAccount();
-  await connect(SHOP, account);
-  pipeline.sandbox.faults.reset();
-  pipeline.requests.length = 0;
+const pipeline = pipelineForEachTest({
+  setUp: async ({ sandbox }) => {
+    await prisma.session.deleteMany();
+    account = sandbox.addAccount();
+    await connectShop(sandbox, SHOP, { account });
+  },
 });
 
-async function connect(shop: string, to: SandboxAccount, testMode = false) {
-  await installShopLocally({
-    shop,
-    apiKey: to.apiKey,
-    baseUrl: pipeline.sandbox.url,
-    saleChannelId: to.saleChannelId,
-    invoiceIntegrationId: to.invoiceIntegrationId,
-    dummyIntegrationId: to.dummyIntegrationId,
-    testMode,
-  });
-}
+const connect = (shop: string, to: SandboxAccount, testMode = false) => connectShop(pipeline.sandbox, shop, { account: to, testMode });
 
 type Read = { ok: true; waybill: { id: number; documentNumber: string; retryOf: string | null; testMode: boolean }; form: any } | { ok: false; refusal: { reason: string } & Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,23 +1,20 @@
 // Two worker processes (`npm run worker`'s script, as in production) against one database never post the
 // same row: every order ends with exactly one invoice and one create request.
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { stopProcess } from "../helpers/processes";
-import { connectShop, startTestPipeline, waitForInvoices, type TestPipeline } from "../helpers/pipeline";
+import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 
-let pipeline: TestPipeline;
+const pipeline = withTestPipeline();
 const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  pipeline = await startTestPipeline({ formalizeDelayMs: 20 });
-});
+// Runs before the pipeline's own afterAll (hooks registered later run first).
 afterAll(async () => {
   await Promise.all(
     children.map((child) => (child.exitCode !== null ? null : stopProcess(child))),
   );
-  await pipeline.stop();
 });
 
 /** Starts a worker process and resolves once it is running (its start-up log line). */
