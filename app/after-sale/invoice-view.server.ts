@@ -2,6 +2,7 @@
 // merchant's "cancelled in the panel" confirmation. Scoped by the session's shop like every admin read.
 import prisma from "../db.server";
 import { afterSalePath, reconcile, type AfterSaleView, type Reconciliation } from "./rules";
+import { STATE, targetOf } from "../invoice-state/transitions";
 
 /** Today in the shop's time zone, Y-m-d. */
 export function todayIn(timezone: string, now = new Date()): string {
@@ -42,7 +43,7 @@ export async function afterSaleOf(row: RowFacts, timezone: string, now = new Dat
       state: row.state,
       documentKind: row.documentKind,
       issueDate: issueDateOf(row.requestBody),
-      formalised: row.remoteId !== null && (row.formalStatus === "completed" || row.state === "completed"),
+      formalised: row.remoteId !== null && (row.formalStatus === STATE.completed || row.state === STATE.completed),
       cancelledInShop: row.cancelledInShop,
       panelCancelConfirmedAt: row.panelCancelConfirmedAt,
       refunds,
@@ -65,7 +66,7 @@ export async function confirmPanelCancel(shop: string, id: string, timezone: str
   if (afterSale.path?.kind !== "cancel") return { ok: false, reason: "not_allowed" };
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, panelCancelConfirmedAt: null },
-    data: { panelCancelConfirmedAt: now, state: "cancelled", nextAttemptAt: null, problems: [] },
+    data: { panelCancelConfirmedAt: now, state: targetOf("panel_cancelled"), nextAttemptAt: null, problems: [] },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "after_sale", at: now, message: "the merchant confirmed the invoice was cancelled in the invoicing panel", data: { note: "panel_cancel_confirmed" } } });

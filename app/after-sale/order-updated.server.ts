@@ -13,6 +13,7 @@ import { buyerFactsChanged } from "../orders/buyer-facts";
 import { orderSnapshot } from "../orders/order";
 import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
 import { parseEnvelope } from "../shopify/webhook-envelope";
+import { STATE, nextState } from "../invoice-state/transitions";
 
 /** Quiet time after the last change before the order is read and the invoice tried again. */
 export const ORDER_UPDATE_DEBOUNCE_MS = 15_000;
@@ -29,8 +30,8 @@ export async function recordUpdatedOrder(shop: string, payload: unknown, meta: D
     select: { id: true, state: true, remoteId: true, refreshOrder: true, cancelledInShop: true, waybillId: true, isTest: true, attempts: true },
   });
   if (!row || row.remoteId !== null || row.cancelledInShop || row.waybillId !== null || row.isTest) return { status: 200, result: "ignored" };
-  const debounced = row.state === "queued" && row.refreshOrder;
-  if (row.state !== "needs_attention" && row.state !== "waiting" && !debounced) return { status: 200, result: "ignored" };
+  const debounced = row.state === STATE.queued && row.refreshOrder;
+  if (row.state !== STATE.needs_attention && row.state !== STATE.waiting && !debounced) return { status: 200, result: "ignored" };
   const stored = await prisma.invoice.findUnique({ where: { id: row.id }, select: { orderSnapshot: true } });
   if (!stored || !buyerFactsChanged(stored.orderSnapshot, orderSnapshot(payload))) return { status: 200, result: "ignored" };
 
@@ -39,18 +40,18 @@ export async function recordUpdatedOrder(shop: string, payload: unknown, meta: D
   const updated = await prisma.invoice.updateMany({
     where,
     data:
-      row.state === "waiting"
+      row.state === STATE.waiting
         ? { refreshOrder: true }
-        : row.state === "needs_attention"
-          ? { state: "queued", nextAttemptAt: due, refreshOrder: true, problems: [], lastError: null, attempts: Math.min(row.attempts, 1) }
+        : row.state === STATE.needs_attention
+          ? { state: nextState(row.state, "order_updated"), nextAttemptAt: due, refreshOrder: true, problems: [], lastError: null, attempts: Math.min(row.attempts, 1) }
           : { nextAttemptAt: due },
   });
   if (updated.count !== 1) return { status: 200, result: "ignored" };
   // The history names the change once; the pushes of a debounce are not worth a line each.
   if (!debounced) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: row.id, type: "order_updated", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null, retryAt: row.state === "needs_attention" ? due.toISOString() : null } },
+      data: { invoiceId: row.id, type: "order_updated", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null, retryAt: row.state === STATE.needs_attention ? due.toISOString() : null } },
     });
   }
-  return { status: 200, result: row.state === "waiting" ? "marked" : "queued" };
+  return { status: 200, result: row.state === STATE.waiting ? "marked" : STATE.queued };
 }

@@ -9,6 +9,7 @@ import { logger } from "../logger.server";
 import { parseRefund, type RefundFacts } from "../orders/refunds";
 import { signalWork } from "../jobs/signal.server";
 import type { DeliveryMeta } from "../shopify/webhook-response";
+import { STATE } from "../invoice-state/transitions";
 
 export type AfterSaleOutcome =
   | { status: 200; result: "recorded" | "duplicate" | "unknown_shop" }
@@ -21,13 +22,13 @@ async function shopExists(shop: string): Promise<boolean> {
 }
 
 /** States in which the invoice is (or may be) at the service and not yet formalised: the worker looks again now. */
-const AT_SERVICE_UNFORMALISED = ["processing", "queued", "needs_attention"];
+const AT_SERVICE_UNFORMALISED: string[] = [STATE.processing, STATE.queued, STATE.needs_attention];
 
 /** Stores one refund; a repeat (same refund id) changes nothing. */
 export async function storeRefund(shop: string, facts: RefundFacts, meta: DeliveryMeta, now = new Date()): Promise<"recorded" | "duplicate" | "unknown_shop"> {
   const row = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId: facts.orderId } } });
   // A refund of a formalised invoice is an after-sale matter from the start (the invoice page shows its path).
-  const formalised = row?.state === "completed" || (row?.formalStatus === "completed" && row.remoteId !== null);
+  const formalised = row?.state === STATE.completed || (row?.formalStatus === "completed" && row.remoteId !== null);
   try {
     await prisma.refund.create({
       data: {
@@ -71,7 +72,7 @@ export async function storeRefund(shop: string, facts: RefundFacts, meta: Delive
  */
 async function settleOnClosedRow(invoiceId: string, shop: string, orderId: string, now: Date): Promise<void> {
   const row = await prisma.invoice.findUnique({ where: { id: invoiceId }, select: { state: true, remoteId: true } });
-  if (row?.state !== "cancelled" || row.remoteId !== null) return;
+  if (row?.state !== STATE.cancelled || row.remoteId !== null) return;
   const withdrawn = await prisma.invoiceEvent.findFirst({ where: { invoiceId, type: "withdrawn" }, select: { id: true } });
   await prisma.refund.updateMany({
     where: { shopDomain: shop, orderId, handling: null },

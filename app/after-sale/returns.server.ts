@@ -4,6 +4,7 @@ import prisma from "../db.server";
 import { afterSalePath, type AfterSalePath } from "./rules";
 import { todayIn } from "./invoice-view.server";
 import { refundedLinesOf, type RefundedLine } from "../orders/refunds";
+import { STATE } from "../invoice-state/transitions";
 
 export interface ReturnRow {
   refundId: string;
@@ -61,7 +62,7 @@ export async function listReturns(shop: string, timezone: string, now = new Date
             state: invoice.state,
             documentKind: invoice.documentKind,
             issueDate: bodyField(invoice.requestBody, "issue_date"),
-            formalised: invoice.remoteId !== null && (invoice.formalStatus === "completed" || invoice.state === "completed"),
+            formalised: invoice.remoteId !== null && (invoice.formalStatus === "completed" || invoice.state === STATE.completed),
             cancelledInShop: invoice.cancelledInShop,
             panelCancelConfirmedAt: invoice.panelCancelConfirmedAt,
             refunds: allByOrder.get(refund.orderId) ?? [refund],

@@ -21,6 +21,7 @@ import { useFreshValue } from "../ui/useFreshValue";
 import type { BuyerOverride } from "../orders/buyer-override";
 import { formatDateTime } from "../ui/format";
 import { SectionCard } from "../ui/SectionCard";
+import { STATE } from "../invoice-state/transitions";
 
 /** The buyer override as the page receives it (its time is shown from the history). */
 type Override = Omit<BuyerOverride, "at">;
@@ -223,7 +224,7 @@ export function InvoiceFixes({
         title={t("fix.buyer.title")}
         primaryAction={{
           content:
-            state === "waiting"
+            state === STATE.waiting
               ? t("fix.buyer.save")
               : t("fix.buyer.saveRetry"),
           onAction: () => submit("override_buyer"),

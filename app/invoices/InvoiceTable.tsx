@@ -26,6 +26,7 @@ import { useFreshValue } from "../ui/useFreshValue";
 import { formatDateTime, formatDay, formatMoney } from "../ui/format";
 import { KindBadge, StateBadge } from "./StateBadge";
 import { usePdfDownload } from "../pdf/usePdfDownload";
+import { STATE } from "../invoice-state/transitions";
 
 type Json<T> = { [K in keyof T]: T[K] };
 
@@ -35,7 +36,7 @@ interface Props {
   timezone: string;
 }
 
-const TABS = ["all", "needs_attention", "failed", "in_flight", "completed", "waiting", "cancelled"] as const;
+const TABS = ["all", STATE.needs_attention, STATE.failed, "in_flight", STATE.completed, STATE.waiting, STATE.cancelled] as const;
 const SEARCH_DELAY_MS = 350;
 
 export function InvoiceTable({ page, filters, timezone }: Props) {
@@ -173,7 +174,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
       <Link url={row.pdfUrl} target="_blank" external>
         {t("list.openPdf")}
       </Link>
-    ) : row.state === "completed" ? (
+    ) : row.state === STATE.completed ? (
       // No pdf_url from the service: the formal PDF through the app, with the shop's key.
       <Button variant="plain" onClick={() => void pdf.download(row.id)} loading={pdf.busy === row.id}>
         {t("list.openPdf")}

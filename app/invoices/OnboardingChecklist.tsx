@@ -2,6 +2,7 @@ import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, Text } 
 import type { Onboarding } from "./list.server";
 import type { MessageKey } from "../i18n/i18n";
 import { useT } from "../i18n/react";
+import { STATE } from "../invoice-state/transitions";
 
 interface Props {
   steps: Onboarding;
@@ -11,7 +12,7 @@ interface Props {
 
 export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
   const t = useT();
-  const testDone = steps.testInvoice === "completed";
+  const testDone = steps.testInvoice === STATE.completed;
   const list: Array<{ id: string; title: MessageKey; help: MessageKey; done: boolean; action: "settings" | "test" }> = [
     { id: "apiKey", title: "onboarding.apiKey", help: "onboarding.apiKey.help", done: steps.apiKey, action: "settings" },
     { id: "integration", title: "onboarding.integration", help: "onboarding.integration.help", done: steps.integration, action: "settings" },

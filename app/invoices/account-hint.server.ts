@@ -9,6 +9,7 @@ import { isShopDomain } from "../shopify/shop-domain";
 import { logger } from "../logger.server";
 import { verifyAccountWebhook } from "../settings/account-webhook.server";
 import { signalWork } from "../jobs/signal.server";
+import { fromStates } from "../invoice-state/transitions";
 
 export const HINT_INTERVAL_MS = 30_000;
 /** Invoices made due by one call; the next call (after the interval) takes the next ones. */
@@ -52,13 +53,13 @@ export async function receiveAccountWebhook(shop: string, secret: string, reques
     return { status: 200, body: { ok: true, throttled: true } };
   }
   const due = await prisma.invoice.findMany({
-    where: { shopDomain: shop, state: "processing", remoteId: { not: null } },
+    where: { shopDomain: shop, state: { in: fromStates("read_now") }, remoteId: { not: null } },
     orderBy: { nextAttemptAt: "asc" },
     take: HINT_BATCH,
     select: { id: true },
   });
   const marked = due.length
-    ? await prisma.invoice.updateMany({ where: { id: { in: due.map((row) => row.id) }, state: "processing" }, data: { nextAttemptAt: now } })
+    ? await prisma.invoice.updateMany({ where: { id: { in: due.map((row) => row.id) }, state: { in: fromStates("read_now") } }, data: { nextAttemptAt: now } })
     : { count: 0 };
   if (marked.count > 0) await signalWork();
   logger.info(

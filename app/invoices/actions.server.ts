@@ -3,12 +3,13 @@
 import { Prisma } from "#prisma/sqlite";
 import prisma, { dbNull } from "../db.server";
 import { signalWork } from "../jobs/signal.server";
-import { RETRYABLE_STATES } from "./states";
+import { RETRYABLE_STATES } from "../invoice-state/transitions";
 import { sampleTestOrder } from "./test-order";
 import { orderSnapshot } from "../orders/order";
 import type { OrderReader } from "../shopify/order-reader";
 import { interactiveOrders } from "../shopify/order-readers.server";
 import { foldForSearch } from "../i18n/search-fold";
+import { fromStates, nextState, targetOf, transition, type InvoiceState } from "../invoice-state/transitions";
 
 export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
 
@@ -48,7 +49,7 @@ export async function retryInvoice(shop: string, invoiceId: string, now = new Da
     data: atService
       ? { nextAttemptAt: now, syncAttempts: 0 }
       : {
-          state: "queued",
+          state: nextState(row.state as InvoiceState, "merchant_retry"),
           nextAttemptAt: now,
           problems: [],
           lastError: null,
@@ -73,11 +74,12 @@ export async function retryInvoice(shop: string, invoiceId: string, now = new Da
 export async function invoiceNow(shop: string, invoiceId: string, now = new Date(), reader: OrderReader = interactiveOrders): Promise<ActionResult & { from?: "shopify" | "snapshot" }> {
   const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop }, select: { state: true, orderId: true, waybillId: true, isTest: true } });
   if (!row) return { ok: false, reason: "not_found" };
-  if (row.state !== "waiting") return { ok: false, reason: "not_allowed" };
+  const queued = transition(row.state as InvoiceState, "trigger");
+  if (!queued.ok) return { ok: false, reason: "not_allowed" };
   const { order, unavailable } = await readOrderNow(shop, row, reader);
   const updated = await prisma.invoice.updateMany({
-    where: { id: invoiceId, shopDomain: shop, state: "waiting" },
-    data: { state: "queued", nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue, refreshOrder: false } : {}) },
+    where: { id: invoiceId, shopDomain: shop, state: row.state },
+    data: { state: queued.to, nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue, refreshOrder: false } : {}) },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   const message = order
@@ -112,7 +114,7 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
       currency: order.currency,
       orderSnapshot: order,
       isTest: true,
-      state: "queued",
+      state: nextState("new", "record"),
       nextAttemptAt: now,
       events: { create: [{ type: "queued", at: now, message: "test invoice from the settings page", data: { note: "test_invoice" } }] },
     },
@@ -128,7 +130,7 @@ export const ISSUABLE_TEST_INVOICES = {
   // A waybill is invoiced once: its test invoice holds it at the service (docs/decisions/0013-invoices-from-waybills.md).
   waybillId: null,
   cancelledInShop: false,
-  state: { in: ["completed", "failed"] },
+  state: { in: fromStates("issue_for_real") },
 } satisfies Prisma.InvoiceWhereInput;
 
 /**
@@ -151,7 +153,7 @@ export async function issueTestInvoicesForReal(shop: string, now = new Date()): 
       const moved = await tx.invoice.updateMany({
         where: { id: row.id, shopDomain: shop, ...ISSUABLE_TEST_INVOICES, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
         data: {
-          state: "queued",
+          state: targetOf("issue_for_real"),
           nextAttemptAt: now,
           attempts: 0,
           syncAttempts: 0,

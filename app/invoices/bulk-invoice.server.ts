@@ -9,6 +9,7 @@ import { orderSnapshot } from "../orders/order";
 import { recordReadOrder } from "./enqueue.server";
 import type { OrderReader } from "../shopify/order-reader";
 import { signalWork } from "../jobs/signal.server";
+import { STATE, fromStates, targetOf, type InvoiceState } from "../invoice-state/transitions";
 
 /** The most orders one request may name (Shopify's order list selects 50 per page). */
 export const BULK_MAX = 50;
@@ -40,7 +41,7 @@ async function existingRow(shop: string, orderId: string) {
 
 async function invoiceOne(shop: string, orderId: string, reader: OrderReader, now: Date): Promise<BulkResult> {
   const existing = await existingRow(shop, orderId);
-  if (existing && existing.state !== "waiting") return { orderId, name: existing.orderName, result: "already", state: existing.state, invoiceId: existing.id };
+  if (existing && !fromStates("trigger").includes(existing.state as InvoiceState)) return { orderId, name: existing.orderName, result: "already", state: existing.state, invoiceId: existing.id };
   let order: unknown;
   try {
     order = await reader.readOrder(shop, orderId);
@@ -54,12 +55,12 @@ async function invoiceOne(shop: string, orderId: string, reader: OrderReader, no
   if (existing) {
     // Waiting for its trigger: queue it now, with the order as it stands.
     const queued = await prisma.invoice.updateMany({
-      where: { id: existing.id, shopDomain: shop, state: "waiting" },
-      data: { state: "queued", nextAttemptAt: now, orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue },
+      where: { id: existing.id, shopDomain: shop, state: { in: fromStates("trigger") } },
+      data: { state: targetOf("trigger"), nextAttemptAt: now, orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue },
     });
     if (queued.count !== 1) {
       const row = await existingRow(shop, orderId);
-      return { orderId, name, result: "already", state: row?.state ?? "queued", invoiceId: existing.id };
+      return { orderId, name, result: "already", state: row?.state ?? STATE.queued, invoiceId: existing.id };
     }
     await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "queued", at: now, message: "invoiced from Shopify's order list (bulk action), with the order as it stands now", data: { note: "bulk_action" } } });
     await signalWork();
@@ -70,7 +71,7 @@ async function invoiceOne(shop: string, orderId: string, reader: OrderReader, no
   if (outcome.result === "not_paid") return { orderId, name, result: "refused", reason: "not_paid" };
   if (outcome.result === "duplicate") {
     const row = await existingRow(shop, orderId);
-    return { orderId, name, result: "already", state: row?.state ?? "queued", invoiceId: row?.id ?? "" };
+    return { orderId, name, result: "already", state: row?.state ?? STATE.queued, invoiceId: row?.id ?? "" };
   }
   if (outcome.result === "unknown_shop") return { orderId, name, result: "refused", reason: "not_found" };
   return { orderId, name, result: "queued" };

@@ -1,6 +1,6 @@
 // How a merchant closed an invoice by hand (app/invoices/fixes.server.ts): issued in the invoicing panel, with the
 // serial number GİB gave it, or needing no invoice, with a reason. Stored as JSON on the row; read defensively.
-import type { InvoiceState } from "./states";
+import type { InvoiceState } from "../invoice-state/transitions";
 
 export interface Closure {
   as: "panel" | "not_needed";

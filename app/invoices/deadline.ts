@@ -2,7 +2,8 @@
 // later counts as not made out, with a penalty). The guard names every invoice the app has not issued yet before it
 // crosses that line. Its clock starts at the order's date: delivery (and payment) can come no earlier, so the
 // deadline the app shows is never later than the legal one (docs/decisions/0032-deadline-guard.md). Pure.
-import type { InvoiceState } from "./states";
+import type { InvoiceState } from "../invoice-state/transitions";
+import { STATE } from "../invoice-state/transitions";
 
 export const DEADLINE_DAYS = 7;
 /** Within this many hours of its deadline an invoice is "near": the list's badge, the home banner, Flow's first call. */
@@ -17,11 +18,11 @@ const HOUR_MS = 3_600_000;
  * (its date is set, the service is formalising it); `waiting` runs only where the merchant issues by hand, since a
  * wait for payment or fulfilment is a wait for the sale or the delivery the 7 days count from.
  */
-const OPEN_STATES: InvoiceState[] = ["queued", "sending", "needs_attention", "failed"];
+const OPEN_STATES: InvoiceState[] = [STATE.queued, STATE.sending, STATE.needs_attention, STATE.failed];
 
 /** The states whose clock runs for a shop with this trigger. */
 export function runningStates(trigger: string): InvoiceState[] {
-  return trigger === "manual" ? [...OPEN_STATES, "waiting"] : OPEN_STATES;
+  return trigger === "manual" ? [...OPEN_STATES, STATE.waiting] : OPEN_STATES;
 }
 
 interface DeadlineRow {

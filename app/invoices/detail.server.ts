@@ -8,7 +8,7 @@ import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
 import { getSettings } from "../settings/settings.server";
 import { problemsFrom, type Problem } from "../problems";
-import { isInFlight } from "./states";
+import { isInFlight } from "../invoice-state/transitions";
 import { RETRY, SYNC } from "../jobs/backoff";
 import { TURKEY_ZONE } from "../orders/dates";
 import { mayRetry } from "./actions.server";
@@ -17,6 +17,7 @@ import { closureFrom, type Closure } from "./closure";
 import { mayClose, mayOverrideBuyer } from "./fixes.server";
 import { buyerOverrideFrom, type BuyerOverride } from "../orders/buyer-override";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
+import { STATE } from "../invoice-state/transitions";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export interface TotalsView {
@@ -132,7 +133,7 @@ function issueDateOf(body: unknown): string | null {
 
 /** A queued post or a status read the app will repeat after a failure, with the last retry event's reason. */
 function retryingOf(row: { state: string; nextAttemptAt: Date | null; lastError: string | null; remoteId: number | null; attempts: number; syncAttempts: number; events: Array<{ type: string; data: unknown }> }) {
-  if (!row.nextAttemptAt || !row.lastError || !["queued", "processing"].includes(row.state)) return null;
+  if (!row.nextAttemptAt || !row.lastError || !([STATE.queued, STATE.processing] as string[]).includes(row.state)) return null;
   const last = [...row.events].reverse().find((event) => event.type === "retry");
   const reason = last?.data && typeof last.data === "object" ? (last.data as { reason?: unknown }).reason ?? null : null;
   const posting = row.remoteId === null;
@@ -177,10 +178,10 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
     errors: problems.filter((p) => p.severity === "error"),
     warnings: problems.filter((p) => p.severity === "warning"),
     canRetry: mayRetry(row),
-    canInvoiceNow: row.state === "waiting",
+    canInvoiceNow: row.state === STATE.waiting,
     canClose: mayClose(row),
     canOverrideBuyer: mayOverrideBuyer(row),
-    closure: row.state === "closed" ? closureFrom(row.closure) : null,
+    closure: row.state === STATE.closed ? closureFrom(row.closure) : null,
     buyerOverride: buyerOverrideFrom(row.buyerOverride),
     inFlight: isInFlight(row.state),
     retrying: retryingOf(row),

@@ -9,7 +9,8 @@ import { foldForSearch } from "../i18n/search-fold";
 import { problem } from "../problems";
 import { orderSnapshot } from "../orders/order";
 import { signalWork } from "../jobs/signal.server";
-import { PRIORITY, type InvoiceState } from "./states";
+import { PRIORITY } from "./states";
+import { STATE, fromStates, targetOf, type InvoiceState } from "../invoice-state/transitions";
 import type { DeliveryMeta, WebhookOutcome } from "../shopify/webhook-response";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
@@ -46,7 +47,7 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
     currency: order.currency,
     orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
     state,
-    nextAttemptAt: state === "queued" ? now : null,
+    nextAttemptAt: state === STATE.queued ? now : null,
     ...(read?.backfillId ? { backfillId: read.backfillId, priority: PRIORITY.pastOrders } : {}),
     events: {
       createMany: {
@@ -109,14 +110,12 @@ export async function recordReadOrder(shop: string, payload: unknown, read: Read
   if (trigger === null) return UNKNOWN_SHOP;
   if (!isPaid(parsed.envelope)) return { status: 200, result: "not_paid" };
   const merchantAsked = read.source !== "reconciliation";
-  const state: InvoiceState = isCancelled(payload)
-    ? "cancelled"
-    : merchantAsked || trigger === "paid" || (trigger === "fulfilled" && isFulfilled(payload))
-      ? "queued"
-      : "waiting";
+  const state = targetOf(
+    isCancelled(payload) ? "record_cancelled" : merchantAsked || trigger === "paid" || (trigger === "fulfilled" && isFulfilled(payload)) ? "record" : "record_waiting",
+  );
   const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read), parsed.envelope);
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
-  if (state === "queued" && !read.batched) await signalWork();
+  if (state === STATE.queued && !read.batched) await signalWork();
   logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source }, "order recorded from the Admin API");
   return { status: 200, result: state };
 }
@@ -127,10 +126,10 @@ export async function recordPaidOrder(shop: string, payload: unknown, meta: Deli
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const trigger = await triggerOf(shop);
   if (trigger === null) return UNKNOWN_SHOP;
-  const state: InvoiceState = trigger === "paid" ? "queued" : "waiting";
+  const state = targetOf(trigger === "paid" ? "record" : "record_waiting");
   const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, meta, now), parsed.envelope);
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
-  if (state === "queued") await signalWork();
+  if (state === STATE.queued) await signalWork();
   logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state }, "order recorded");
   return { status: 200, result: state };
 }
@@ -147,8 +146,8 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
   if (trigger !== "fulfilled" || !isPaid(parsed.envelope)) return { status: 200, result: "ignored" };
   const orderId = String(parsed.envelope.id);
   const updated = await prisma.invoice.updateMany({
-    where: { shopDomain: shop, orderId, state: "waiting" },
-    data: { state: "queued", nextAttemptAt: now, orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue },
+    where: { shopDomain: shop, orderId, state: { in: fromStates("trigger") } },
+    data: { state: targetOf("trigger"), nextAttemptAt: now, orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue },
   });
   if (updated.count === 1) {
     const row = await prisma.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true } });
@@ -156,7 +155,7 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
     await signalWork();
     return { status: 200, result: "queued" };
   }
-  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "queued", meta, now), parsed.envelope);
+  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, targetOf("record"), meta, now), parsed.envelope);
   if (created === "unknown_shop") return UNKNOWN_SHOP;
   if (created === "created") await signalWork();
   return { status: 200, result: created === "created" ? "queued" : "duplicate" };
@@ -178,19 +177,19 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
     shopDomain: shop,
     orderId,
     remoteId: null,
-    state: { in: ["waiting", "queued", "needs_attention", "failed"] },
+    state: { in: fromStates("cancel") },
     OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
   };
   const neverPosted = await prisma.invoice.updateMany({
     where: { ...notPosting, attempts: 0 },
-    data: { state: "cancelled", nextAttemptAt: null, cancelledInShop: true },
+    data: { state: targetOf("cancel"), nextAttemptAt: null, cancelledInShop: true },
   });
   const maybePosted =
     neverPosted.count === 1
       ? { count: 0 }
       : await prisma.invoice.updateMany({
           where: { ...notPosting, attempts: { gt: 0 } },
-          data: { state: "queued", nextAttemptAt: now, cancelledInShop: true },
+          data: { state: targetOf("cancel_ask_service"), nextAttemptAt: now, cancelledInShop: true },
         });
   const existing = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId } } });
   if (neverPosted.count === 1 && existing) {
@@ -205,7 +204,7 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
     return { status: 200, result: "marked" };
   }
   if (!existing) {
-    const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, "cancelled", meta, now), parsed.envelope);
+    const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, targetOf("record_cancelled"), meta, now), parsed.envelope);
     if (created === "unknown_shop") return UNKNOWN_SHOP;
     return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
   }
@@ -214,12 +213,12 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
   // At the service but not formalised: the worker reads it now and deletes it while the service allows it
   // (app/after-sale/before-posting.server.ts). Being posted right now: marked; the worker decides after the post.
   const atService = existing.remoteId !== null;
-  const formalised = atService && (existing.state === "completed" || existing.formalStatus === "completed");
+  const formalised = atService && (existing.state === STATE.completed || existing.formalStatus === "completed");
   await prisma.invoice.update({
     where: { id: existing.id },
     data: {
       cancelledInShop: true,
-      ...(formalised ? { state: "needs_attention", problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
+      ...(formalised ? { state: targetOf("cancel_formalised"), problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
       ...(atService && !formalised ? { nextAttemptAt: now } : {}),
       events: {
         create: {

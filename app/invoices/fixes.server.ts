@@ -10,7 +10,7 @@ import { SERIAL_NUMBER } from "../invoicing-service/schemas";
 import { buyerOverrideFrom, checkBuyerOverride, type BuyerOverrideErrors } from "../orders/buyer-override";
 import { signalWork } from "../jobs/signal.server";
 import { closureFrom, type Closure } from "./closure";
-import { CLOSABLE_STATES, type InvoiceState } from "./states";
+import { CLOSABLE_STATES, STATE, nextState, transition, type InvoiceState } from "../invoice-state/transitions";
 import { scheduleWriteBack, writesBack } from "./write-back-due.server";
 
 export type FixResult<E = never> = { ok: true; retried?: boolean } | { ok: false; reason: "not_found" | "not_allowed" } | { ok: false; reason: "invalid"; errors: E };
@@ -51,12 +51,12 @@ export async function setBuyerOverride(shop: string, id: string, form: Record<st
   if (!mayOverrideBuyer(row)) return { ok: false, reason: "not_allowed" };
   const checked = checkBuyerOverride(form, now);
   if (!checked.ok) return { ok: false, reason: "invalid", errors: checked.errors };
-  const retry = row.state !== "waiting";
+  const retry = row.state !== STATE.waiting;
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, state: row.state, remoteId: null, ...free(now) },
     data: {
       buyerOverride: checked.override as unknown as Prisma.InputJsonValue,
-      ...(retry ? { state: "queued", nextAttemptAt: now, problems: [], lastError: null, attempts: Math.min(row.attempts, 1), refreshOrder: true } : {}),
+      ...(retry ? { state: nextState(row.state as InvoiceState, "merchant_retry"), nextAttemptAt: now, problems: [], lastError: null, attempts: Math.min(row.attempts, 1), refreshOrder: true } : {}),
     },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
@@ -107,13 +107,14 @@ export async function closeInvoice(shop: string, id: string, form: Record<string
   const checked = checkClose(form);
   if (!checked) return { ok: false, reason: "not_allowed" };
   if (!checked.ok) return { ok: false, reason: "invalid", errors: checked.errors };
+  const closed = nextState(row.state as InvoiceState, "close");
   const closure: Closure = { as: checked.as, from: row.state as InvoiceState, at: now.toISOString(), ...(checked.serial ? { serial: checked.serial } : {}), ...(checked.reason ? { reason: checked.reason } : {}) };
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, state: row.state, ...free(now) },
-    data: { state: "closed", nextAttemptAt: null, closure: closure as unknown as Prisma.InputJsonValue },
+    data: { state: closed, nextAttemptAt: null, closure: closure as unknown as Prisma.InputJsonValue },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
-  await orderCarries(row, "closed", now);
+  await orderCarries(row, closed, now);
   await prisma.invoiceEvent.create({
     data: { invoiceId: id, type: "closed", at: now, message: checked.reason ?? null, data: { as: checked.as, ...(checked.serial ? { serial: checked.serial } : {}), ...(checked.reason ? { reason: checked.reason } : {}) } },
   });
@@ -125,9 +126,10 @@ export async function reopenInvoice(shop: string, id: string, now = new Date()):
   const row = await rowOf(shop, id);
   if (!row) return { ok: false, reason: "not_found" };
   const closure = closureFrom(row.closure);
-  if (row.state !== "closed" || !closure) return { ok: false, reason: "not_allowed" };
-  const back: InvoiceState = (CLOSABLE_STATES as string[]).includes(closure.from) ? closure.from : "needs_attention";
-  const updated = await prisma.invoice.updateMany({ where: { id, shopDomain: shop, state: "closed" }, data: { state: back, nextAttemptAt: null, closure: dbNull() } });
+  const reopened = transition(row.state as InvoiceState, "reopen", { closedFrom: closure?.from });
+  if (!reopened.ok || !closure) return { ok: false, reason: "not_allowed" };
+  const back = reopened.to;
+  const updated = await prisma.invoice.updateMany({ where: { id, shopDomain: shop, state: row.state }, data: { state: back, nextAttemptAt: null, closure: dbNull() } });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await orderCarries(row, back, now);
   await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "reopened", at: now, data: { state: back, was: closure.as } } });

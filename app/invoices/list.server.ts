@@ -12,10 +12,11 @@ import prisma from "../db.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
-import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "./states";
+import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../invoice-state/transitions";
 import { ISSUABLE_TEST_INVOICES } from "./actions.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
+import { STATE } from "../invoice-state/transitions";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const PAGE_SIZE = 25;
@@ -221,7 +222,7 @@ export async function listInvoices(
   return {
     rows: page.map(({ attempts, lastError, ...row }) => ({
       ...row,
-      retrying: row.state === "queued" && attempts > 0 && lastError !== null,
+      retrying: row.state === STATE.queued && attempts > 0 && lastError !== null,
       orderCreatedAt: row.orderCreatedAt.toISOString(),
       pdfUrl: safeLink(row.pdfUrl, linkOptions()),
       deadline: nearDeadline(row, context),
@@ -263,13 +264,13 @@ export async function dashboardCounts(shop: string, timezone: string, now = new 
     prisma.invoice.count({ where: { shopDomain: shop, createdAt: { gte: startOfToday }, ...LIVE_ONLY } }),
     prisma.invoice.groupBy({
       by: ["state"],
-      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, "needs_attention", "failed"] }, ...LIVE_ONLY },
+      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, STATE.needs_attention, STATE.failed] }, ...LIVE_ONLY },
       _count: { _all: true },
     }),
   ]);
   const count = (states: InvoiceState[]) =>
     byState.filter((group) => states.includes(group.state as InvoiceState)).reduce((sum, group) => sum + group._count._all, 0);
-  return { today, inFlight: count(IN_FLIGHT_STATES), needsAttention: count(["needs_attention"]), failed: count(["failed"]) };
+  return { today, inFlight: count(IN_FLIGHT_STATES), needsAttention: count([STATE.needs_attention]), failed: count([STATE.failed]) };
 }
 
 export interface Onboarding {
@@ -315,7 +316,7 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
       select: { state: true },
     }),
     // A real order already invoiced proves the connection as well as a test invoice does.
-    prisma.invoice.findFirst({ where: { shopDomain: shop, state: "completed", isTest: false }, select: { id: true } }),
+    prisma.invoice.findFirst({ where: { shopDomain: shop, state: STATE.completed, isTest: false }, select: { id: true } }),
   ]);
   const apiKey = Boolean(settings?.apiKeyEncrypted);
   const saleChannel = Boolean(settings?.saleChannelId);
@@ -323,7 +324,7 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
   const dummyIntegration = Boolean(settings?.dummyIntegrationId);
   const integration = testMode ? dummyIntegration : Boolean(settings?.invoiceIntegrationId);
   const testInvoice = test?.state ?? null;
-  const proven = testInvoice === "completed" || real !== null;
+  const proven = testInvoice === STATE.completed || real !== null;
   return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, testMode, complete: apiKey && saleChannel && integration && proven };
 }
 

@@ -31,7 +31,8 @@ import { delayHonouringRetryAfter, RETRY, retryDelayMs, SYNC, syncDelayMs } from
 import { problem, type Problem } from "../problems";
 import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "../jobs/signal.server";
-import { stateOf, type EventType } from "./states";
+import type { EventType } from "./states";
+import { STATE, nextState, stateOf, targetOf, type InvoiceState } from "../invoice-state/transitions";
 import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "../after-sale/before-posting.server";
 import { orderAsItStands } from "../orders/refunds";
 import { writeBackStart, writesBack } from "./write-back-due.server";
@@ -275,10 +276,10 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
   // the shop installs again (app/shops/shops.server.ts recordShop).
   if (row.shop.uninstalledAt) {
-    return { data: { state: "queued", nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again", data: { note: "uninstalled" } }] };
+    return { data: { state: targetOf("uninstalled"), nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again", data: { note: "uninstalled" } }] };
   }
   if (row.cancelledInShop && row.attempts === 0) {
-    return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting", data: { note: "cancelled_before_post" } }] };
+    return { data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting", data: { note: "cancelled_before_post" } }] };
   }
   const now = deps.now();
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
@@ -304,7 +305,7 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       return failedAttempt(attempted, error, deps, log);
     }
     if (row.cancelledInShop) {
-      return { data: { state: "cancelled", nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it", data: { note: "cancelled_nothing_at_service" } }] };
+      return { data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it", data: { note: "cancelled_nothing_at_service" } }] };
     }
   }
 
@@ -312,7 +313,7 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   const asItStands = row.waybillId === null ? standing(row.orderSnapshot, refunds) : null;
   if (asItStands?.nothingLeft) {
     return {
-      data: { state: "cancelled", nextAttemptAt: null },
+      data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },
       events: [{ type: "cancelled", message: "order fully refunded in Shopify before it was invoiced; no invoice", data: { note: "refunded_before_invoice" } }],
       refunds: [{ ids: refunds.filter((r) => r.handling === null).map((r) => r.refundId), handling: "no_invoice" }],
     };
@@ -404,7 +405,7 @@ async function sync(row: Row, facts: Facts, client: Client, deps: ProcessDeps): 
     const undone = await afterSaleAtService(row, facts, record, client, deps);
     if (undone) return undone;
     const applied = applyRecord(row, record, deps);
-    if (applied.data.state === "processing") {
+    if (applied.data.state === STATE.processing) {
       const syncAttempts = row.syncAttempts + 1;
       if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")], applied.data);
       return {
@@ -439,7 +440,7 @@ const WITHDRAWABLE = new Set(["pending", "failed"]);
  * Null when there is nothing to do here (the ordinary status read goes on).
  */
 async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord, client: Client, deps: ProcessDeps): Promise<Outcome | null> {
-  if (row.waybillId !== null || row.state === "cancelled") return null;
+  if (row.waybillId !== null || row.state === STATE.cancelled) return null;
   const refunds = await refundsOf(row.shopDomain, row.orderId);
   const pending = refunds.filter((r) => r.handling === null);
   const changing = pending.filter(changesInvoice);
@@ -449,7 +450,7 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
     refunds: [...(outcome.refunds ?? []), ...minor.map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) }))],
   });
   const formal = record.formal_status ?? "";
-  if (stateOf(record) === "completed") {
+  if (stateOf(record) === STATE.completed) {
     // Formalised: the invoice stays as the tax authority has it; the invoice page shows each refund's path.
     if (pending.length === 0) return null;
     const outcome = applyRecord(row, record, deps);
@@ -492,14 +493,14 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
     const known = new Set(pending.map((r) => r.refundId));
     const late = (await refundsOf(row.shopDomain, row.orderId)).filter((r) => r.handling === null && !known.has(r.refundId)).map((r) => r.refundId);
     return withMinor({
-      data: { ...cleared, state: "cancelled", nextAttemptAt: null },
+      data: { ...cleared, state: nextState(row.state as InvoiceState, "withdraw"), nextAttemptAt: null },
       events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation", data: { note: row.cancelledInShop ? "cancelled_withdrawn" : "refunded_withdrawn" } }],
       refunds: [{ ids: [...changing.map((r) => r.refundId), ...late], handling: "withdrawn" }],
     });
   }
   // Partially refunded: the same row is posted again, for the order as it stands (a fresh first attempt).
   return withMinor({
-    data: { ...cleared, state: "queued", attempts: 0, nextAttemptAt: deps.now() },
+    data: { ...cleared, state: nextState(row.state as InvoiceState, "reissue"), attempts: 0, nextAttemptAt: deps.now() },
     events: [withdrawn, { type: "reissue", message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}`, data: { refunds: changing.length } }],
     refunds: [{ ids: changing.map((r) => r.refundId), handling: "reissued" }],
   });
@@ -528,13 +529,13 @@ function shopifyReadWaits(row: Row, deps: ProcessDeps, code: "order.edited_unrea
   if (attempts >= RETRY.maxAttempts) return needsAttention([problem(code, { details: reason })]);
   const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));
   return {
-    data: { state: "queued", attempts, nextAttemptAt, lastError: message, problems: json([problem(code, { details: reason }, "warning")]) },
+    data: { state: targetOf("retry"), attempts, nextAttemptAt, lastError: message, problems: json([problem(code, { details: reason }, "warning")]) },
     events: [{ type: "retry", message: `${message}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind } } }],
   };
 }
 
 function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcome {
-  let state = stateOf(record);
+  let state = nextState(row.state as InvoiceState, "reported", { reported: stateOf(record) });
   const events: Outcome["events"] = [];
   const answered = record.serial_number ?? null;
   const badSerial = answered !== null && !SERIAL_NUMBER.test(answered);
@@ -550,22 +551,22 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
     remoteTotals: json(pickTotals(record)),
     lastError: null,
   };
-  if (state === "failed") {
+  if (state === STATE.failed) {
     data.problems = json([problem("service.formalisation_failed", { details: processingErrorsText(record.errors) })]);
   }
   // Cancelled in Shopify: while the invoice is still being formalised the next read may yet delete it
   // (afterSaleAtService); once formalised, only the merchant can act (the invoice page says how).
-  if (row.cancelledInShop && state !== "cancelled" && state !== "processing") {
-    state = "needs_attention";
+  if (row.cancelledInShop && state !== STATE.cancelled && state !== STATE.processing) {
+    state = targetOf("cancel_formalised");
     data.problems = json([problem("invoice.cancelled_after_invoicing")]);
   }
   // An invoice number that is not one is never stored; the merchant checks the invoice in the panel.
-  if (badSerial && state !== "cancelled") {
-    state = "needs_attention";
+  if (badSerial && state !== STATE.cancelled) {
+    state = targetOf("needs_attention");
     data.problems = json([problem("service.serial_invalid", { details: JSON.stringify(answered.slice(0, 40)) })]);
   }
   data.state = state;
-  data.nextAttemptAt = state === "processing" ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
+  data.nextAttemptAt = state === STATE.processing ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
   if (state !== row.state || serial !== row.serialNumber) {
     events.push({
       type: "status",
@@ -626,14 +627,14 @@ function reschedule(
 ): Outcome {
   if (row.remoteId === null && attempts >= RETRY.maxAttempts) {
     return {
-      data: { state: "failed", nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, ...reasonParams(cause) })]) },
+      data: { state: targetOf("give_up"), nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, ...reasonParams(cause) })]) },
       events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}`, data: { attempts, reason: json(cause) } }],
     };
   }
   const delay = delayHonouringRetryAfter(retryDelayMs(Math.max(1, attempts), deps.random), retryAfterMs);
   const nextAttemptAt = new Date(deps.now().getTime() + delay);
   return {
-    data: { state: row.remoteId === null ? "queued" : row.state, nextAttemptAt, lastError: reason },
+    data: { state: row.remoteId === null ? targetOf("retry") : row.state, nextAttemptAt, lastError: reason },
     events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, delayMs: delay, nextAttemptAt: nextAttemptAt.toISOString(), reason: json(cause) } }],
   };
 }
@@ -645,7 +646,7 @@ function reasonParams(cause: FailureReason): { reasonKind: string; reasonStatus?
 
 function needsAttention(problems: Problem[], extra: Prisma.InvoiceUpdateManyMutationInput = {}): Outcome {
   return {
-    data: { ...extra, state: "needs_attention", nextAttemptAt: null, problems: json(problems) },
+    data: { ...extra, state: targetOf("needs_attention"), nextAttemptAt: null, problems: json(problems) },
     events: [{ type: "needs_attention", message: problems.map((p) => p.code).join(", "), data: json({ problems }) }],
   };
 }
@@ -680,7 +681,7 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
     // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
     teamId: outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null ? outcome.teamId : null,
     // A callback that came while this worker was busy (before the remote id was stored) asks for a read now.
-    callbacksSince: outcome.data.state === "processing" ? startedAt : null,
+    callbacksSince: outcome.data.state === STATE.processing ? startedAt : null,
   });
   if (!stored) {
     log.warn("lease lost before the work was stored; the row's new owner decides");

@@ -4,10 +4,11 @@
 import type { Db } from "../db.server";
 import type { WriteBackStart } from "../db/hot.server";
 import { includesWriteScope, WRITE_SCOPE } from "../shopify/optional-scopes";
-import type { InvoiceState } from "./states";
+import type { InvoiceState } from "../invoice-state/transitions";
+import { STATE } from "../invoice-state/transitions";
 
 /** States after which the order is written: the invoice reached an end, or changed again after one. */
-const WRITTEN_STATES: InvoiceState[] = ["completed", "failed", "needs_attention", "cancelled", "closed"];
+const WRITTEN_STATES: InvoiceState[] = [STATE.completed, STATE.failed, STATE.needs_attention, STATE.cancelled, STATE.closed];
 
 export type InvoiceForWrite = {
   id: string;

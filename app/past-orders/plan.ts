@@ -4,6 +4,7 @@
 import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
 import type { MappingSettings } from "../settings/schema";
+import { STATE } from "../invoice-state/transitions";
 
 /** VUK art. 231/5: an invoice is due within 7 days of the delivery (docs/spec/after-sale-facts.md). */
 export const INVOICE_DEADLINE_MS = 7 * 24 * 3_600_000;
@@ -46,10 +47,10 @@ export interface AlreadyInApp {
 
 /** Which count of `already` a row in this state belongs to. */
 export function alreadyKind(state: string): keyof AlreadyInApp {
-  if (state === "completed") return "issued";
-  if (state === "needs_attention" || state === "failed") return "needsAttention";
-  if (state === "cancelled") return "cancelled";
-  if (state === "closed") return "closed";
+  if (state === STATE.completed) return "issued";
+  if (state === STATE.needs_attention || state === STATE.failed) return "needsAttention";
+  if (state === STATE.cancelled) return STATE.cancelled;
+  if (state === STATE.closed) return STATE.closed;
   return "inProgress";
 }
 

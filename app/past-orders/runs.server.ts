@@ -19,6 +19,7 @@ import { createdBetweenQuery, type BulkReader, type OrderPage, type OrderReader 
 import { signalWork } from "../jobs/signal.server";
 import { readMapping } from "../settings/schema";
 import { addToPlan, emptyPlan, type Plan, type PlanContext } from "./plan";
+import { STATE, fromStates } from "../invoice-state/transitions";
 
 /** Without the read_all_orders scope, Shopify serves only the last 60 days of orders. */
 export const DAYS_WITHOUT_ALL_ORDERS = 60;
@@ -116,7 +117,7 @@ export async function pauseRun(shop: string, id: string, now = new Date()): Prom
 export async function resumeRun(shop: string, id: string, now = new Date()): Promise<RunActionResult> {
   const result = await move(shop, id, ["paused"], { state: "running" });
   if (result.ok) {
-    await prisma.invoice.updateMany({ where: { backfillId: id, state: "queued", nextAttemptAt: null }, data: { nextAttemptAt: now } });
+    await prisma.invoice.updateMany({ where: { backfillId: id, state: { in: fromStates("resume") }, nextAttemptAt: null }, data: { nextAttemptAt: now } });
     await signalWork();
   }
   return result;
@@ -129,7 +130,7 @@ export async function discardRun(shop: string, id: string, now = new Date()): Pr
 
 function holdRows(id: string, now: Date) {
   return prisma.invoice.updateMany({
-    where: { backfillId: id, state: "queued", attempts: 0, nextAttemptAt: { not: null }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    where: { backfillId: id, state: STATE.queued, attempts: 0, nextAttemptAt: { not: null }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
     data: { nextAttemptAt: null },
   });
 }
@@ -197,7 +198,7 @@ async function planPage(shop: string, orders: unknown[], plan: Plan, context: Pl
 export async function advanceRun(id: string, options: AdvanceOptions): Promise<boolean> {
   const now = options.now ?? (() => new Date());
   const start = now();
-  const backlog = await prisma.invoice.count({ where: { backfillId: id, state: "queued" } });
+  const backlog = await prisma.invoice.count({ where: { backfillId: id, state: STATE.queued } });
   if (backlog >= BULK_BACKLOG_MAX) return false;
   if (backlog >= BACKLOG_MAX && (await prisma.backfillRun.count({ where: { id, mode: "bulk" } })) === 0) return false;
   const leaseUntil = new Date(start.getTime() + LEASE_MS);
@@ -372,7 +373,7 @@ async function bulkStep(run: RunRow, query: string, bulk: BulkReader, { held, ba
   return !all;
 }
 
-const UNFINISHED = ["queued", "sending", "processing"];
+const UNFINISHED = [STATE.queued, STATE.sending, STATE.processing];
 
 /** A running run whose orders are all read and whose rows have all left the queue is done. */
 async function finishIfDone(id: string, now: Date): Promise<void> {
@@ -439,10 +440,10 @@ export async function latestRun(shop: string): Promise<RunView | null> {
   const count = (names: string[]) => states.filter((row) => names.includes(row.state)).reduce((sum, row) => sum + row._count._all, 0);
   const plan = (run.plan as Plan | null) ?? null;
   // Closed by hand (issued in the panel, no invoice needed) is finished too: never counted as waiting or late.
-  const done = count(["completed", "cancelled", "closed"]);
-  const needsAttention = count(["needs_attention"]);
-  const failed = count(["failed"]);
-  const inQueue = count([...UNFINISHED, "waiting"]);
+  const done = count([STATE.completed, STATE.cancelled, STATE.closed]);
+  const needsAttention = count([STATE.needs_attention]);
+  const failed = count([STATE.failed]);
+  const inQueue = count([...UNFINISHED, STATE.waiting]);
   return {
     id: run.id,
     state: run.state as RunState,

@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
+import { STATE } from "../invoice-state/transitions";
 
 const signature = (shop: string, invoiceId: string, version: number) =>
   createHmac("sha256", env().SHOPIFY_API_SECRET)
@@ -37,6 +38,6 @@ export async function verifyCustomerPdf(invoiceId: string, given: string): Promi
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false, status: 404 };
   if (row.isTest || row.postedInTestMode) return { ok: false, status: 404 };
   // Only a formalised invoice in force: not yet formalised, failed or cancelled (void) is not offered.
-  if (row.remoteId === null || row.state !== "completed") return { ok: false, status: 409 };
+  if (row.remoteId === null || row.state !== STATE.completed) return { ok: false, status: 409 };
   return { ok: true, shop: row.shopDomain };
 }

@@ -8,6 +8,7 @@ import { PDFDocument } from "pdf-lib";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { openInvoicePdf, type PdfClientFor } from "./formal-pdf.server";
+import { STATE } from "../invoice-state/transitions";
 
 /** At most this many orders in one print (Shopify's bulk selection is larger; a print of 50 invoices is plenty). */
 export const PRINT_MAX_ORDERS = 50;
@@ -40,7 +41,7 @@ export async function printableOrders(shop: string, orderIds: string[]): Promise
   return ids.map((orderId) => {
     const row = byOrder.get(orderId);
     if (!row) return { orderId, orderName: null, status: "none", invoiceId: null, serialNumber: null };
-    const ready = row.state === "completed" && row.remoteId !== null;
+    const ready = row.state === STATE.completed && row.remoteId !== null;
     return { orderId, orderName: row.orderName, status: ready ? "ready" : "not_yet", invoiceId: ready ? row.id : null, serialNumber: row.serialNumber };
   });
 }

@@ -9,7 +9,7 @@ import { useEffect, useState } from "react";
 import { authenticate } from "../shopify.server";
 import { loadInvoicesPage } from "../invoices/list.server";
 import { issueTestInvoicesForReal, sendTestInvoice } from "../invoices/actions.server";
-import { IN_FLIGHT_STATES } from "../invoices/states";
+import { IN_FLIGHT_STATES } from "../invoice-state/transitions";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { DashboardStrip } from "../invoices/DashboardStrip";
@@ -19,6 +19,7 @@ import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import { useFreshValue } from "../ui/useFreshValue";
 import { problemText } from "../problems";
 import type { TitleHandle } from "../i18n/page-title";
+import { STATE } from "../invoice-state/transitions";
 
 export const handle: TitleHandle = { title: "home.title" };
 
@@ -74,7 +75,7 @@ export default function Invoices() {
   }, [issueFetcher.data, issueFetcher.state, shopify, t]);
   const toIssue = data.testInvoicesToIssue;
 
-  const showAttention = () => setSearchParams(new URLSearchParams({ state: "needs_attention" }));
+  const showAttention = () => setSearchParams(new URLSearchParams({ state: STATE.needs_attention }));
 
   return (
     <Page title={t("home.title")} secondaryActions={[{ content: t("nav.settings"), url: "/app/settings" }]}>
@@ -104,7 +105,7 @@ export default function Invoices() {
         )}
         {data.counts.failed > 0 && data.counts.needsAttention === 0 && (
           <Banner tone="critical" title={t("banner.failed.title", { count: data.counts.failed })}
-            action={{ content: t("banner.attention.action"), onAction: () => setSearchParams(new URLSearchParams({ state: "failed" })) }}
+            action={{ content: t("banner.attention.action"), onAction: () => setSearchParams(new URLSearchParams({ state: STATE.failed })) }}
           />
         )}
         {data.onboarding.complete && data.onboarding.testMode && (

@@ -27,6 +27,7 @@ import { retryWriteBack, writeBackOf } from "../write-back/run.server";
 import { refreshScopes } from "../shops/scopes.server";
 import { translate } from "../i18n/i18n";
 import type { TitleHandle } from "../i18n/page-title";
+import { STATE } from "../invoice-state/transitions";
 import { SectionCard } from "../ui/SectionCard";
 
 export const handle: TitleHandle = {
@@ -144,7 +145,7 @@ export default function InvoiceDetailPage() {
 
   // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
   const secondaryActions = [
-    ...(invoice.state === "completed" && invoice.remoteId !== null
+    ...(invoice.state === STATE.completed && invoice.remoteId !== null
       ? [{ content: t("detail.downloadPdf"), onAction: () => void pdf.download(invoice.id), loading: pdf.busy === invoice.id, id: "download-pdf" }]
       : []),
     ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
@@ -200,9 +201,9 @@ export default function InvoiceDetailPage() {
           </Layout.Section>
         )}
         {/* A closed invoice's problems are no longer the merchant's: its banner says how it was closed instead. */}
-        {errors.length > 0 && invoice.state !== "closed" && (
+        {errors.length > 0 && invoice.state !== STATE.closed && (
           <Layout.Section>
-            <Banner tone={invoice.state === "failed" ? "critical" : "warning"} title={t("detail.problems")}>
+            <Banner tone={invoice.state === STATE.failed ? "critical" : "warning"} title={t("detail.problems")}>
               <List>
                 {errors.map((p, index) => (
                   <List.Item key={index}>{problemText(p, locale)}</List.Item>

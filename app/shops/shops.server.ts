@@ -2,6 +2,7 @@
 import prisma from "../db.server";
 import type { ShopProfileQuery } from "../shopify/admin.generated";
 import { signalWork } from "../jobs/signal.server";
+import { fromStates } from "../invoice-state/transitions";
 
 export interface ShopProfile {
   name?: string | null;
@@ -59,7 +60,7 @@ export async function recordShop(domain: string, profile: ShopProfile) {
   if (typeof profile.taxesIncluded === "boolean") await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
   if (before?.uninstalledAt) {
     const resumed = await prisma.invoice.updateMany({
-      where: { shopDomain: domain, state: "queued", nextAttemptAt: null, remoteId: null },
+      where: { shopDomain: domain, state: { in: fromStates("resume") }, nextAttemptAt: null, remoteId: null },
       data: { nextAttemptAt: new Date() },
     });
     if (resumed.count > 0) await signalWork();

@@ -14,6 +14,7 @@ import { connectionFor, type Connection, type ConnectionProblem } from "../setti
 import type { WaybillSnapshot } from "./snapshot";
 import { draftFromWaybill, isLate, readForm, waybillInvoiceBody, type FormErrors, type WaybillInvoiceForm } from "./waybill-invoice";
 import { foldForSearch } from "../i18n/search-fold";
+import { fromStates, targetOf, type InvoiceState } from "../invoice-state/transitions";
 
 const READ_TIMEOUT_MS = 10_000;
 
@@ -83,7 +84,7 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
     where: { shopDomain_orderId: { shopDomain: shop, orderId: waybillOrderId(waybillId) } },
     select: { id: true, state: true, remoteId: true },
   });
-  const retryable = existing && existing.remoteId === null && ["needs_attention", "failed"].includes(existing.state);
+  const retryable = existing && existing.remoteId === null && fromStates("merchant_retry").includes(existing.state as InvoiceState);
   if (existing && !retryable) return { ok: false, refusal: { reason: "in_app", waybillId, invoiceRowId: existing.id } };
 
   let waybill: WaybillRecord;
@@ -175,7 +176,7 @@ export async function submitWaybillInvoice(
     orderTotal: built.totals.grand_total,
     currency: waybill.currency,
     orderSnapshot: snapshot as unknown as Prisma.InputJsonValue,
-    state: "queued",
+    state: targetOf("record"),
     nextAttemptAt: now,
     problems: [] as unknown as Prisma.InputJsonValue,
     lastError: null,
@@ -186,7 +187,7 @@ export async function submitWaybillInvoice(
     // Only while it still needs attention and never reached the service: the attempt count is kept, so an
     // earlier attempt whose outcome was unknown is settled through the waybill before anything is posted.
     const updated = await prisma.invoice.updateMany({
-      where: { id: waybill.retryOf, shopDomain: shop, remoteId: null, state: { in: ["needs_attention", "failed"] } },
+      where: { id: waybill.retryOf, shopDomain: shop, remoteId: null, state: { in: fromStates("merchant_retry") } },
       data: fields,
     });
     if (updated.count !== 1) return { ok: false, refusal: { reason: "in_app", waybillId: waybill.id, invoiceRowId: waybill.retryOf } };

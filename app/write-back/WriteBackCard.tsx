@@ -2,6 +2,7 @@
 // Flow), is waiting, failed (with a retry), or cannot be written without the write_orders scope (granting it resumes).
 import { Badge, Button, InlineStack, Text } from "@shopify/polaris";
 import { useT } from "../i18n/react";
+import { STATE } from "../invoice-state/transitions";
 import { SectionCard } from "../ui/SectionCard";
 
 export interface WriteBackStatus {
@@ -16,7 +17,7 @@ export function WriteBackCard({ writeBack, invoiceState, onRetry, busy }: { writ
   const t = useT();
   // A green tick says "all is well": only for a completed invoice. Otherwise the card says which state the order
   // carries (what was written, which may be older than the invoice's state now).
-  const problemWritten = writeBack.status === "written" && invoiceState !== "completed";
+  const problemWritten = writeBack.status === "written" && invoiceState !== STATE.completed;
   const shown = writeBack.writtenState ?? invoiceState;
   const tone = problemWritten ? undefined : writeBack.status === "written" ? "success" : writeBack.status === "failed" ? "critical" : writeBack.status === "no_scope" ? "attention" : undefined;
   return (

@@ -9,7 +9,7 @@ import prisma from "../db.server";
 import { signalWork } from "../jobs/signal.server";
 import { readWritten } from "./plan";
 import { scheduleWriteBack } from "../invoices/write-back-due.server";
-import { isInFlight } from "../invoices/states";
+import { isInFlight } from "../invoice-state/transitions";
 import { DEADLINE_DAYS, flowCallDue, nearBefore, runningDeadline, runningStates } from "../invoices/deadline";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 

@@ -3,7 +3,8 @@
 // and a plan that was carried out leaves nothing to do the next time (the same completion twice writes once).
 // docs/decisions/0015-order-write-back.md
 import { flowCallDue } from "../invoices/deadline";
-import type { InvoiceState } from "../invoices/states";
+import type { InvoiceState } from "../invoice-state/transitions";
+import { STATE } from "../invoice-state/transitions";
 
 /** The app-owned namespace: Shopify turns `$app` into `app--{client id}` (readable by Liquid as such). */
 export const METAFIELD_NAMESPACE = "$app";
@@ -98,7 +99,7 @@ const sameTag = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The tags the app wants on the order: only a completed, legal invoice is tagged; cancelling one removes them. */
 export function desiredTags(invoice: WriteBackInvoice, settings: TagSettings): string[] {
-  if (invoice.state !== "completed" || invoice.postedInTestMode) return [];
+  if (invoice.state !== STATE.completed || invoice.postedInTestMode) return [];
   const kindTag = invoice.documentKind === "e_archive" ? settings.eArchiveTag : invoice.documentKind === "e_invoice" ? settings.eInvoiceTag : "";
   const tags: string[] = [];
   for (const tag of [settings.orderTag, kindTag].map(normaliseTag)) {
@@ -112,7 +113,7 @@ export function desiredTags(invoice: WriteBackInvoice, settings: TagSettings): s
  * Only "completed" offers the download.
  */
 export function publicState(invoice: WriteBackInvoice): string {
-  if (invoice.postedInTestMode && invoice.state === "completed") return "test";
+  if (invoice.postedInTestMode && invoice.state === STATE.completed) return "test";
   return invoice.state;
 }
 
@@ -167,10 +168,10 @@ function deadlinePayload(invoice: WriteBackInvoice, deadline: string, hours: num
  */
 export function desiredFlow(invoice: WriteBackInvoice, now: Date = new Date()): FlowEvent[] {
   const events: FlowEvent[] = [];
-  if (invoice.state === "completed" && invoice.serialNumber) {
+  if (invoice.state === STATE.completed && invoice.serialNumber) {
     events.push({ key: `issued:${invoice.serialNumber}`, handle: FLOW_TRIGGERS.issued, payload: flowPayload(invoice) });
   }
-  if (invoice.state === "needs_attention" || invoice.state === "failed") {
+  if (invoice.state === STATE.needs_attention || invoice.state === STATE.failed) {
     const cause = [...invoice.problemCodes].sort().join("+") || "-";
     events.push({ key: `attention:${invoice.state}:${cause}`, handle: FLOW_TRIGGERS.attention, payload: flowPayload(invoice) });
   }

@@ -10,7 +10,7 @@ import { retryDelayMs } from "../jobs/backoff";
 import { runningDeadline } from "../invoices/deadline";
 import { closureFrom } from "../invoices/closure";
 import { signalWork } from "../jobs/signal.server";
-import type { InvoiceState } from "../invoices/states";
+import type { InvoiceState } from "../invoice-state/transitions";
 import { WriteRefusedError, type WriteFailure } from "./errors";
 import type { z } from "zod";
 import {
@@ -39,6 +39,7 @@ import {
 import { hasWriteScope } from "../shops/scopes.server";
 import { WRITE_SCOPE } from "../shopify/optional-scopes";
 import { customerPdfUrl } from "../pdf/customer-pdf.server";
+import { STATE } from "../invoice-state/transitions";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export const WRITEBACK = {
@@ -90,11 +91,11 @@ export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigge
     state: row.state as InvoiceState,
     documentKind: row.documentKind,
     // Closed as issued in the invoicing panel: the order carries the serial number the merchant gave.
-    serialNumber: row.serialNumber ?? (row.state === "closed" ? (closureFrom(row.closure)?.serial ?? null) : null),
+    serialNumber: row.serialNumber ?? (row.state === STATE.closed ? (closureFrom(row.closure)?.serial ?? null) : null),
     ettn: row.ettn,
     // The app's signed link to a legal, formalised invoice: it works whatever the service's pdf_url is.
     // The link of the invoice's current version: none once customers/redact revoked it.
-    pdfUrl: row.remoteId !== null && row.state === "completed" && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion) : null,
+    pdfUrl: row.remoteId !== null && row.state === STATE.completed && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion) : null,
     issueDate: typeof body.issue_date === "string" ? body.issue_date : null,
     postedInTestMode: row.postedInTestMode,
     orderTotal: row.orderTotal,

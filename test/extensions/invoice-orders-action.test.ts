@@ -5,7 +5,7 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { REFUSAL_REASONS } from "../../app/invoices/bulk-invoice.server";
-import { INVOICE_STATES } from "../../app/invoices/states";
+import { INVOICE_STATES } from "../../app/invoice-state/transitions";
 import { invoiceRequest, invoiceSummary, MAX_ORDERS } from "../../extensions/invoice-orders-action/src/invoice-request.js";
 
 const DIR = "extensions/invoice-orders-action";
