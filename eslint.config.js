@@ -6,7 +6,19 @@ import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 export default tseslint.config(
-  { ignores: ["build/**", "generated/**", "node_modules/**", "tmp/**", "data/**", "extensions/**/dist/**", "extensions/*/shopify.d.ts", "public/build/**", "test-results/**"] },
+  {
+    ignores: [
+      "build/**",
+      "generated/**",
+      "node_modules/**",
+      "tmp/**",
+      "data/**",
+      "extensions/**/dist/**",
+      "extensions/*/shopify.d.ts",
+      "public/build/**",
+      "test-results/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,8 +36,22 @@ export default tseslint.config(
     files: ["app/**/*.{ts,tsx}"],
     plugins: { "import-x": importX },
     // The plugin's TypeScript settings (parsers, extensions), with the TypeScript resolver.
-    settings: { ...importX.flatConfigs.typescript.settings, "import-x/resolver": undefined, "import-x/resolver-next": [createTypeScriptImportResolver()] },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver": undefined,
+      "import-x/resolver-next": [createTypeScriptImportResolver()],
+    },
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
-  { files: ["scripts/**", "bench/**", "sandbox/cli.ts", "sandbox/storefront/cli.ts", "shopify-standin/cli.ts", "test/**"], rules: { "no-console": "off" } },
+  {
+    files: [
+      "scripts/**",
+      "bench/**",
+      "sandbox/cli.ts",
+      "sandbox/storefront/cli.ts",
+      "shopify-standin/cli.ts",
+      "test/**",
+    ],
+    rules: { "no-console": "off" },
+  },
 );

@@ -6,7 +6,6 @@ import { defineConfig } from "vitest/config";
 const databaseTests = ["test/**/*.db.test.ts"];
 
 export default defineConfig({
-
   test: {
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
@@ -17,9 +16,17 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     reporters: process.env.CI ? ["default"] : ["default"],
     projects: [
-      { extends: true as const, test: { name: "sqlite", include: ["test/**/*.test.{ts,tsx}"], env: { TEST_DB: "sqlite" } } },
+      {
+        extends: true as const,
+        test: { name: "sqlite", include: ["test/**/*.test.{ts,tsx}"], env: { TEST_DB: "sqlite" } },
+      },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ extends: true as const, test: { name: "postgresql", include: databaseTests, env: { TEST_DB: "postgresql" } } }]
+        ? [
+            {
+              extends: true as const,
+              test: { name: "postgresql", include: databaseTests, env: { TEST_DB: "postgresql" } },
+            },
+          ]
         : []),
     ],
   },

@@ -35,7 +35,12 @@ const schema = z.object({
   ENCRYPTION_KEY_PREVIOUS: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
     .refine((keys) => keys.every((key) => decodeKey(key) !== null), {
       message: "a comma-separated list of older keys, each 32 bytes as 64 hex characters or base64",
     }),
@@ -54,11 +59,21 @@ const schema = z.object({
   WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   // How often the worker reconciles each installed shop (reads the paid orders no webhook brought); 0 turns the
   // schedule off (the admin's button and `npm run reconcile` still work).
-  RECONCILE_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+  RECONCILE_INTERVAL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(60),
   // Accountant packages (app/accountant/): the directory their PDFs and ZIPs are built in (shared by the web server and
   // every worker process), how long a finished package is kept, and how many PDFs are read from the service at once.
   ACCOUNTANT_PACKAGE_DIR: z.preprocess(emptyIsUnset, z.string().min(1).default("./data/accountant-packages")),
-  ACCOUNTANT_PACKAGE_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(168),
+  ACCOUNTANT_PACKAGE_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(168),
   ACCOUNTANT_PDF_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(6),
   // Demo and test only: the shell loads the App Bridge stand-in that the demo's server (scripts/local-server.ts)
   // serves, so the embedded page opens outside Shopify. The app itself serves nothing of it.
@@ -68,7 +83,12 @@ const schema = z.object({
   INVOICING_ALLOWED_HOSTS: z
     .string()
     .default(DEFAULT_INVOICING_HOSTS)
-    .transform((value) => value.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .refine((hosts) => hosts.length > 0 && hosts.every((host) => HOST_ENTRY.test(host)), {
       message: "a comma-separated list of host names (optionally with :port), e.g. app.faturaentegrator.com",
     }),
@@ -77,7 +97,10 @@ const schema = z.object({
   LOCAL_SERVICES: flag,
   // Development only: the origin of a local stand-in of Shopify's Admin GraphQL API (`npm run shopify:standin`),
   // used instead of https://SHOP for every shop. Refused unless the app itself runs on localhost.
-  SHOPIFY_ADMIN_API_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, message: "an http(s) origin, e.g. http://127.0.0.1:4020" }).optional()),
+  SHOPIFY_ADMIN_API_URL: z.preprocess(
+    emptyIsUnset,
+    z.url({ protocol: /^https?$/, message: "an http(s) origin, e.g. http://127.0.0.1:4020" }).optional(),
+  ),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 
@@ -118,11 +141,20 @@ function localOnlyProblems(config: Env, source: Record<string, string | undefine
   if (LOOPBACK_HOSTS.has(host)) return [];
   const problems: string[] = [];
   // The local admin (the demo's server) signs session tokens for any shop: it must never be reachable from outside.
-  if (config.LOCAL_ADMIN) problems.push(`LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  if (config.LOCAL_ADMIN)
+    problems.push(
+      `LOCAL_ADMIN is invalid: it is for the demo and tests only, and needs SHOPIFY_APP_URL on localhost (got ${host})`,
+    );
   // Local services would let a shop's API key go to this machine's own network.
-  if (config.LOCAL_SERVICES) problems.push(`LOCAL_SERVICES is invalid: it is for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  if (config.LOCAL_SERVICES)
+    problems.push(
+      `LOCAL_SERVICES is invalid: it is for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`,
+    );
   // The stand-in would receive every shop's access token and feed the app orders that Shopify never had.
-  if (config.SHOPIFY_ADMIN_API_URL) problems.push(`SHOPIFY_ADMIN_API_URL is invalid: it points the app at a stand-in of Shopify for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`);
+  if (config.SHOPIFY_ADMIN_API_URL)
+    problems.push(
+      `SHOPIFY_ADMIN_API_URL is invalid: it points the app at a stand-in of Shopify for local runs only, and needs SHOPIFY_APP_URL on localhost (got ${host})`,
+    );
   return problems;
 }
 
@@ -153,7 +185,13 @@ function hintFor(name: string): string {
 }
 
 /** The worker's limits, from the validated configuration. */
-export function workerSettings(config: Env = env()): { concurrency: number; perShopLimit: number; pollMs: number; leaseMs: number; reconcileIntervalMs: number } {
+export function workerSettings(config: Env = env()): {
+  concurrency: number;
+  perShopLimit: number;
+  pollMs: number;
+  leaseMs: number;
+  reconcileIntervalMs: number;
+} {
   return {
     leaseMs: config.WORKER_LEASE_MS,
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MINUTES * 60_000,
@@ -170,7 +208,10 @@ export function workerSettings(config: Env = env()): { concurrency: number; perS
 export function logLevel(source: Record<string, string | undefined> = process.env): Env["LOG_LEVEL"] {
   if (source.LOG_LEVEL === undefined && source.NODE_ENV === "test") return "silent";
   const result = schema.shape.LOG_LEVEL.safeParse(source.LOG_LEVEL);
-  if (!result.success) throw new ConfigError([`LOG_LEVEL is invalid: one of ${schema.shape.LOG_LEVEL.removeDefault().options.join(", ")}`]);
+  if (!result.success)
+    throw new ConfigError([
+      `LOG_LEVEL is invalid: one of ${schema.shape.LOG_LEVEL.removeDefault().options.join(", ")}`,
+    ]);
   return result.data;
 }
 

@@ -6,7 +6,17 @@ export const logger = pino({
   level: logLevel(),
   base: { service: "e-fatura" },
   redact: {
-    paths: ["apiKey", "*.apiKey", "api_key", "*.api_key", "authorization", "*.authorization", "headers.authorization", "accessToken", "*.accessToken"],
+    paths: [
+      "apiKey",
+      "*.apiKey",
+      "api_key",
+      "*.api_key",
+      "authorization",
+      "*.authorization",
+      "headers.authorization",
+      "accessToken",
+      "*.accessToken",
+    ],
     censor: "[secret]",
   },
 });

@@ -37,7 +37,10 @@ export function reasonText(reason: unknown, locale: Locale): string | null {
  * own English line.
  */
 export function problemText(p: { code: string; params?: ProblemParams }, locale: Locale): string {
-  const params = p.params && typeof p.params.reasonKind === "string" ? { ...p.params, details: reasonText({ kind: p.params.reasonKind, status: p.params.reasonStatus }, locale)! } : p.params;
+  const params =
+    p.params && typeof p.params.reasonKind === "string"
+      ? { ...p.params, details: reasonText({ kind: p.params.reasonKind, status: p.params.reasonStatus }, locale)! }
+      : p.params;
   return translateKey(locale, `problem.${p.code}`, p.code, params);
 }
 

@@ -30,7 +30,9 @@ const shopify = shopifyApp({
   apiKey: config.SHOPIFY_API_KEY,
   apiSecretKey: config.SHOPIFY_API_SECRET,
   apiVersion: API_VERSION,
-  scopes: config.SCOPES.split(",").map((scope) => scope.trim()).filter(Boolean),
+  scopes: config.SCOPES.split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   sessionStorage: new EncryptedSessionStorage(new PrismaSessions(prisma)),

@@ -34,7 +34,16 @@ if (CHILD) {
   const ms = performance.now() - started;
   const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id: CHILD } });
   process.stdout.write(
-    JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS, state: row.state, total: row.total, pdfDone: row.pdfDone, pdfFailed: row.pdfFailed, bytes: Number(row.fileSize ?? 0), lastError: row.lastError }) + "\n",
+    JSON.stringify({
+      ms,
+      maxRssKb: process.resourceUsage().maxRSS,
+      state: row.state,
+      total: row.total,
+      pdfDone: row.pdfDone,
+      pdfFailed: row.pdfFailed,
+      bytes: Number(row.fileSize ?? 0),
+      lastError: row.lastError,
+    }) + "\n",
   );
   await prisma.$disconnect();
   process.exit(0);
@@ -75,7 +84,17 @@ await installShopLocally({
 const month = DateTime.now().setZone("Europe/Istanbul").startOf("month").minus({ months: 1 });
 const days = month.daysInMonth!;
 const client = new InvoicingClient({ baseUrl: sandbox.url, apiKey: sandbox.account.apiKey, timeoutMs: 30_000 });
-const customer = { id: "b-1", type: "person" as const, tax_number: "11111111111", name: "Ayşe", surname: "Yılmaz", country: "Türkiye", address: "Atatürk Cad. 1", city: "İstanbul", district: "Kadıköy" };
+const customer = {
+  id: "b-1",
+  type: "person" as const,
+  tax_number: "11111111111",
+  name: "Ayşe",
+  surname: "Yılmaz",
+  country: "Türkiye",
+  address: "Atatürk Cad. 1",
+  city: "İstanbul",
+  district: "Kadıköy",
+};
 
 async function seed(count: number, prefix: string) {
   const started = performance.now();
@@ -86,10 +105,32 @@ async function seed(count: number, prefix: string) {
       const i = next++;
       const day = month.plus({ days: i % days }).toISODate()!;
       const lines = [
-        { id: `${i}-a`, name: "Kazak", quantity: 1 + (i % 3), unit: "C62", unit_price: 99.99 + (i % 7), tax_rate: "20" as const },
+        {
+          id: `${i}-a`,
+          name: "Kazak",
+          quantity: 1 + (i % 3),
+          unit: "C62",
+          unit_price: 99.99 + (i % 7),
+          tax_rate: "20" as const,
+        },
         { id: `${i}-b`, name: "Kitap", quantity: 1, unit: "C62", unit_price: 45.455, tax_rate: "10" as const },
-        ...(i % 5 === 0 ? [{ id: `${i}-c`, name: "Ekmek", quantity: 7, unit: "C62", unit_price: 4.95, tax_rate: "1" as const }] : []),
-        ...(i % 9 === 0 ? [{ id: `${i}-d`, name: "İhraç", quantity: 1, unit: "C62", unit_price: 150, tax_rate: "0" as const, exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" }] : []),
+        ...(i % 5 === 0
+          ? [{ id: `${i}-c`, name: "Ekmek", quantity: 7, unit: "C62", unit_price: 4.95, tax_rate: "1" as const }]
+          : []),
+        ...(i % 9 === 0
+          ? [
+              {
+                id: `${i}-d`,
+                name: "İhraç",
+                quantity: 1,
+                unit: "C62",
+                unit_price: 150,
+                tax_rate: "0" as const,
+                exemption_code: "301",
+                exemption_reason: "11/1-a Mal İhracatı",
+              },
+            ]
+          : []),
       ];
       const body = {
         type: "SATIS" as const,
@@ -121,7 +162,9 @@ async function seed(count: number, prefix: string) {
     await prisma.invoice.createMany({
       data: rows.slice(at, at + 500).map((row) => {
         const record = byId.get(row.remoteId as number)!;
-        const created = DateTime.fromISO(row.day as string, { zone: "Europe/Istanbul" }).plus({ hours: 9 }).toJSDate();
+        const created = DateTime.fromISO(row.day as string, { zone: "Europe/Istanbul" })
+          .plus({ hours: 9 })
+          .toJSDate();
         return {
           shopDomain: SHOP,
           orderId: `${prefix}-${row.i}`,
@@ -136,7 +179,13 @@ async function seed(count: number, prefix: string) {
           ettn: record.ettn,
           documentKind: "e_archive",
           requestBody: row.body as object,
-          remoteTotals: { lines_total: record.lines_total, discount_total: record.discount_total, tax_total: record.tax_total, extra_tax_total: record.extra_tax_total, grand_total: record.grand_total },
+          remoteTotals: {
+            lines_total: record.lines_total,
+            discount_total: record.discount_total,
+            tax_total: record.tax_total,
+            extra_tax_total: record.extra_tax_total,
+            grand_total: record.grand_total,
+          },
           createdAt: created,
         };
       }),
@@ -146,22 +195,39 @@ async function seed(count: number, prefix: string) {
 }
 
 async function build(from: string, to: string) {
-  const row = await prisma.accountantPackage.create({ data: { shopDomain: SHOP, fromDate: from, toDate: to, locale: "tr", state: "queued" } });
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/accountant.bench.ts", `--child=${row.id}`, `--concurrency=${CONCURRENCY}`], {
-    env: { ...process.env, ...ENV, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "inherit"],
+  const row = await prisma.accountantPackage.create({
+    data: { shopDomain: SHOP, fromDate: from, toDate: to, locale: "tr", state: "queued" },
   });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "bench/accountant.bench.ts", `--child=${row.id}`, `--concurrency=${CONCURRENCY}`],
+    {
+      env: { ...process.env, ...ENV, DATABASE_URL: databaseUrl },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => child.once("exit", resolve));
-  const result = JSON.parse(out.trim().split("\n").pop()!) as { ms: number; maxRssKb: number; state: string; total: number; pdfDone: number; pdfFailed: number; bytes: number; lastError: string | null };
+  const result = JSON.parse(out.trim().split("\n").pop()!) as {
+    ms: number;
+    maxRssKb: number;
+    state: string;
+    total: number;
+    pdfDone: number;
+    pdfFailed: number;
+    bytes: number;
+    lastError: string | null;
+  };
   return { id: row.id, ...result };
 }
 
 /** Opens the ZIP, counts its entries and reads the workbook's invoice rows and summary total back. */
 async function check(id: string, base: string) {
   const file = path.join(ENV.ACCOUNTANT_PACKAGE_DIR, id, `${base}.zip`);
-  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z))));
+  const zip = await new Promise<import("yauzl").ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (e, z) => (e ? reject(e) : resolve(z))),
+  );
   let pdfs = 0;
   let workbook: Buffer | null = null;
   await new Promise<void>((resolve, reject) => {
@@ -202,7 +268,11 @@ console.log(`seeded ${INVOICES} invoices in ${(seeded.ms / 1000).toFixed(1)} s`)
 sandbox.faults.setLatency(LATENCY_MS);
 const ideal = (n: number) => Math.ceil(n / CONCURRENCY) * LATENCY_MS;
 
-const runs: Array<{ label: string; result: Awaited<ReturnType<typeof build>>; check: Awaited<ReturnType<typeof check>> }> = [];
+const runs: Array<{
+  label: string;
+  result: Awaited<ReturnType<typeof build>>;
+  check: Awaited<ReturnType<typeof check>>;
+}> = [];
 if (SMALL) {
   const smallTo = month.plus({ days: Math.max(0, Math.floor(days / 5) - 1) }).toISODate()!;
   const result = await build(from, smallTo);
@@ -215,13 +285,26 @@ await prisma.$disconnect();
 
 say(`# Accountant package benchmark`);
 say("");
-say(`Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at the end, Node ${process.version}.`);
-say(`Command: \`npx tsx bench/accountant.bench.ts --invoices=${INVOICES} --latency=${LATENCY_MS} --concurrency=${CONCURRENCY} --pdf-kb=${PDF_KB}\``);
+say(
+  `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} at the end, Node ${process.version}.`,
+);
+say(
+  `Command: \`npx tsx bench/accountant.bench.ts --invoices=${INVOICES} --latency=${LATENCY_MS} --concurrency=${CONCURRENCY} --pdf-kb=${PDF_KB}\``,
+);
 say("");
-say(`The sandbox (in the bench's process) answers every request after ${LATENCY_MS} ms and serves each formal PDF padded to ${PDF_KB} KB;`);
-say(`the builder runs in a process of its own (SQLite), reading ${CONCURRENCY} PDFs at once. Ideal = ceil(invoices ÷ ${CONCURRENCY}) × ${LATENCY_MS} ms.`);
+say(
+  `The sandbox (in the bench's process) answers every request after ${LATENCY_MS} ms and serves each formal PDF padded to ${PDF_KB} KB;`,
+);
+say(
+  `the builder runs in a process of its own (SQLite), reading ${CONCURRENCY} PDFs at once. Ideal = ceil(invoices ÷ ${CONCURRENCY}) × ${LATENCY_MS} ms.`,
+);
 say("");
-say("| period | invoices | PDFs in ZIP | workbook rows | ZIP | build | ideal | build ÷ ideal | builder peak RSS | state |");
+say(
+  "| period | invoices | PDFs in ZIP | workbook rows | ZIP | build | ideal | build ÷ ideal | builder peak RSS | state |",
+);
 say("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const run of runs) {
   const r = run.result;
@@ -232,7 +315,9 @@ for (const run of runs) {
 if (runs.length === 2) {
   const [small, big] = runs;
   say("");
-  say(`Peak RSS with ${big.result.total} invoices ÷ with ${small.result.total}: ${(big.result.maxRssKb / small.result.maxRssKb).toFixed(2)}× for ${(big.result.total / small.result.total).toFixed(1)}× the invoices and ${(big.result.bytes / Math.max(1, small.result.bytes)).toFixed(1)}× the ZIP's bytes.`);
+  say(
+    `Peak RSS with ${big.result.total} invoices ÷ with ${small.result.total}: ${(big.result.maxRssKb / small.result.maxRssKb).toFixed(2)}× for ${(big.result.total / small.result.total).toFixed(1)}× the invoices and ${(big.result.bytes / Math.max(1, small.result.bytes)).toFixed(1)}× the ZIP's bytes.`,
+  );
 }
 mkdirSync("bench/results", { recursive: true });
 if (args.has("write")) writeFileSync("bench/results/accountant.md", report.join("\n") + "\n");

@@ -44,13 +44,44 @@ const SHOP = "bench-store.myshopify.com";
 const OTHER = "other-bench-store.myshopify.com";
 for (const shop of [SHOP, OTHER]) {
   await recordShop(shop, { name: shop, timezone: "Europe/Istanbul", currency: "TRY" });
-  await sessionStorage.storeSession(new Session({ id: `offline_${shop}`, shop, state: "x", isOnline: false, scope: "read_orders", accessToken: "x" }));
+  await sessionStorage.storeSession(
+    new Session({ id: `offline_${shop}`, shop, state: "x", isOnline: false, scope: "read_orders", accessToken: "x" }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Seed: one year of invoices, realistic shares of states, Turkish names, serial numbers when completed.
-const first = ["Ayşe", "Mehmet", "Zeynep", "Ali", "Elif", "Mustafa", "Fatma", "Emre", "Deniz", "Can", "Selin", "Burak", "Ece", "Murat", "Derya"];
-const last = ["Yılmaz", "Kaya", "Demir", "Şahin", "Çelik", "Yıldız", "Aydın", "Öztürk", "Arslan", "Doğan", "Koç", "Kurt"];
+const first = [
+  "Ayşe",
+  "Mehmet",
+  "Zeynep",
+  "Ali",
+  "Elif",
+  "Mustafa",
+  "Fatma",
+  "Emre",
+  "Deniz",
+  "Can",
+  "Selin",
+  "Burak",
+  "Ece",
+  "Murat",
+  "Derya",
+];
+const last = [
+  "Yılmaz",
+  "Kaya",
+  "Demir",
+  "Şahin",
+  "Çelik",
+  "Yıldız",
+  "Aydın",
+  "Öztürk",
+  "Arslan",
+  "Doğan",
+  "Koç",
+  "Kurt",
+];
 const stateFor = (i: number) => {
   const r = i % 100;
   if (r < 2) return "needs_attention";
@@ -67,7 +98,8 @@ const YEAR = 365 * 86_400_000;
 const seedStart = performance.now();
 const sqlite = new Database(dbFile);
 sqlite.pragma("journal_mode = WAL");
-const insert = sqlite.prepare(`INSERT INTO "Invoice" ("id","shopDomain","orderId","orderName","orderCreatedAt","customerId","customerName","orderTotal","currency",
+const insert =
+  sqlite.prepare(`INSERT INTO "Invoice" ("id","shopDomain","orderId","orderName","orderCreatedAt","customerId","customerName","orderTotal","currency",
   "orderSnapshot","state","serialNumber","pdfUrl","documentKind","remoteId","createdAt","updatedAt")
   VALUES (@id,@shopDomain,@orderId,@orderName,@orderCreatedAt,@customerId,@customerName,@orderTotal,@currency,@orderSnapshot,@state,@serialNumber,@pdfUrl,@documentKind,@remoteId,@createdAt,@updatedAt)`);
 const seed = sqlite.transaction((shop: string, count: number, prefix: string) => {
@@ -86,7 +118,11 @@ const seed = sqlite.transaction((shop: string, count: number, prefix: string) =>
       customerName: i % 23 === 0 ? null : `${first[i % first.length]} ${last[(i * 7) % last.length]}`,
       orderTotal: `${100 + (i % 900)}.${String(i % 100).padStart(2, "0")}`,
       currency: "TRY",
-      orderSnapshot: JSON.stringify({ id: 5_000_000_000 + i, name: `#${1001 + i}`, line_items: [{ title: "Ürün", quantity: 1 }] }),
+      orderSnapshot: JSON.stringify({
+        id: 5_000_000_000 + i,
+        name: `#${1001 + i}`,
+        line_items: [{ title: "Ürün", quantity: 1 }],
+      }),
       state,
       serialNumber: serial,
       pdfUrl: completed ? `https://files.example/pdf/${i}.pdf` : null,
@@ -102,7 +138,9 @@ seed(OTHER, OTHER_COUNT, "o");
 sqlite.exec("ANALYZE");
 sqlite.close();
 const seedSeconds = (performance.now() - seedStart) / 1000;
-print(`seeded ${COUNT.toLocaleString("en-US")} + ${OTHER_COUNT.toLocaleString("en-US")} invoices in ${seedSeconds.toFixed(1)} s`);
+print(
+  `seeded ${COUNT.toLocaleString("en-US")} + ${OTHER_COUNT.toLocaleString("en-US")} invoices in ${seedSeconds.toFixed(1)} s`,
+);
 
 // ---------------------------------------------------------------------------------------------------
 // Measurement
@@ -147,14 +185,23 @@ const springFrom = new Date(now - 200 * 86_400_000).toISOString().slice(0, 10);
 const springTo = new Date(now - 170 * 86_400_000).toISOString().slice(0, 10);
 const scenarios: Array<[string, () => string]> = [
   ["first page", () => ""],
-  ["deep page (after cursor, pages 5-40)", () => `?after=${deepCursors[Math.floor(Math.random() * deepCursors.length)]}`],
+  [
+    "deep page (after cursor, pages 5-40)",
+    () => `?after=${deepCursors[Math.floor(Math.random() * deepCursors.length)]}`,
+  ],
   ["state = needs_attention", () => "?state=needs_attention"],
   ["state = in_flight (3 states)", () => "?state=in_flight"],
-  ["state = completed, deep page", () => `?state=completed&after=${deepCursors[Math.floor(Math.random() * deepCursors.length)]}`],
+  [
+    "state = completed, deep page",
+    () => `?state=completed&after=${deepCursors[Math.floor(Math.random() * deepCursors.length)]}`,
+  ],
   ["date range (last 30 days)", () => `?from=${lastMonthFrom}`],
   ["date range (30 days, 6 months ago)", () => `?from=${springFrom}&to=${springTo}`],
   ["search order name", () => `?q=${encodeURIComponent(`#${1001 + Math.floor(Math.random() * COUNT)}`)}`],
-  ["search serial number", () => `?q=EFA${new Date(now).getUTCFullYear()}${String(Math.floor(Math.random() * COUNT)).padStart(9, "0")}`],
+  [
+    "search serial number",
+    () => `?q=EFA${new Date(now).getUTCFullYear()}${String(Math.floor(Math.random() * COUNT)).padStart(9, "0")}`,
+  ],
   ["search customer", () => `?q=${encodeURIComponent(last[Math.floor(Math.random() * last.length)])}`],
   ["search, no match (whole shop scanned)", () => "?q=zzzz-nothing"],
 ];
@@ -167,7 +214,9 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const [label, query] of scenarios) await measure(label, () => callLoader(query()));
   for (let k = 0; k < scenarios.length; k++) {
     const id = ids[(round * scenarios.length + k) % ids.length].id;
-    await measure("baseline: prisma.invoice.findFirst by id", () => prisma.invoice.findFirst({ where: { id, shopDomain: SHOP } }));
+    await measure("baseline: prisma.invoice.findFirst by id", () =>
+      prisma.invoice.findFirst({ where: { id, shopDomain: SHOP } }),
+    );
   }
 }
 

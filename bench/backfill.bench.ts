@@ -62,7 +62,11 @@ const say = (line: string) => {
   console.log(line);
   report.push(line);
 };
-const load = () => os.loadavg().map((value) => value.toFixed(1)).join(", ");
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(", ");
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 say(`# Backfill benchmark, ${new Date().toISOString()}`);
@@ -82,20 +86,39 @@ const orders = Array.from({ length: ORDERS }, (_, i) => {
 const from = new Date(Date.now() - 41 * 86_400_000);
 
 const standin = await spawnStandin(orders, [
-  "--shop", SHOP,
-  "--scopes", "read_orders",
-  "--latency-ms", String(GRAPHQL_LATENCY_MS),
-  "--bucket-size", String(BUCKET_SIZE),
-  "--restore-rate", String(RESTORE_RATE),
-  "--bulk-ms-per-object", String(BULK_MS),
+  "--shop",
+  SHOP,
+  "--scopes",
+  "read_orders",
+  "--latency-ms",
+  String(GRAPHQL_LATENCY_MS),
+  "--bucket-size",
+  String(BUCKET_SIZE),
+  "--restore-rate",
+  String(RESTORE_RATE),
+  "--bulk-ms-per-object",
+  String(BULK_MS),
 ]);
-type Stats = { queries: number; pointsSpent: number; throttled: number; requests: number; bulkOperations: number; bulkDownloads: number; webhooks: number };
+type Stats = {
+  queries: number;
+  pointsSpent: number;
+  throttled: number;
+  requests: number;
+  bulkOperations: number;
+  bulkDownloads: number;
+  webhooks: number;
+};
 const standinStats = async () => (await standin.control("stats")) as Stats;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Baseline: the app's Admin API client alone reads the range in bulk (start, poll node(id:) every 250 ms, download,
 // convert), measured in the same run; then the paged read's cost over a sample of pages.
-const client = createAdminClient({ shop: SHOP, endpoint: `${standin.url}/admin/api/2026-10/graphql.json`, accessToken: standin.accessToken, bucket: new BucketState() });
+const client = createAdminClient({
+  shop: SHOP,
+  endpoint: `${standin.url}/admin/api/2026-10/graphql.json`,
+  accessToken: standin.accessToken,
+  bucket: new BucketState(),
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let baseline: { ms: number } | null = null;
 if (BASELINE) {
@@ -122,7 +145,11 @@ let sampleQueries = 0;
 {
   let after: string | null = null;
   do {
-    const page = await listOrdersWith(client, { query: createdBetweenQuery(from, new Date()), after, sortKey: "CREATED_AT" });
+    const page = await listOrdersWith(client, {
+      query: createdBetweenQuery(from, new Date()),
+      after,
+      sortKey: "CREATED_AT",
+    });
     sampled += page.orders.length;
     sampleQueries++;
     after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
@@ -155,16 +182,35 @@ stack.sandbox.faults.setLatency(SERVICE_LATENCY_MS);
 // The sandbox starts with one formalised invoice of its own.
 const seeded = stack.sandbox.invoices.all().length;
 const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-  env: { ...stack.env, WORKER_CONCURRENCY: String(CONCURRENCY), WORKER_PER_SHOP: String(CONCURRENCY), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+  env: {
+    ...stack.env,
+    WORKER_CONCURRENCY: String(CONCURRENCY),
+    WORKER_PER_SHOP: String(CONCURRENCY),
+    RECONCILE_INTERVAL_MINUTES: "0",
+    LOG_LEVEL: "warn",
+  },
   stdio: "inherit",
 });
-cleanup.push(() => stack.stop(), () => stopProcess(worker));
+cleanup.push(
+  () => stack.stop(),
+  () => stopProcess(worker),
+);
 
 /** A session token as App Bridge gives the embedded page (HS256 with the app's secret). */
 function sessionToken(): string {
   const now = Math.floor(Date.now() / 1000);
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const payload = { iss: `https://${SHOP}/admin`, dest: `https://${SHOP}`, aud: stack.apiKey, sub: "1", exp: now + 300, nbf: now - 5, iat: now, jti: randomUUID(), sid: `bench-${SHOP}` };
+  const payload = {
+    iss: `https://${SHOP}/admin`,
+    dest: `https://${SHOP}`,
+    aud: stack.apiKey,
+    sub: "1",
+    exp: now + 300,
+    nbf: now - 5,
+    iat: now,
+    jti: randomUUID(),
+    sid: `bench-${SHOP}`,
+  };
   const unsigned = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(payload)}`;
   return `${unsigned}.${createHmac("sha256", stack.secret).update(unsigned).digest("base64url")}`;
 }
@@ -172,7 +218,14 @@ function sessionToken(): string {
 /** What the bench reads of the page's loader and action answers. */
 interface PageData {
   today: string;
-  run?: { state: string; listedAll: boolean; lastError: string | null; mode: string | null; plan: { orders: number }; progress: Record<string, number> } | null;
+  run?: {
+    state: string;
+    listedAll: boolean;
+    lastError: string | null;
+    mode: string | null;
+    plan: { orders: number };
+    progress: Record<string, number>;
+  } | null;
   result?: { ok: boolean; id: string };
 }
 
@@ -181,14 +234,23 @@ async function page(body?: unknown): Promise<PageData> {
   const response = await fetch(`${stack.appUrl}/app/past-orders?_data=routes%2Fapp.past-orders`, {
     method: body === undefined ? "GET" : "POST",
     // A person's browser: Shopify's library answers bots (such as Node's fetch) with 410.
-    headers: { Authorization: `Bearer ${sessionToken()}`, "Content-Type": "application/json", "User-Agent": USER_AGENT },
+    headers: {
+      Authorization: `Bearer ${sessionToken()}`,
+      "Content-Type": "application/json",
+      "User-Agent": USER_AGENT,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  if (!response.ok) throw new Error(`the past-orders page answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`the past-orders page answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
   return (await response.json()) as PageData;
 }
 
-async function waitFor(predicate: (data: PageData) => boolean, label: string, onPoll?: (data: PageData) => void): Promise<PageData> {
+async function waitFor(
+  predicate: (data: PageData) => boolean,
+  label: string,
+  onPoll?: (data: PageData) => void,
+): Promise<PageData> {
   const deadline = Date.now() + 3 * 3_600_000;
   for (;;) {
     const data = await page();
@@ -210,7 +272,8 @@ const ready = await waitFor((data) => data.run?.state === "ready", "dry run");
 const dryMs = performance.now() - dryStarted;
 const dryPoints = (await standinStats()).pointsSpent - dryStats.pointsSpent;
 const dryMode = ready.run!.mode;
-if (ready.run!.plan.orders !== ORDERS) throw new Error(`the dry run counted ${ready.run!.plan.orders} orders, not ${ORDERS}`);
+if (ready.run!.plan.orders !== ORDERS)
+  throw new Error(`the dry run counted ${ready.run!.plan.orders} orders, not ${ORDERS}`);
 await new Promise((resolve) => setTimeout(resolve, Math.ceil((BUCKET_SIZE / RESTORE_RATE) * 1000) + 200));
 
 // Start, as the page's button does; then the page's progress until the run is done.
@@ -238,8 +301,13 @@ const db = createDb(stack.databaseUrl);
 const completed = await db.invoice.count({ where: { state: "completed" } });
 const notCompleted = await db.invoice.count({ where: { state: { not: "completed" } } });
 const atService = stack.sandbox.invoices.all().length - seeded;
-const operations = await db.bulkOperation.findMany({ select: { status: true, polls: true, downloads: true, createdAt: true, finishedAt: true } });
-const finishDeliveries = await db.webhookDelivery.findMany({ where: { topic: "BULK_OPERATIONS_FINISH" }, select: { result: true } });
+const operations = await db.bulkOperation.findMany({
+  select: { status: true, polls: true, downloads: true, createdAt: true, finishedAt: true },
+});
+const finishDeliveries = await db.webhookDelivery.findMany({
+  where: { topic: "BULK_OPERATIONS_FINISH" },
+  select: { result: true },
+});
 await db.$disconnect();
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -251,14 +319,25 @@ const pagedAtRate = Math.max(0, ORDERS * pagedPerOrder - BUCKET_SIZE) / RESTORE_
 say(`\n## Result (load average at the end: ${loadAtEnd})`);
 say(`| | time | |`);
 say(`|---|---|---|`);
-if (baseline) say(`| baseline: the app's client alone reads the ${ORDERS} orders in bulk (start, poll every 250 ms, download, convert) | ${seconds(baseline.ms)} s | |`);
+if (baseline)
+  say(
+    `| baseline: the app's client alone reads the ${ORDERS} orders in bulk (start, poll every 250 ms, download, convert) | ${seconds(baseline.ms)} s | |`,
+  );
 say(`| dry run (page's action → "ready"), read ${dryMode} | ${seconds(dryMs)} s | ${dryPoints} points |`);
-say(`| **run: Start → every order read and recorded** (read ${runMode}) | **${seconds(listedAllMs)} s** | target < 300 s |`);
-say(`| **run: Start → "done" (every invoice final)** | **${seconds(runMs)} s** | ${runQueries} queries, ${runPoints} points |`);
+say(
+  `| **run: Start → every order read and recorded** (read ${runMode}) | **${seconds(listedAllMs)} s** | target < 300 s |`,
+);
+say(
+  `| **run: Start → "done" (every invoice final)** | **${seconds(runMs)} s** | ${runQueries} queries, ${runPoints} points |`,
+);
 say(`| read ideal: ${ORDERS} × ${BULK_MS} ms to build the operation | ${readIdeal.toFixed(1)} s | |`);
-say(`| service ideal: ${ORDERS} × 2 round trips × ${SERVICE_LATENCY_MS} ms ÷ ${CONCURRENCY} slots | ${serviceIdeal.toFixed(1)} s | |`);
+say(
+  `| service ideal: ${ORDERS} × 2 round trips × ${SERVICE_LATENCY_MS} ms ÷ ${CONCURRENCY} slots | ${serviceIdeal.toFixed(1)} s | |`,
+);
 if (baseline) say(`| ratio read and recorded ÷ baseline | ${(listedAllMs / baseline.ms).toFixed(2)}× | |`);
-say(`| **ratio done ÷ (read ideal + service ideal)** | **${(runMs / 1000 / (readIdeal + serviceIdeal)).toFixed(2)}×** | target ≤ 1.5× |`);
+say(
+  `| **ratio done ÷ (read ideal + service ideal)** | **${(runMs / 1000 / (readIdeal + serviceIdeal)).toFixed(2)}×** | target ≤ 1.5× |`,
+);
 say(`| ratio done ÷ service ideal | ${(runMs / 1000 / serviceIdeal).toFixed(2)}× | |`);
 say(``);
 say(

@@ -62,16 +62,31 @@ const shops = Array.from({ length: SHOPS }, (_, k) => `claim-${String(k).padStar
 const weights = shops.map((_, k) => 1 / (k + 1));
 const total = weights.reduce((a, b) => a + b, 0);
 const sizes = weights.map((w) => Math.max(1, Math.round((w / total) * DUE)));
-interface SeedRow { id: string; shop: string; order: number; state: string; next: Date | null; owner: string | null; until: Date | null }
+interface SeedRow {
+  id: string;
+  shop: string;
+  order: number;
+  state: string;
+  next: Date | null;
+  owner: string | null;
+  until: Date | null;
+}
 function seedRows(): SeedRow[] {
   const rows: SeedRow[] = [];
   let n = 0;
-  const add = (shop: string, state: string, next: Date | null, owner: string | null = null, until: Date | null = null) =>
-    rows.push({ id: `c${String(n).padStart(8, "0")}`, shop, order: n++, state, next, owner, until });
+  const add = (
+    shop: string,
+    state: string,
+    next: Date | null,
+    owner: string | null = null,
+    until: Date | null = null,
+  ) => rows.push({ id: `c${String(n).padStart(8, "0")}`, shop, order: n++, state, next, owner, until });
   shops.forEach((shop, k) => {
     for (let i = 0; i < sizes[k]; i++) add(shop, "queued", new Date(now.getTime() - 3_600_000 + n));
   });
-  for (let k = 0; k < 8; k++) for (let i = 0; i < 2; i++) add(shops[k], "sending", new Date(now.getTime() - 7_200_000), "w-busy", new Date(now.getTime() + 600_000));
+  for (let k = 0; k < 8; k++)
+    for (let i = 0; i < 2; i++)
+      add(shops[k], "sending", new Date(now.getTime() - 7_200_000), "w-busy", new Date(now.getTime() + 600_000));
   for (let i = 0; i < HISTORY; i++) add(shops[i % SHOPS], "completed", null);
   return rows;
 }
@@ -84,13 +99,21 @@ const ms = (values: number[]) => {
 };
 const report = (label: string, before: number[], after: number[]) => {
   const [b, a] = [ms(before), ms(after)];
-  print(`${label}: before p50 ${b.p50.toFixed(2)} ms (mean ${b.mean.toFixed(2)}), after p50 ${a.p50.toFixed(2)} ms (mean ${a.mean.toFixed(2)}): after ÷ before ${(a.p50 / b.p50).toFixed(3)}×`);
+  print(
+    `${label}: before p50 ${b.p50.toFixed(2)} ms (mean ${b.mean.toFixed(2)}), after p50 ${a.p50.toFixed(2)} ms (mean ${a.mean.toFixed(2)}): after ÷ before ${(a.p50 / b.p50).toFixed(3)}×`,
+  );
 };
 
-print(`claim bench: ${dueCount} due rows of ${SHOPS} shops, ${HISTORY} finished rows, 16 in flight; limit ${LIMIT}, ${PER_SHOP} per shop; ${CLAIMS} claims each`);
+print(
+  `claim bench: ${dueCount} due rows of ${SHOPS} shops, ${HISTORY} finished rows, 16 in flight; limit ${LIMIT}, ${PER_SHOP} per shop; ${CLAIMS} claims each`,
+);
 
 /** The old and the new claim, CLAIMS times each, alternating, each followed by `release`: ms per claim and rows claimed. */
-async function alternate(claimOld: () => number | Promise<number>, claimNew: () => Promise<number>, release: () => unknown) {
+async function alternate(
+  claimOld: () => number | Promise<number>,
+  claimNew: () => Promise<number>,
+  release: () => unknown,
+) {
   const before: number[] = [];
   const after: number[] = [];
   let claimedBefore = 0;
@@ -118,20 +141,51 @@ async function alternate(claimOld: () => number | Promise<number>, claimNew: () 
   const sqlite = new Database(file);
   const iso = (date: Date | null) => (date ? date.toISOString().replace("Z", "+00:00") : null);
   const insertShop = sqlite.prepare(`INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") VALUES (?, ?, ?)`);
-  const insert = sqlite.prepare(`INSERT INTO "Invoice" ("id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "orderTotal", "currency", "orderSnapshot", "state",
+  const insert =
+    sqlite.prepare(`INSERT INTO "Invoice" ("id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "orderTotal", "currency", "orderSnapshot", "state",
     "nextAttemptAt", "leaseOwner", "leaseUntil", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, '1.00', 'TRY', '{}', ?, ?, ?, ?, ?, ?)`);
   sqlite.transaction(() => {
     for (const shop of shops) insertShop.run(shop, iso(now), iso(now));
-    for (const row of rows) insert.run(row.id, row.shop, String(row.order), `#${row.order}`, iso(now), row.state, iso(row.next), row.owner, iso(row.until), iso(now), iso(now));
+    for (const row of rows)
+      insert.run(
+        row.id,
+        row.shop,
+        String(row.order),
+        `#${row.order}`,
+        iso(now),
+        row.state,
+        iso(row.next),
+        row.owner,
+        iso(row.until),
+        iso(now),
+        iso(now),
+      );
   })();
   sqlite.exec("ANALYZE");
-  const release = sqlite.prepare(`UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "state" = 'queued' WHERE "leaseOwner" = 'bench'`);
+  const release = sqlite.prepare(
+    `UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "state" = 'queued' WHERE "leaseOwner" = 'bench'`,
+  );
   const old = sqlite.prepare(OLD_SQLITE);
-  const params = () => ({ now: iso(now), perShop: PER_SHOP, limit: LIMIT, owner: "bench", until: iso(new Date(now.getTime() + 60_000)), updated: iso(new Date()) });
+  const params = () => ({
+    now: iso(now),
+    perShop: PER_SHOP,
+    limit: LIMIT,
+    owner: "bench",
+    until: iso(new Date(now.getTime() + 60_000)),
+    updated: iso(new Date()),
+  });
   const newParams = () => ({ ...params(), priorities: JSON.stringify(PRIORITIES) });
   const db = createDb(url);
   const hot = createHotStatements(url, db);
-  const claimNew = () => hot.claimRows({ owner: "bench", now, leaseUntil: new Date(now.getTime() + 60_000), limit: LIMIT, perShopLimit: PER_SHOP, priorities: PRIORITIES });
+  const claimNew = () =>
+    hot.claimRows({
+      owner: "bench",
+      now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      limit: LIMIT,
+      perShopLimit: PER_SHOP,
+      priorities: PRIORITIES,
+    });
   await claimNew();
   release.run();
   const { before, after, claimedBefore, claimedAfter } = await alternate(
@@ -142,7 +196,9 @@ async function alternate(claimOld: () => number | Promise<number>, claimNew: () 
   print(`\nSQLite (rows claimed per claim: before ${claimedBefore / CLAIMS}, after ${claimedAfter / CLAIMS})`);
   report("SQLite ms per claim", before, after);
   const planOf = (sql: string, values: object) =>
-    (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as Array<{ detail: string }>).map((row) => `    ${row.detail}`).join("\n");
+    (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values) as Array<{ detail: string }>)
+      .map((row) => `    ${row.detail}`)
+      .join("\n");
   print(`  plan before:\n${planOf(OLD_SQLITE, params())}`);
   print(`  plan after:\n${planOf(claimRowsSql.sqlite, newParams())}`);
   await hot.close();
@@ -160,12 +216,26 @@ if (postgresUrl) {
   await admin.end();
   const url = `${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}schema=${schema}`;
   await migrate(url, root);
-  const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path="${schema}" -c TimeZone=UTC` });
+  const client = new pg.Client({
+    connectionString: postgresUrl,
+    options: `-c search_path="${schema}" -c TimeZone=UTC`,
+  });
   await client.connect();
   const ts = (date: Date | null) => (date ? date.toISOString().replace("Z", "") : null);
-  await client.query(`INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") SELECT unnest($1::text[]), $2::timestamp(3), $2::timestamp(3)`, [shops, ts(now)]);
+  await client.query(
+    `INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") SELECT unnest($1::text[]), $2::timestamp(3), $2::timestamp(3)`,
+    [shops, ts(now)],
+  );
   for (let i = 0; i < rows.length; i += 5000) {
-    const part = rows.slice(i, i + 5000).map((row) => ({ id: row.id, shop: row.shop, order: String(row.order), state: row.state, next: ts(row.next), owner: row.owner, until: ts(row.until) }));
+    const part = rows.slice(i, i + 5000).map((row) => ({
+      id: row.id,
+      shop: row.shop,
+      order: String(row.order),
+      state: row.state,
+      next: ts(row.next),
+      owner: row.owner,
+      until: ts(row.until),
+    }));
     await client.query(
       `INSERT INTO "Invoice" ("id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "orderTotal", "currency", "orderSnapshot", "state", "nextAttemptAt", "leaseOwner", "leaseUntil", "createdAt", "updatedAt")
        SELECT r."id", r."shop", r."order", '#' || r."order", $2::timestamp(3), '1.00', 'TRY', '{}', r."state", r."next", r."owner", r."until", $2::timestamp(3), $2::timestamp(3)
@@ -174,11 +244,22 @@ if (postgresUrl) {
     );
   }
   await client.query(`VACUUM ANALYZE "Invoice"`);
-  const release = () => client.query(`UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "state" = 'queued' WHERE "leaseOwner" = 'bench'`);
+  const release = () =>
+    client.query(
+      `UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "state" = 'queued' WHERE "leaseOwner" = 'bench'`,
+    );
   const values = () => [ts(now), PER_SHOP, LIMIT, "bench", ts(new Date(now.getTime() + 60_000)), ts(new Date())];
   const db = createDb(url);
   const hot = createHotStatements(url, db);
-  const claimNew = () => hot.claimRows({ owner: "bench", now, leaseUntil: new Date(now.getTime() + 60_000), limit: LIMIT, perShopLimit: PER_SHOP, priorities: PRIORITIES });
+  const claimNew = () =>
+    hot.claimRows({
+      owner: "bench",
+      now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+      limit: LIMIT,
+      perShopLimit: PER_SHOP,
+      priorities: PRIORITIES,
+    });
   await claimNew();
   await release();
   const { before, after, claimedBefore, claimedAfter } = await alternate(

@@ -11,15 +11,27 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { createDb, type Db } from "../app/db/client";
-import { createHotStatements, dialectStatements, HOT_STATEMENTS, type HotStatementName, type HotStatements, type NewEvent, type Via } from "../app/db/hot.server";
+import {
+  createHotStatements,
+  dialectStatements,
+  HOT_STATEMENTS,
+  type HotStatementName,
+  type HotStatements,
+  type NewEvent,
+  type Via,
+} from "../app/db/hot.server";
 import { migrate } from "../app/db/migrate";
 import { benchOrder } from "./orders";
 
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const ROUNDS = arg("rounds", 9);
 const CALLS = arg("calls", 100);
 const HISTORY = arg("history", 5000);
-const ONLY = process.argv.find((a) => a.startsWith("--statements="))?.split("=")[1]?.split(",");
+const ONLY = process.argv
+  .find((a) => a.startsWith("--statements="))
+  ?.split("=")[1]
+  ?.split(",");
 const SHOP = "ab-bench.myshopify.com";
 const OWNER = "bench-worker";
 
@@ -58,7 +70,11 @@ function webhookRow(orderId: string) {
 }
 
 /** `n` invoice rows, created outside the timing; returns their ids. */
-async function invoices(db: Db, n: number, data: (i: number) => Record<string, unknown> = () => ({})): Promise<string[]> {
+async function invoices(
+  db: Db,
+  n: number,
+  data: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<string[]> {
   const rows = Array.from({ length: n }, (_, i) => ({
     id: `ab${unique()}x${i}`,
     shopDomain: SHOP,
@@ -71,7 +87,8 @@ async function invoices(db: Db, n: number, data: (i: number) => Record<string, u
     orderSnapshot: { id: i },
     ...data(i),
   }));
-  for (let start = 0; start < rows.length; start += 500) await db.invoice.createMany({ data: rows.slice(start, start + 500) as never });
+  for (let start = 0; start < rows.length; start += 500)
+    await db.invoice.createMany({ data: rows.slice(start, start + 500) as never });
   return rows.map((row) => row.id);
 }
 
@@ -84,17 +101,24 @@ interface Scenario {
   concurrent?: boolean;
 }
 
-const leased = (i: number) => ({ state: "sending", leaseOwner: OWNER, leaseUntil: new Date(Date.now() + 600_000), nextAttemptAt: new Date(Date.now() - 1000), attempts: i % 2 });
+const leased = (i: number) => ({
+  state: "sending",
+  leaseOwner: OWNER,
+  leaseUntil: new Date(Date.now() + 600_000),
+  nextAttemptAt: new Date(Date.now() - 1000),
+  attempts: i % 2,
+});
 
 const SCENARIOS: Scenario[] = [
   {
     name: "recordDelivery",
     statement: "recordDelivery",
     concurrent: true,
-    prepare: async (_db, n) => Array.from({ length: n }, () => {
-      const key = { shopDomain: SHOP, topic: "orders/paid", eventId: unique() };
-      return (hot) => hot.recordDelivery(key, unique());
-    }),
+    prepare: async (_db, n) =>
+      Array.from({ length: n }, () => {
+        const key = { shopDomain: SHOP, topic: "orders/paid", eventId: unique() };
+        return (hot) => hot.recordDelivery(key, unique());
+      }),
   },
   {
     name: "setDeliveryResult",
@@ -106,17 +130,22 @@ const SCENARIOS: Scenario[] = [
       return keys.map((key) => (hot) => hot.setDeliveryResult(key, "queued"));
     },
   },
-  { name: "shopTrigger", statement: "shopTrigger", prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.shopTrigger(SHOP)) },
+  {
+    name: "shopTrigger",
+    statement: "shopTrigger",
+    prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.shopTrigger(SHOP)),
+  },
   {
     name: "insertInvoice",
     statement: "insertInvoice",
     concurrent: true,
-    prepare: async (_db, n) => Array.from({ length: n }, (_, i) => {
-      const { values, events } = webhookRow(`8${String(seq++).padStart(12, "0")}${i}`);
-      return async (hot) => {
-        if ((await hot.insertInvoice(values, events)) !== "created") throw new Error("insert: not created");
-      };
-    }),
+    prepare: async (_db, n) =>
+      Array.from({ length: n }, (_, i) => {
+        const { values, events } = webhookRow(`8${String(seq++).padStart(12, "0")}${i}`);
+        return async (hot) => {
+          if ((await hot.insertInvoice(values, events)) !== "created") throw new Error("insert: not created");
+        };
+      }),
   },
   {
     name: "claimWriteBacks (4 each)",
@@ -124,15 +153,29 @@ const SCENARIOS: Scenario[] = [
     prepare: async (db, n) => {
       const ids = await invoices(db, n * 4, () => ({ state: "completed" }));
       // Every earlier write-back is leased far ahead: each call claims 4 of the ones made now.
-      await db.orderWriteBack.updateMany({ data: { leaseOwner: "elsewhere", leaseUntil: new Date(Date.now() + 3_600_000) } });
-      await db.orderWriteBack.createMany({ data: ids.map((invoiceId) => ({ invoiceId, shopDomain: SHOP, status: "pending", nextAttemptAt: new Date(Date.now() - 1000) })) });
+      await db.orderWriteBack.updateMany({
+        data: { leaseOwner: "elsewhere", leaseUntil: new Date(Date.now() + 3_600_000) },
+      });
+      await db.orderWriteBack.createMany({
+        data: ids.map((invoiceId) => ({
+          invoiceId,
+          shopDomain: SHOP,
+          status: "pending",
+          nextAttemptAt: new Date(Date.now() - 1000),
+        })),
+      });
       return Array.from({ length: n }, () => async (hot) => {
         const now = new Date();
-        if ((await hot.claimWriteBacks(OWNER, now, new Date(now.getTime() + 60_000), 4)).length === 0) throw new Error("claimWriteBacks: none");
+        if ((await hot.claimWriteBacks(OWNER, now, new Date(now.getTime() + 60_000), 4)).length === 0)
+          throw new Error("claimWriteBacks: none");
       });
     },
   },
-  { name: "nextDue", statement: "nextDue", prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.nextDue()) },
+  {
+    name: "nextDue",
+    statement: "nextDue",
+    prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.nextDue()),
+  },
   {
     name: "jobRow",
     statement: "jobRow",
@@ -149,7 +192,21 @@ const SCENARIOS: Scenario[] = [
     prepare: async (db, n) => {
       const orders = Array.from({ length: n }, () => `7${unique()}`);
       await db.refund.createMany({
-        data: orders.flatMap((orderId) => [1, 2].map((k) => ({ shopDomain: SHOP, orderId, refundId: `${orderId}-${k}`, refundedAt: new Date(), currency: "TRY", lineItems: [{ id: k, quantity: 1 }], hasLineItems: true, shipping: "0.00", amount: "10.00", giftCardAmount: "0.00", restock: false }))),
+        data: orders.flatMap((orderId) =>
+          [1, 2].map((k) => ({
+            shopDomain: SHOP,
+            orderId,
+            refundId: `${orderId}-${k}`,
+            refundedAt: new Date(),
+            currency: "TRY",
+            lineItems: [{ id: k, quantity: 1 }],
+            hasLineItems: true,
+            shipping: "0.00",
+            amount: "10.00",
+            giftCardAmount: "0.00",
+            restock: false,
+          })),
+        ),
       });
       return orders.map((orderId) => (hot) => hot.refundsOf(SHOP, orderId));
     },
@@ -163,10 +220,22 @@ const SCENARIOS: Scenario[] = [
       return ids.map((id, i) => async (hot) => {
         const at = new Date();
         const done = await hot.finishJob({
-          id, owner: OWNER, shopDomain: SHOP,
-          values: { state: "processing", remoteId: 1_000_000 + seq++ + i, attempts: 1, nextAttemptAt: new Date(at.getTime() + 30_000), requestBody: { invoice: { lines: [{ name: "Tişört", quantity: 1 }] } }, lastError: null },
+          id,
+          owner: OWNER,
+          shopDomain: SHOP,
+          values: {
+            state: "processing",
+            remoteId: 1_000_000 + seq++ + i,
+            attempts: 1,
+            nextAttemptAt: new Date(at.getTime() + 30_000),
+            requestBody: { invoice: { lines: [{ name: "Tişört", quantity: 1 }] } },
+            lastError: null,
+          },
           events: [{ type: "posted", at, data: { remoteId: i, worker: OWNER } }],
-          refunds: [], writeBack: null, teamId: null, callbacksSince: new Date(at.getTime() - 500),
+          refunds: [],
+          writeBack: null,
+          teamId: null,
+          callbacksSince: new Date(at.getTime() - 500),
         });
         if (!done.stored) throw new Error("finishJob: not stored");
       });
@@ -181,12 +250,26 @@ const SCENARIOS: Scenario[] = [
       return ids.map((id) => async (hot) => {
         const at = new Date();
         const done = await hot.finishJob({
-          id, owner: OWNER, shopDomain: SHOP,
-          values: { state: "completed", serialNumber: `ARS${unique()}`, ettn: unique(), pdfUrl: "https://example.com/x.pdf", documentKind: "e_archive", nextAttemptAt: null, problems: [] },
+          id,
+          owner: OWNER,
+          shopDomain: SHOP,
+          values: {
+            state: "completed",
+            serialNumber: `ARS${unique()}`,
+            ettn: unique(),
+            pdfUrl: "https://example.com/x.pdf",
+            documentKind: "e_archive",
+            nextAttemptAt: null,
+            problems: [],
+          },
           events: [{ type: "settled", at, data: { worker: OWNER } }],
           refunds: [],
-          writeBack: (scopes) => (scopes?.includes("write_orders") ? { status: "pending", nextAttemptAt: at, lastError: null } : { status: "no_scope", nextAttemptAt: null, lastError: "missing scope write_orders" }),
-          teamId: null, callbacksSince: null,
+          writeBack: (scopes) =>
+            scopes?.includes("write_orders")
+              ? { status: "pending", nextAttemptAt: at, lastError: null }
+              : { status: "no_scope", nextAttemptAt: null, lastError: "missing scope write_orders" },
+          teamId: null,
+          callbacksSince: null,
         });
         if (!done.stored) throw new Error("finishJob: not stored");
       });
@@ -215,7 +298,15 @@ const SCENARIOS: Scenario[] = [
     prepare: async (db, n) => {
       const ids = await invoices(db, n, leased);
       return ids.map((id) => async (hot) => {
-        if (!(await hot.updateLeased(id, OWNER, { refreshOrder: false, customerName: "Ayşe Yılmaz" }, { incrementAttempts: true }))) throw new Error("updateLeased: lost");
+        if (
+          !(await hot.updateLeased(
+            id,
+            OWNER,
+            { refreshOrder: false, customerName: "Ayşe Yılmaz" },
+            { incrementAttempts: true },
+          ))
+        )
+          throw new Error("updateLeased: lost");
       });
     },
   },
@@ -232,11 +323,21 @@ const SCENARIOS: Scenario[] = [
     statement: "markCallback",
     concurrent: true,
     prepare: async (db, n) => {
-      const ids = await invoices(db, n, (i) => ({ state: "processing", remoteId: 2_000_000 + seq + i, nextAttemptAt: new Date(Date.now() + 30_000) }));
+      const ids = await invoices(db, n, (i) => ({
+        state: "processing",
+        remoteId: 2_000_000 + seq + i,
+        nextAttemptAt: new Date(Date.now() + 30_000),
+      }));
       const remote = await db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, remoteId: true } });
       return remote.map(({ id, remoteId }) => async (hot) => {
         const now = new Date();
-        const mark = await hot.markCallback(id, remoteId!, { type: "callback", at: now, dedupeKey: `cb:${id}:${unique()}` }, new Date(now.getTime() + 1000), now);
+        const mark = await hot.markCallback(
+          id,
+          remoteId!,
+          { type: "callback", at: now, dedupeKey: `cb:${id}:${unique()}` },
+          new Date(now.getTime() + 1000),
+          now,
+        );
         if (mark !== "marked") throw new Error(`markCallback: ${mark}`);
       });
     },
@@ -246,19 +347,33 @@ const SCENARIOS: Scenario[] = [
     statement: "scheduleRead",
     concurrent: true,
     prepare: async (db, n) => {
-      const ids = await invoices(db, n, (i) => ({ state: "processing", remoteId: 3_000_000 + seq + i, nextAttemptAt: new Date(Date.now() + 30_000) }));
+      const ids = await invoices(db, n, (i) => ({
+        state: "processing",
+        remoteId: 3_000_000 + seq + i,
+        nextAttemptAt: new Date(Date.now() + 30_000),
+      }));
       const remote = await db.invoice.findMany({ where: { id: { in: ids } }, select: { id: true, remoteId: true } });
       return remote.map(({ id, remoteId }) => async (hot) => {
-        if (!(await hot.scheduleRead(id, remoteId!, new Date(Date.now() + 2000)))) throw new Error("scheduleRead: none");
+        if (!(await hot.scheduleRead(id, remoteId!, new Date(Date.now() + 2000))))
+          throw new Error("scheduleRead: none");
       });
     },
   },
-  { name: "notify", statement: "notify", prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.notify("ab_bench")) },
+  {
+    name: "notify",
+    statement: "notify",
+    prepare: async (_db, n) => Array.from({ length: n }, () => (hot) => hot.notify("ab_bench")),
+  },
 ];
 
-async function time(calls: Array<(hot: HotStatements) => Promise<unknown>>, hot: HotStatements, inFlight: number): Promise<number> {
+async function time(
+  calls: Array<(hot: HotStatements) => Promise<unknown>>,
+  hot: HotStatements,
+  inFlight: number,
+): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < calls.length; i += inFlight) await Promise.all(calls.slice(i, i + inFlight).map((call) => call(hot)));
+  for (let i = 0; i < calls.length; i += inFlight)
+    await Promise.all(calls.slice(i, i + inFlight).map((call) => call(hot)));
   return ((performance.now() - started) * 1000) / calls.length;
 }
 
@@ -275,9 +390,31 @@ export interface AbLine {
 async function benchDatabase(label: string, databaseUrl: string): Promise<AbLine[]> {
   await migrate(databaseUrl);
   const db = createDb(databaseUrl);
-  await db.shop.create({ data: { domain: SHOP, name: "ab", currency: "TRY", timezone: "Europe/Istanbul", settings: { create: { baseUrl: "http://127.0.0.1:1", apiKeyEncrypted: "x", teamId: 7 } } } });
-  await db.session.create({ data: { id: `offline_${SHOP}`, shop: SHOP, state: "", isOnline: false, scope: "read_orders,write_orders", accessToken: "x" } });
-  await invoices(db, HISTORY, (i) => ({ state: "completed", remoteId: 10_000_000 + i, serialNumber: `ARS2026${String(i).padStart(9, "0")}`, ettn: `e${i}` }));
+  await db.shop.create({
+    data: {
+      domain: SHOP,
+      name: "ab",
+      currency: "TRY",
+      timezone: "Europe/Istanbul",
+      settings: { create: { baseUrl: "http://127.0.0.1:1", apiKeyEncrypted: "x", teamId: 7 } },
+    },
+  });
+  await db.session.create({
+    data: {
+      id: `offline_${SHOP}`,
+      shop: SHOP,
+      state: "",
+      isOnline: false,
+      scope: "read_orders,write_orders",
+      accessToken: "x",
+    },
+  });
+  await invoices(db, HISTORY, (i) => ({
+    state: "completed",
+    remoteId: 10_000_000 + i,
+    serialNumber: `ARS2026${String(i).padStart(9, "0")}`,
+    ettn: `e${i}`,
+  }));
   const paths: Record<Via, HotStatements> = {
     sql: createHotStatements(databaseUrl, db, () => "sql"),
     prisma: createHotStatements(databaseUrl, db, (name) => (name === "claimRows" ? "sql" : "prisma")),
@@ -315,7 +452,9 @@ async function benchDatabase(label: string, databaseUrl: string): Promise<AbLine
         prismaUs: median(samples.prisma),
         ratio: median(samples.prisma) / median(samples.sql),
       };
-      console.log(`${label}\t${line.scenario}\t${line.mode}\tsql ${line.sqlUs.toFixed(0)} µs\tprisma ${line.prismaUs.toFixed(0)} µs\t${line.ratio.toFixed(2)}×`);
+      console.log(
+        `${label}\t${line.scenario}\t${line.mode}\tsql ${line.sqlUs.toFixed(0)} µs\tprisma ${line.prismaUs.toFixed(0)} µs\t${line.ratio.toFixed(2)}×`,
+      );
       lines.push(line);
     }
   }
@@ -337,16 +476,28 @@ export async function runAb(postgres: string | undefined): Promise<void> {
     await admin.query(`DROP SCHEMA IF EXISTS "bench_hot_ab" CASCADE`);
     await admin.query(`CREATE SCHEMA "bench_hot_ab"`);
     await admin.end();
-    lines.push(...(await benchDatabase("PostgreSQL", `${postgres}${postgres.includes("?") ? "&" : "?"}schema=bench_hot_ab`)));
+    lines.push(
+      ...(await benchDatabase("PostgreSQL", `${postgres}${postgres.includes("?") ? "&" : "?"}schema=bench_hot_ab`)),
+    );
   }
-  console.log(`\n| statement (scenario) | mode | SQLite: SQL µs | SQLite: Prisma µs | SQLite ratio | PostgreSQL: SQL µs | PostgreSQL: Prisma µs | PostgreSQL ratio |`);
+  console.log(
+    `\n| statement (scenario) | mode | SQLite: SQL µs | SQLite: Prisma µs | SQLite ratio | PostgreSQL: SQL µs | PostgreSQL: Prisma µs | PostgreSQL ratio |`,
+  );
   console.log(`|---|---|---|---|---|---|---|---|`);
   const keys = [...new Set(lines.map((line) => `${line.scenario}\t${line.mode}`))];
   for (const key of keys) {
     const [scenario, mode] = key.split("\t");
-    const of = (database: string) => lines.find((line) => line.database === database && line.scenario === scenario && line.mode === mode);
-    const cells = (line: AbLine | undefined) => (line ? [line.sqlUs.toFixed(0), line.prismaUs.toFixed(0), `**${line.ratio.toFixed(2)}×**`] : ["—", "—", "Prisma only"]);
-    console.log(`| ${scenario} | ${mode} | ${cells(of("SQLite")).join(" | ")} | ${cells(of("PostgreSQL")).join(" | ")} |`);
+    const of = (database: string) =>
+      lines.find((line) => line.database === database && line.scenario === scenario && line.mode === mode);
+    const cells = (line: AbLine | undefined) =>
+      line
+        ? [line.sqlUs.toFixed(0), line.prismaUs.toFixed(0), `**${line.ratio.toFixed(2)}×**`]
+        : ["—", "—", "Prisma only"];
+    console.log(
+      `| ${scenario} | ${mode} | ${cells(of("SQLite")).join(" | ")} | ${cells(of("PostgreSQL")).join(" | ")} |`,
+    );
   }
-  console.log(`\nStatements: ${HOT_STATEMENTS.join(", ")}; claimRows has no Prisma form and is not timed here (bench/claim.bench.ts).`);
+  console.log(
+    `\nStatements: ${HOT_STATEMENTS.join(", ")}; claimRows has no Prisma form and is not timed here (bench/claim.bench.ts).`,
+  );
 }

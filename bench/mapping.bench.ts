@@ -20,7 +20,9 @@ function time(label: string, work: (i: number) => void): number {
   for (let i = 0; i < COUNT; i++) work(i);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const perSecond = COUNT / seconds;
-  console.log(`${label.padEnd(36)} ${COUNT} orders in ${seconds.toFixed(2)} s = ${Math.round(perSecond).toLocaleString("en-US")} orders/s`);
+  console.log(
+    `${label.padEnd(36)} ${COUNT} orders in ${seconds.toFixed(2)} s = ${Math.round(perSecond).toLocaleString("en-US")} orders/s`,
+  );
   return perSecond;
 }
 
@@ -43,7 +45,9 @@ const mapOnly = time("mapOrderToInvoice (parsed order)", (i) => {
   sink += mapOrderToInvoice(parsedOrders[i % fixtures.length], fixtures[i % fixtures.length].context).ok ? 1 : 0;
 });
 const ratio = baseline / mapping;
-console.log(`mapping is ${ratio.toFixed(1)}× the baseline's time per order (${invoices} bodies, ${COUNT - invoices} refused with problems; sink ${sink})`);
+console.log(
+  `mapping is ${ratio.toFixed(1)}× the baseline's time per order (${invoices} bodies, ${COUNT - invoices} refused with problems; sink ${sink})`,
+);
 
 const results = `# Order mapping benchmark
 

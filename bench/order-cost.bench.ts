@@ -27,28 +27,42 @@ async function listOrdersDocument(ref?: string): Promise<string> {
   const file = `${process.cwd()}/tmp/bench/graphql-order-${ref.replace(/\W/g, "_")}.ts`;
   const { mkdirSync, writeFileSync } = await import("node:fs");
   mkdirSync(`${process.cwd()}/tmp/bench`, { recursive: true });
-  writeFileSync(file, source.replace(/from "\.\.\//g, 'from "../../app/').replace(/from "\.\//g, 'from "../../app/orders/'));
+  writeFileSync(
+    file,
+    source.replace(/from "\.\.\//g, 'from "../../app/').replace(/from "\.\//g, 'from "../../app/orders/'),
+  );
   const old = (await import(file)) as { ORDER_FIELDS: string };
   return listOrders(old.ORDER_FIELDS);
 }
 
-const listOrders = (fields: string) => `query ListOrders($first: Int!, $after: String, $query: String, $sortKey: OrderSortKeys, $reverse: Boolean) {
+const listOrders = (
+  fields: string,
+) => `query ListOrders($first: Int!, $after: String, $query: String, $sortKey: OrderSortKeys, $reverse: Boolean) {
   orders(first: $first, after: $after, query: $query, sortKey: $sortKey, reverse: $reverse) { nodes { ${fields} } pageInfo { hasNextPage endCursor } } }`;
 
 // Ordinary orders (one line, one shipping line) and the generated mix the property tests use (discounts, refunds,
 // several lines, other currencies).
 const generated = fc.sample(orderArb, { numRuns: ORDERS, seed: 26 }).map((g, i) => shopifyOrder(g, i).payload);
 const orders = [...Array.from({ length: ORDERS }, () => paidOrder()), ...generated];
-const standin = await startStandin({ orders, bucketSize: 10_000_000, restoreRate: 10_000_000, maxQueryCost: 10_000_000 });
+const standin = await startStandin({
+  orders,
+  bucketSize: 10_000_000,
+  restoreRate: 10_000_000,
+  maxQueryCost: 10_000_000,
+});
 
 async function cost(document: string, subset: "ordinary" | "mixed") {
-  const ids = (subset === "ordinary" ? orders.slice(0, ORDERS) : orders.slice(ORDERS)).map((o) => `id:${(o as { id: number }).id}`).join(" OR ");
+  const ids = (subset === "ordinary" ? orders.slice(0, ORDERS) : orders.slice(ORDERS))
+    .map((o) => `id:${(o as { id: number }).id}`)
+    .join(" OR ");
   let actual = 0;
   let requestedPage = 0;
   let read = 0;
   let after: string | null = null;
   do {
-    const answer = (await standin.request({ query: document, variables: { first: 5, after, query: ids, sortKey: "ID" } })).json as {
+    const answer = (
+      await standin.request({ query: document, variables: { first: 5, after, query: ids, sortKey: "ID" } })
+    ).json as {
       data: { orders: { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
       extensions: { cost: { requestedQueryCost: number; actualQueryCost: number } };
       errors?: unknown;
@@ -85,8 +99,12 @@ function objectFields(document: string): string[] {
   const op = parse(document).definitions[0];
   if (op.kind !== Kind.OPERATION_DEFINITION) return [];
   const ordersField = op.selectionSet.selections[0] as FieldNode;
-  const nodes = ordersField.selectionSet!.selections.find((s) => s.kind === Kind.FIELD && s.name.value === "nodes") as FieldNode;
-  return nodes.selectionSet!.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD && Boolean(s.selectionSet)).map((s) => s.name.value);
+  const nodes = ordersField.selectionSet!.selections.find(
+    (s) => s.kind === Kind.FIELD && s.name.value === "nodes",
+  ) as FieldNode;
+  return nodes
+    .selectionSet!.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD && Boolean(s.selectionSet))
+    .map((s) => s.name.value);
 }
 
 const lines: string[] = [];
@@ -99,8 +117,15 @@ const say = (line: string) => {
 async function appRead(subset: "ordinary" | "mixed") {
   const { createAdminClient, BucketState } = await import("../app/shopify/client.server");
   const { listOrdersWith } = await import("../app/shopify/order-reads");
-  const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, bucket: new BucketState() });
-  const ids = (subset === "ordinary" ? orders.slice(0, ORDERS) : orders.slice(ORDERS)).map((o) => `id:${(o as { id: number }).id}`).join(" OR ");
+  const client = createAdminClient({
+    shop: standin.shop,
+    endpoint: standin.graphqlUrl(),
+    accessToken: standin.accessToken,
+    bucket: new BucketState(),
+  });
+  const ids = (subset === "ordinary" ? orders.slice(0, ORDERS) : orders.slice(ORDERS))
+    .map((o) => `id:${(o as { id: number }).id}`)
+    .join(" OR ");
   const before = standin.stats();
   let read = 0;
   let after: string | null = null;
@@ -114,19 +139,27 @@ async function appRead(subset: "ordinary" | "mixed") {
 }
 
 say(`# Paged order read: points per order, ${new Date().toISOString()}`);
-say(`${ORDERS} ordinary orders (one line, one shipping line) and ${ORDERS} generated ones (several lines, discounts, refunds, other currencies).\n`);
+say(
+  `${ORDERS} ordinary orders (one line, one shipping line) and ${ORDERS} generated ones (several lines, discounts, refunds, other currencies).\n`,
+);
 const ordinaryRead = await appRead("ordinary");
 const mixedRead = await appRead("mixed");
-say(`The app's paged read (\`listOrdersWith\`, follow-up queries included): **${ordinaryRead.perOrder.toFixed(1)} actual points per ordinary order** (${ordinaryRead.queries} queries for ${ORDERS} orders), ${mixedRead.perOrder.toFixed(1)} per mixed order (${mixedRead.queries} queries).\n`);
+say(
+  `The app's paged read (\`listOrdersWith\`, follow-up queries included): **${ordinaryRead.perOrder.toFixed(1)} actual points per ordinary order** (${ordinaryRead.queries} queries for ${ORDERS} orders), ${mixedRead.perOrder.toFixed(1)} per mixed order (${mixedRead.queries} queries).\n`,
+);
 const documents: Array<[string, string]> = [["now", await listOrdersDocument()]];
 if (BEFORE) documents.unshift([`before (${BEFORE})`, await listOrdersDocument(BEFORE)]);
 say(`The page query alone (\`ListOrders\`, 5 orders a page, without the follow-ups for longer orders):\n`);
-say(`| ListOrders | actual points per order, ordinary | actual, mixed (first page of lines only) | requested per order (worst case) | orders per page under 1,000 |`);
+say(
+  `| ListOrders | actual points per order, ordinary | actual, mixed (first page of lines only) | requested per order (worst case) | orders per page under 1,000 |`,
+);
 say(`|---|---|---|---|---|`);
 for (const [label, document] of documents) {
   const ordinary = await cost(document, "ordinary");
   const mixed = await cost(document, "mixed");
-  say(`| ${label} | ${ordinary.perOrder.toFixed(1)} | ${mixed.perOrder.toFixed(1)} | ${ordinary.requestedPerOrder.toFixed(0)} | ${Math.floor((1000 - 2) / ordinary.requestedPerOrder)} |`);
+  say(
+    `| ${label} | ${ordinary.perOrder.toFixed(1)} | ${mixed.perOrder.toFixed(1)} | ${ordinary.requestedPerOrder.toFixed(0)} | ${Math.floor((1000 - 2) / ordinary.requestedPerOrder)} |`,
+  );
 }
 const current = documents[documents.length - 1][1];
 const base = await cost(current, "mixed");

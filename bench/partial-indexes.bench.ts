@@ -33,7 +33,22 @@ async function prismaInserts(db: Db, per: number, next: () => number): Promise<n
   for (let i = 0; i < per; i++) {
     const n = next();
     await db.invoice.create({
-      data: { id: `p${n}`, shopDomain: "bench.myshopify.com", orderId: `p${n}`, orderName: `#p${n}`, orderCreatedAt: now, customerId: "7", customerName: "Ayşe", customerSearch: "ayse", orderTotal: "100.00", currency: "TRY", orderSnapshot: JSON.parse(SNAPSHOT), state: "queued", nextAttemptAt: now, priority: 0 },
+      data: {
+        id: `p${n}`,
+        shopDomain: "bench.myshopify.com",
+        orderId: `p${n}`,
+        orderName: `#p${n}`,
+        orderCreatedAt: now,
+        customerId: "7",
+        customerName: "Ayşe",
+        customerSearch: "ayse",
+        orderTotal: "100.00",
+        currency: "TRY",
+        orderSnapshot: JSON.parse(SNAPSHOT),
+        state: "queued",
+        nextAttemptAt: now,
+        priority: 0,
+      },
       select: { id: true },
     });
   }
@@ -47,7 +62,8 @@ for (const provider of ["sqlite", "postgresql"]) {
   const from = path.join(root, "prisma", provider, "migrations");
   const to = path.join(beforeRoot, "prisma", provider, "migrations");
   mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from)) if (name !== MIGRATION) cpSync(path.join(from, name), path.join(to, name), { recursive: true });
+  for (const name of readdirSync(from))
+    if (name !== MIGRATION) cpSync(path.join(from, name), path.join(to, name), { recursive: true });
 }
 const schemas = [
   ["before", beforeRoot],
@@ -60,7 +76,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 print(`partial indexes bench: ${HISTORY} finished rows, ${INSERTS} inserts per schema in ${ROUNDS} alternating rounds`);
 
 // The columns the webhook's insert sets (app/invoices/enqueue.server.ts rowData), with a realistic snapshot size.
-const SNAPSHOT = JSON.stringify({ id: 1, line_items: Array.from({ length: 3 }, (_, i) => ({ id: i, title: "Ürün", price: "100.00", quantity: 1 })) });
+const SNAPSHOT = JSON.stringify({
+  id: 1,
+  line_items: Array.from({ length: 3 }, (_, i) => ({ id: i, title: "Ürün", price: "100.00", quantity: 1 })),
+});
 const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "customerId", "customerName", "customerSearch", "orderTotal", "currency", "orderSnapshot", "state", "nextAttemptAt", "priority", "createdAt", "updatedAt"`;
 
 // ---------------------------------------------------------------- SQLite
@@ -75,10 +94,26 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
     await migrate(`file:${file}`, dir);
     const db = new Database(file);
     db.pragma("journal_mode = WAL");
-    db.prepare(`INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") VALUES ('bench.myshopify.com', ?, ?)`).run(iso(now), iso(now));
-    const history = db.prepare(`INSERT INTO "Invoice" (${COLUMNS}, "remoteId", "serialNumber") VALUES (?, 'bench.myshopify.com', ?, ?, ?, '7', 'Ayşe', 'ayse', '100.00', 'TRY', ?, 'completed', NULL, 0, ?, ?, ?, ?)`);
+    db.prepare(`INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") VALUES ('bench.myshopify.com', ?, ?)`).run(
+      iso(now),
+      iso(now),
+    );
+    const history = db.prepare(
+      `INSERT INTO "Invoice" (${COLUMNS}, "remoteId", "serialNumber") VALUES (?, 'bench.myshopify.com', ?, ?, ?, '7', 'Ayşe', 'ayse', '100.00', 'TRY', ?, 'completed', NULL, 0, ?, ?, ?, ?)`,
+    );
     db.transaction(() => {
-      for (let i = 0; i < HISTORY; i++) history.run(`h${i}`, `h${i}`, `#h${i}`, iso(now), SNAPSHOT, iso(now), iso(now), i + 1, `ARS2026${String(i).padStart(9, "0")}`);
+      for (let i = 0; i < HISTORY; i++)
+        history.run(
+          `h${i}`,
+          `h${i}`,
+          `#h${i}`,
+          iso(now),
+          SNAPSHOT,
+          iso(now),
+          iso(now),
+          i + 1,
+          `ARS2026${String(i).padStart(9, "0")}`,
+        );
     })();
     dbs.set(label, db);
     clients.set(label, createDb(`file:${file}`));
@@ -87,28 +122,41 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
   for (let round = 0; round < ROUNDS; round++) {
     for (const [label] of schemas) {
       const db = dbs.get(label)!;
-      const insert = db.prepare(`INSERT INTO "Invoice" (${COLUMNS}) VALUES (?, 'bench.myshopify.com', ?, ?, ?, '7', 'Ayşe', 'ayse', '100.00', 'TRY', ?, 'queued', ?, 0, ?, ?)`);
+      const insert = db.prepare(
+        `INSERT INTO "Invoice" (${COLUMNS}) VALUES (?, 'bench.myshopify.com', ?, ?, ?, '7', 'Ayşe', 'ayse', '100.00', 'TRY', ?, 'queued', ?, 0, ?, ?)`,
+      );
       const per = INSERTS / ROUNDS;
       const start = performance.now();
       // One transaction per row, as the webhook's group commit does under light load.
       for (let i = 0; i < per; i++) {
         n++;
-        db.transaction(() => insert.run(`n${n}`, `n${n}`, `#n${n}`, iso(now), SNAPSHOT, iso(now), iso(now), iso(now)))();
+        db.transaction(() =>
+          insert.run(`n${n}`, `n${n}`, `#n${n}`, iso(now), SNAPSHOT, iso(now), iso(now), iso(now)),
+        )();
       }
       results[label].push(((performance.now() - start) * 1000) / per);
       viaPrisma[label].push(await prismaInserts(clients.get(label)!, per, () => ++n));
     }
   }
   const [b, a] = [median(results.before), median(results.after)];
-  print(`\nSQLite insert of a new row: before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row (medians of ${ROUNDS} rounds): after ÷ before ${(a / b).toFixed(3)}×`);
+  print(
+    `\nSQLite insert of a new row: before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row (medians of ${ROUNDS} rounds): after ÷ before ${(a / b).toFixed(3)}×`,
+  );
   const [pb, pa] = [median(viaPrisma.before), median(viaPrisma.after)];
-  print(`SQLite insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`);
+  print(
+    `SQLite insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`,
+  );
   for (const client of clients.values()) await client.$disconnect();
 
   // The claim's live-lease count, as the app's database has no statistics.
   const db = dbs.get("after")!;
-  db.exec(`UPDATE "Invoice" SET "leaseOwner" = 'w', "leaseUntil" = '${iso(new Date(now.getTime() + 600_000))}' WHERE "id" IN (SELECT "id" FROM "Invoice" WHERE "state" = 'queued' LIMIT 4)`);
-  const busy = (hint: string) => db.prepare(`SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice"${hint} WHERE "leaseUntil" >= ? GROUP BY "shopDomain"`);
+  db.exec(
+    `UPDATE "Invoice" SET "leaseOwner" = 'w', "leaseUntil" = '${iso(new Date(now.getTime() + 600_000))}' WHERE "id" IN (SELECT "id" FROM "Invoice" WHERE "state" = 'queued' LIMIT 4)`,
+  );
+  const busy = (hint: string) =>
+    db.prepare(
+      `SELECT "shopDomain", COUNT(*) AS "n" FROM "Invoice"${hint} WHERE "leaseUntil" >= ? GROUP BY "shopDomain"`,
+    );
   const variants = [
     ["as the planner chose", busy("")],
     ["with the index named", busy(` INDEXED BY "Invoice_leaseUntil_idx"`)],
@@ -123,10 +171,14 @@ const COLUMNS = `"id", "shopDomain", "orderId", "orderName", "orderCreatedAt", "
     }
   }
   for (const [label, statement] of variants) {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(iso(now)) as Array<{ detail: string }>).map((row) => row.detail).join("; ");
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(iso(now)) as Array<{ detail: string }>)
+      .map((row) => row.detail)
+      .join("; ");
     print(`SQLite live-lease count ${label}: p50 ${median(times[label]).toFixed(3)} ms (${plan})`);
   }
-  print(`  named ÷ planner's choice: ${(median(times["with the index named"]) / median(times["as the planner chose"])).toFixed(3)}×`);
+  print(
+    `  named ÷ planner's choice: ${(median(times["with the index named"]) / median(times["as the planner chose"])).toFixed(3)}×`,
+  );
   for (const db of dbs.values()) db.close();
 }
 
@@ -142,9 +194,14 @@ if (postgresUrl) {
     await admin.query(`CREATE SCHEMA "${schema}"`);
     await admin.end();
     await migrate(`${postgresUrl}${postgresUrl.includes("?") ? "&" : "?"}schema=${schema}`, dir);
-    const client = new pg.Client({ connectionString: postgresUrl, options: `-c search_path="${schema}" -c TimeZone=UTC` });
+    const client = new pg.Client({
+      connectionString: postgresUrl,
+      options: `-c search_path="${schema}" -c TimeZone=UTC`,
+    });
     await client.connect();
-    await client.query(`INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") VALUES ('bench.myshopify.com', now(), now())`);
+    await client.query(
+      `INSERT INTO "Shop" ("domain", "installedAt", "updatedAt") VALUES ('bench.myshopify.com', now(), now())`,
+    );
     await client.query(
       `INSERT INTO "Invoice" (${COLUMNS}, "remoteId", "serialNumber")
        SELECT 'h' || g, 'bench.myshopify.com', 'h' || g, '#h' || g, now(), '7', 'Ayşe', 'ayse', '100.00', 'TRY', $1::jsonb, 'completed', NULL, 0, now(), now(), g, 'ARS2026' || lpad(g::text, 9, '0')
@@ -178,7 +235,11 @@ if (postgresUrl) {
   const [pb, pa] = [median(viaPrisma.before), median(viaPrisma.after)];
   for (const db of prismas.values()) await db.$disconnect();
   const [b, a] = [median(results.before), median(results.after)];
-  print(`\nPostgreSQL insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`);
-  print(`PostgreSQL insert of a new row (one round trip, autocommit): before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row: after ÷ before ${(a / b).toFixed(3)}×`);
+  print(
+    `\nPostgreSQL insert through Prisma's client: before ${pb.toFixed(1)} µs, after ${pa.toFixed(1)} µs per row: after ÷ before ${(pa / pb).toFixed(3)}×`,
+  );
+  print(
+    `PostgreSQL insert of a new row (one round trip, autocommit): before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs per row: after ÷ before ${(a / b).toFixed(3)}×`,
+  );
   for (const client of clients.values()) await client.end();
 }

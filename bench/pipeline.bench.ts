@@ -37,7 +37,8 @@ const PROFILE_DIR = args.get("profile-workers");
 const VIA_ENV: Record<string, string> = args.get("via") ? { HOT_STATEMENTS_VIA: args.get("via")! } : {};
 const webProfile = () => (args.get("profile-web") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("profile-web")}`] : []);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function load(url: string, shop: string, secret: string, offset: number) {
   const latencies: number[] = [];
@@ -85,7 +86,10 @@ async function startBaseline(secret: string) {
     res.writeHead(200).end();
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${port}/webhooks/orders/paid`, stop: () => new Promise((resolve) => server.close(() => resolve(db.close()))) };
+  return {
+    url: `http://127.0.0.1:${port}/webhooks/orders/paid`,
+    stop: () => new Promise((resolve) => server.close(() => resolve(db.close()))),
+  };
 }
 
 /** Resident set size of a process, in bytes (Linux). */
@@ -116,7 +120,11 @@ const say = (line: string) => {
 
 // 1. Ingestion, worker off so only the webhook route is measured.
 if (!args.get("only") || args.get("only") === "ingest") {
-  const stack = await startLocalStack({ name: "bench-ingest", env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV }, nodeArgs: webProfile() });
+  const stack = await startLocalStack({
+    name: "bench-ingest",
+    env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV },
+    nodeArgs: webProfile(),
+  });
   const baseline = await startBaseline(stack.secret);
   await load(baseline.url, stack.shop, stack.secret, 900_000); // warm-up
   await load(`${stack.appUrl}/webhooks/orders/paid`, stack.shop, stack.secret, 800_000);
@@ -132,9 +140,15 @@ if (!args.get("only") || args.get("only") === "ingest") {
   say(`## 1. Webhook ingestion (${REQUESTS} signed orders/paid, ${CONCURRENCY} concurrent, SQLite)`);
   say(`| server | deliveries/s | p50 ms | p99 ms | non-200 |`);
   say(`|---|---|---|---|---|`);
-  say(`| baseline (HMAC + one insert) | ${base.perSecond.toFixed(0)} | ${base.p50.toFixed(1)} | ${base.p99.toFixed(1)} | ${base.failures} |`);
-  say(`| app (production build) | ${app.perSecond.toFixed(0)} | ${app.p50.toFixed(1)} | ${app.p99.toFixed(1)} | ${app.failures} |`);
-  say(`Ratio app/baseline: throughput ${(app.perSecond / base.perSecond).toFixed(2)}, p50 ${(app.p50 / base.p50).toFixed(2)}×, p99 ${(app.p99 / base.p99).toFixed(2)}×`);
+  say(
+    `| baseline (HMAC + one insert) | ${base.perSecond.toFixed(0)} | ${base.p50.toFixed(1)} | ${base.p99.toFixed(1)} | ${base.failures} |`,
+  );
+  say(
+    `| app (production build) | ${app.perSecond.toFixed(0)} | ${app.p50.toFixed(1)} | ${app.p99.toFixed(1)} | ${app.failures} |`,
+  );
+  say(
+    `Ratio app/baseline: throughput ${(app.perSecond / base.perSecond).toFixed(2)}, p50 ${(app.p50 / base.p50).toFixed(2)}×, p99 ${(app.p99 / base.p99).toFixed(2)}×`,
+  );
   say(`Web process RSS during the app's run: at most ${(rssMax / 2 ** 20).toFixed(0)} MB`);
   say(`Web process CPU per delivery: ${(webCpu / REQUESTS).toFixed(2)} ms`);
   await baseline.stop();
@@ -167,8 +181,12 @@ if (!args.get("only") || args.get("only") === "idle") {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   samples.sort((a, b) => a - b);
-  say(`\n## 2. Idle latency, webhook sent → create request at the sandbox (${IDLE_ORDERS} orders after ${IDLE_WARMUP} of warm-up, one at a time, app idle between)`);
-  say(`p50 ${percentile(samples, 50)} ms, p99 ${percentile(samples, 99)} ms (includes the webhook round trip; the worker is woken by the enqueue, not by polling)`);
+  say(
+    `\n## 2. Idle latency, webhook sent → create request at the sandbox (${IDLE_ORDERS} orders after ${IDLE_WARMUP} of warm-up, one at a time, app idle between)`,
+  );
+  say(
+    `p50 ${percentile(samples, 50)} ms, p99 ${percentile(samples, 99)} ms (includes the webhook round trip; the worker is woken by the enqueue, not by polling)`,
+  );
   await stack.stop();
 }
 
@@ -199,14 +217,17 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
           startupCpuMs = workers.reduce((sum, worker) => sum + cpuMsOf(worker.pid!), 0);
           firstPostAt = Date.now();
         }
-      }
-      else if (/^GET \/api\/invoices\/\d+ /.test(line)) trips.get++;
+      } else if (/^GET \/api\/invoices\/\d+ /.test(line)) trips.get++;
       else if (line.startsWith("GET /api/invoices?")) trips.lookup++;
     },
   });
   const db = createDb(stack.databaseUrl);
   for (let start = 0; start < DRAIN_ORDERS; start += 100) {
-    await Promise.all(Array.from({ length: Math.min(100, DRAIN_ORDERS - start) }, (_, k) => stack.deliver("orders/paid", order(600_000 + start + k))));
+    await Promise.all(
+      Array.from({ length: Math.min(100, DRAIN_ORDERS - start) }, (_, k) =>
+        stack.deliver("orders/paid", order(600_000 + start + k)),
+      ),
+    );
   }
   stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
   const slotsEach = options.slotsEach ?? Math.ceil(WORKER_CONCURRENCY / options.processes);
@@ -218,16 +239,29 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   // The web process's CPU from here on: the service's callbacks (the orders were queued before).
   const webCpuAtStart = cpuMsOf(stack.process.pid!);
   workers = Array.from({ length: options.processes }, () =>
-    spawn(process.execPath, [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), "--import", "tsx", "scripts/worker.ts"], {
-      env: { ...stack.env, WORKER_CONCURRENCY: String(slotsEach), WORKER_PER_SHOP: String(slots), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
-      stdio: "inherit",
-    }),
+    spawn(
+      process.execPath,
+      [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), "--import", "tsx", "scripts/worker.ts"],
+      {
+        env: {
+          ...stack.env,
+          WORKER_CONCURRENCY: String(slotsEach),
+          WORKER_PER_SHOP: String(slots),
+          RECONCILE_INTERVAL_MINUTES: "0",
+          LOG_LEVEL: "warn",
+        },
+        stdio: "inherit",
+      },
+    ),
   );
   let posted = 0;
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
-    const open = await db.invoice.count({ where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } } });
-    if (!posted && (await db.invoice.count({ where: { remoteId: null } })) === 0) posted = (Date.now() - started) / 1000;
+    const open = await db.invoice.count({
+      where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } },
+    });
+    if (!posted && (await db.invoice.count({ where: { remoteId: null } })) === 0)
+      posted = (Date.now() - started) / 1000;
     if (open === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -264,7 +298,11 @@ const FAIR_SHOPS = Number(args.get("fairness-shops") ?? 100);
 const FAIR_PROCESSES = Number(args.get("fairness-processes") ?? 2);
 
 async function fairness(postgresUrl: string) {
-  const stack = await startLocalStack({ name: "bench-fairness", postgresUrl, env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV } });
+  const stack = await startLocalStack({
+    name: "bench-fairness",
+    postgresUrl,
+    env: { WORKER_MODE: "off", LOG_LEVEL: "warn", ...VIA_ENV },
+  });
   const db = createDb(stack.databaseUrl);
   const { orderSnapshot } = await import("../app/orders/order");
   const shops = await cloneShops(stack, db, FAIR_SHOPS);
@@ -294,7 +332,8 @@ async function fairness(postgresUrl: string) {
         nextAttemptAt: new Date(base + i),
       };
     });
-    for (let start = 0; start < rows.length; start += 1000) await db.invoice.createMany({ data: rows.slice(start, start + 1000) });
+    for (let start = 0; start < rows.length; start += 1000)
+      await db.invoice.createMany({ data: rows.slice(start, start + 1000) });
   }
   stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
   const perProcess = String(Math.ceil(WORKER_CONCURRENCY / FAIR_PROCESSES));
@@ -321,39 +360,64 @@ async function fairness(postgresUrl: string) {
   const end = Math.max(...posted.map((row) => at(row.last)));
   const perSecond = (FAIR_ORDERS - 1) / ((end - start) / 1000);
   const results = shops.map((shop, k) => {
-    const row = posted.find((p) => p.shopDomain === shop) ?? { n: 0, last: new Date(NaN), first: new Date(NaN), shopDomain: shop };
+    const row = posted.find((p) => p.shopDomain === shop) ?? {
+      n: 0,
+      last: new Date(NaN),
+      first: new Date(NaN),
+      shopDomain: shop,
+    };
     const fairOrders = sizes.reduce((sum, n) => sum + Math.min(n, sizes[k]), 0);
     const fairSeconds = fairOrders / perSecond;
     const waited = (at(row.last) - start) / 1000;
     return { shop, orders: sizes[k], posted: row.n, waited, fairSeconds, ratio: waited / fairSeconds };
   });
   const worst = [...results].sort((a, b) => b.ratio - a.ratio);
-  say(`\n## 4. Fairness: ${FAIR_ORDERS} queued orders of ${FAIR_SHOPS} shops (Zipf sizes ${sizes[0]} … ${sizes[sizes.length - 1]}, biggest shop queued first), PostgreSQL, ${FAIR_PROCESSES} worker processes, concurrency ${WORKER_CONCURRENCY}, 2 per shop, service latency ${DRAIN_LATENCY_MS} ms`);
-  say(`All posted in ${((end - start) / 1000).toFixed(1)} s from the first post (${perSecond.toFixed(0)} posts/s). Wait = until a shop's last order was posted; fair share = Σ min(n_t, n_s) ÷ that throughput.`);
-  say(`Worst ratio wait/fair share: **${worst[0].ratio.toFixed(2)}×** (${worst[0].shop}, ${worst[0].orders} orders); shops over 2×: ${results.filter((r) => r.ratio > 2).length} of ${results.length}; median ${[...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)].ratio.toFixed(2)}×`);
+  say(
+    `\n## 4. Fairness: ${FAIR_ORDERS} queued orders of ${FAIR_SHOPS} shops (Zipf sizes ${sizes[0]} … ${sizes[sizes.length - 1]}, biggest shop queued first), PostgreSQL, ${FAIR_PROCESSES} worker processes, concurrency ${WORKER_CONCURRENCY}, 2 per shop, service latency ${DRAIN_LATENCY_MS} ms`,
+  );
+  say(
+    `All posted in ${((end - start) / 1000).toFixed(1)} s from the first post (${perSecond.toFixed(0)} posts/s). Wait = until a shop's last order was posted; fair share = Σ min(n_t, n_s) ÷ that throughput.`,
+  );
+  say(
+    `Worst ratio wait/fair share: **${worst[0].ratio.toFixed(2)}×** (${worst[0].shop}, ${worst[0].orders} orders); shops over 2×: ${results.filter((r) => r.ratio > 2).length} of ${results.length}; median ${[...results].sort((a, b) => a.ratio - b.ratio)[Math.floor(results.length / 2)].ratio.toFixed(2)}×`,
+  );
   say(`| shop | orders | waited s | fair share s | ratio |`);
   say(`|---|---|---|---|---|`);
   for (const r of results.filter((_, k) => k < 3 || k % 10 === 9 || k === results.length - 1)) {
-    say(`| ${r.shop.replace(".myshopify.com", "")} | ${r.orders} | ${r.waited.toFixed(1)} | ${r.fairSeconds.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+    say(
+      `| ${r.shop.replace(".myshopify.com", "")} | ${r.orders} | ${r.waited.toFixed(1)} | ${r.fairSeconds.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+    );
   }
   const unposted = await db.invoice.groupBy({ by: ["state"], where: { remoteId: null }, _count: { _all: true } });
   if (unposted.length) say(`Not posted: ${JSON.stringify(unposted.map((row) => [row.state, row._count._all]))}`);
-  if (results.some((r) => r.posted !== r.orders)) say(`Posted counts differ from orders for some shops: ${JSON.stringify(results.filter((r) => r.posted !== r.orders))}`);
+  if (results.some((r) => r.posted !== r.orders))
+    say(
+      `Posted counts differ from orders for some shops: ${JSON.stringify(results.filter((r) => r.posted !== r.orders))}`,
+    );
   await db.$disconnect();
   await stack.stop();
 }
 
 const only = args.get("only");
 if (!only || only === "drain") {
-  say(`\n## 3. Drain ${DRAIN_ORDERS} queued orders, service latency ${DRAIN_LATENCY_MS} ms, total worker concurrency ${WORKER_CONCURRENCY} unless said (the first times include the workers' start-up)`);
+  say(
+    `\n## 3. Drain ${DRAIN_ORDERS} queued orders, service latency ${DRAIN_LATENCY_MS} ms, total worker concurrency ${WORKER_CONCURRENCY} unless said (the first times include the workers' start-up)`,
+  );
   // --drain-runs=sqlite,pg1,pg2,pg2wide (default: all four) picks the runs.
   const runs = new Set((args.get("drain-runs") ?? "sqlite,pg1,pg2,pg2wide").split(","));
   if (runs.has("sqlite")) await drain("SQLite, 1 worker process", { processes: 1 });
   const postgresUrl = args.get("postgres") ?? process.env.TEST_DATABASE_URL;
   if (postgresUrl) {
-    if (runs.has("pg1")) await drain("PostgreSQL (on the same 2 cores), 1 worker process", { postgresUrl, processes: 1 });
-    if (runs.has("pg2")) await drain("PostgreSQL (on the same 2 cores), 2 worker processes", { postgresUrl, processes: 2 });
-    if (runs.has("pg2wide")) await drain(`PostgreSQL (on the same 2 cores), 2 worker processes of ${WORKER_CONCURRENCY} slots each`, { postgresUrl, processes: 2, slotsEach: WORKER_CONCURRENCY });
+    if (runs.has("pg1"))
+      await drain("PostgreSQL (on the same 2 cores), 1 worker process", { postgresUrl, processes: 1 });
+    if (runs.has("pg2"))
+      await drain("PostgreSQL (on the same 2 cores), 2 worker processes", { postgresUrl, processes: 2 });
+    if (runs.has("pg2wide"))
+      await drain(`PostgreSQL (on the same 2 cores), 2 worker processes of ${WORKER_CONCURRENCY} slots each`, {
+        postgresUrl,
+        processes: 2,
+        slotsEach: WORKER_CONCURRENCY,
+      });
   } else say("PostgreSQL: skipped (pass --postgres=postgresql://... or set TEST_DATABASE_URL)");
 }
 

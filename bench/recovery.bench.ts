@@ -18,7 +18,11 @@ const ORDERS = Number(args.get("orders") ?? 60);
 const LATENCY = Number(args.get("latency") ?? 500);
 if (!POSTGRES) throw new Error("pass --postgres=postgresql://...");
 
-const stack = await startLocalStack({ name: "bench-recovery", postgresUrl: POSTGRES, env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+const stack = await startLocalStack({
+  name: "bench-recovery",
+  postgresUrl: POSTGRES,
+  env: { WORKER_MODE: "off", LOG_LEVEL: "warn" },
+});
 const schema = new URL(stack.databaseUrl).searchParams.get("schema")!;
 const pool = new pg.Pool({ connectionString: POSTGRES, options: `-c search_path="${schema}"`, max: 2 });
 pool.on("error", () => undefined);
@@ -35,18 +39,34 @@ async function query<T extends pg.QueryResultRow>(text: string, values: unknown[
 }
 
 for (let start = 0; start < ORDERS; start += 50) {
-  await Promise.all(Array.from({ length: Math.min(50, ORDERS - start) }, (_, k) => stack.deliver("orders/paid", order(800_000 + start + k))));
+  await Promise.all(
+    Array.from({ length: Math.min(50, ORDERS - start) }, (_, k) =>
+      stack.deliver("orders/paid", order(800_000 + start + k)),
+    ),
+  );
 }
 stack.sandbox.faults.setLatency(LATENCY);
 const workers: ChildProcess[] = [0, 1].map(() =>
   spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-    env: { ...stack.env, WORKER_CONCURRENCY: "1", WORKER_PER_SHOP: "2", RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+    env: {
+      ...stack.env,
+      WORKER_CONCURRENCY: "1",
+      WORKER_PER_SHOP: "2",
+      RECONCILE_INTERVAL_MINUTES: "0",
+      LOG_LEVEL: "warn",
+    },
     stdio: "inherit",
   }),
 );
 const holds = async (worker: ChildProcess) =>
-  (await query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" = 'sending' AND "attempts" > 0 AND "leaseOwner" LIKE $1`, [`worker-${worker.pid}-%`]))[0].n > 0;
-while (!((await holds(workers[0])) && (await holds(workers[1])))) await new Promise((resolve) => setTimeout(resolve, 20));
+  (
+    await query<{ n: number }>(
+      `SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" = 'sending' AND "attempts" > 0 AND "leaseOwner" LIKE $1`,
+      [`worker-${worker.pid}-%`],
+    )
+  )[0].n > 0;
+while (!((await holds(workers[0])) && (await holds(workers[1]))))
+  await new Promise((resolve) => setTimeout(resolve, 20));
 
 const killedAt = Date.now();
 workers[0].kill("SIGKILL");
@@ -54,21 +74,35 @@ const version = readdirSync("/etc/postgresql")[0];
 execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "restart"], { stdio: "inherit" });
 const backAt = Date.now();
 
-const open = async () => (await query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" NOT IN ('completed', 'failed', 'needs_attention', 'cancelled')`))[0].n;
+const open = async () =>
+  (
+    await query<{ n: number }>(
+      `SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" NOT IN ('completed', 'failed', 'needs_attention', 'cancelled')`,
+    )
+  )[0].n;
 const deadline = Date.now() + 10 * 60_000;
 while ((await open()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
 
 const progress = `"type" IN ('posted', 'settled', 'status')`;
-const [first] = await query<{ at: Date }>(`SELECT "at" FROM "InvoiceEvent" WHERE ${progress} AND "at" >= $1 ORDER BY "at" LIMIT 1`, [new Date(backAt).toISOString()]);
-const [last] = await query<{ at: Date }>(`SELECT "at" FROM "InvoiceEvent" WHERE ${progress} AND "at" < $1 ORDER BY "at" DESC LIMIT 1`, [new Date(killedAt).toISOString()]);
+const [first] = await query<{ at: Date }>(
+  `SELECT "at" FROM "InvoiceEvent" WHERE ${progress} AND "at" >= $1 ORDER BY "at" LIMIT 1`,
+  [new Date(backAt).toISOString()],
+);
+const [last] = await query<{ at: Date }>(
+  `SELECT "at" FROM "InvoiceEvent" WHERE ${progress} AND "at" < $1 ORDER BY "at" DESC LIMIT 1`,
+  [new Date(killedAt).toISOString()],
+);
 // The event times are written by the workers as UTC timestamps without a zone; pg reads them in the local zone.
 const utc = (date: Date) => date.getTime() - date.getTimezoneOffset() * 60_000;
-const rows = await query<{ orderId: string; remoteId: number | null; state: string }>(`SELECT "orderId", "remoteId", "state" FROM "Invoice"`);
+const rows = await query<{ orderId: string; remoteId: number | null; state: string }>(
+  `SELECT "orderId", "remoteId", "state" FROM "Invoice"`,
+);
 // The sandbox holds seeded invoices of its own (order 1001 of sandbox/examples.ts): only the bench's orders count.
 const ordered = new Set(rows.map((row) => row.orderId));
 const atService = stack.sandbox.invoices.all().filter((invoice) => ordered.has(String(invoice.order_id)));
 const perOrder = new Map<string, number>();
-for (const invoice of atService) perOrder.set(String(invoice.order_id), (perOrder.get(String(invoice.order_id)) ?? 0) + 1);
+for (const invoice of atService)
+  perOrder.set(String(invoice.order_id), (perOrder.get(String(invoice.order_id)) ?? 0) + 1);
 const duplicates = [...perOrder.values()].filter((n) => n > 1).length;
 const missing = rows.filter((row) => !perOrder.has(row.orderId) || row.remoteId === null).length;
 

@@ -24,10 +24,17 @@ const PROCESSES = (args.get("processes") ?? "1,2,4").split(",").map(Number);
 const ZIPF = args.has("zipf");
 if (!POSTGRES) throw new Error("pass --postgres=postgresql://...");
 
-const load = () => loadavg().map((n) => n.toFixed(1)).join(" / ");
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ");
 
 async function run(processes: number) {
-  const stack = await startLocalStack({ name: `bench-scale-${processes}`, postgresUrl: POSTGRES, env: { WORKER_MODE: "off", LOG_LEVEL: "warn" } });
+  const stack = await startLocalStack({
+    name: `bench-scale-${processes}`,
+    postgresUrl: POSTGRES,
+    env: { WORKER_MODE: "off", LOG_LEVEL: "warn" },
+  });
   const db = createDb(stack.databaseUrl);
   const { orderSnapshot } = await import("../app/orders/order");
   const shops = await cloneShops(stack, db, SHOPS);
@@ -43,8 +50,17 @@ async function run(processes: number) {
       const i = seq++;
       const body = order(2_000_000 + i);
       return {
-        shopDomain: shops[k], orderId: String(body.id), orderName: body.name, orderCreatedAt: new Date(body.created_at), customerId: String(body.customer.id),
-        customerName: "Ayşe Yılmaz", orderTotal: body.total_price, currency: body.currency, orderSnapshot: orderSnapshot(body) as object, state: "queued", nextAttemptAt: new Date(base + i),
+        shopDomain: shops[k],
+        orderId: String(body.id),
+        orderName: body.name,
+        orderCreatedAt: new Date(body.created_at),
+        customerId: String(body.customer.id),
+        customerName: "Ayşe Yılmaz",
+        orderTotal: body.total_price,
+        currency: body.currency,
+        orderSnapshot: orderSnapshot(body) as object,
+        state: "queued",
+        nextAttemptAt: new Date(base + i),
       };
     });
     await db.invoice.createMany({ data: rows });
@@ -53,17 +69,28 @@ async function run(processes: number) {
   const loadBefore = load();
   const workers = Array.from({ length: processes }, () =>
     spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-      env: { ...stack.env, WORKER_CONCURRENCY: String(SLOTS), WORKER_PER_SHOP: String(PER_SHOP), RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
+      env: {
+        ...stack.env,
+        WORKER_CONCURRENCY: String(SLOTS),
+        WORKER_PER_SHOP: String(PER_SHOP),
+        RECONCILE_INTERVAL_MINUTES: "0",
+        LOG_LEVEL: "warn",
+      },
       stdio: "inherit",
     }),
   );
   const deadline = Date.now() + 30 * 60_000;
-  while ((await db.invoice.count({ where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } } })) > 0) {
+  while (
+    (await db.invoice.count({ where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } } })) >
+    0
+  ) {
     if (Date.now() > deadline) throw new Error("not final after 30 minutes");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve).kill("SIGTERM"))));
-  const events = await db.$queryRawUnsafe<Array<{ shopDomain: string; first: Date; last: Date; final: Date; n: number }>>(
+  const events = await db.$queryRawUnsafe<
+    Array<{ shopDomain: string; first: Date; last: Date; final: Date; n: number }>
+  >(
     `SELECT i."shopDomain", MIN(e."at") AS "first", MAX(e."at") FILTER (WHERE e."type" = 'posted') AS "last", MAX(e."at") AS "final",
             COUNT(*) FILTER (WHERE e."type" = 'posted')::int AS "n"
      FROM "InvoiceEvent" AS e JOIN "Invoice" AS i ON i."id" = e."invoiceId" WHERE e."type" IN ('posted', 'status') GROUP BY i."shopDomain"`,
@@ -82,14 +109,24 @@ async function run(processes: number) {
   });
   const ids = new Set((await db.invoice.findMany({ select: { orderId: true } })).map((row) => row.orderId));
   const perOrder = new Map<string, number>();
-  for (const invoice of stack.sandbox.invoices.all()) if (ids.has(String(invoice.order_id))) perOrder.set(String(invoice.order_id), (perOrder.get(String(invoice.order_id)) ?? 0) + 1);
+  for (const invoice of stack.sandbox.invoices.all())
+    if (ids.has(String(invoice.order_id)))
+      perOrder.set(String(invoice.order_id), (perOrder.get(String(invoice.order_id)) ?? 0) + 1);
   const completed = await db.invoice.count({ where: { state: "completed" } });
   await db.$disconnect();
   await stack.stop();
   return {
-    processes, seconds, perSecond, ideal: (processes * SLOTS) / (2 * LATENCY / 1000), completed,
-    duplicates: [...perOrder.values()].filter((n) => n > 1).length, missing: ORDERS - perOrder.size,
-    worstFair: Math.max(...fair), medianFair: [...fair].sort((a, b) => a - b)[Math.floor(fair.length / 2)], loadBefore, loadAfter: load(),
+    processes,
+    seconds,
+    perSecond,
+    ideal: (processes * SLOTS) / ((2 * LATENCY) / 1000),
+    completed,
+    duplicates: [...perOrder.values()].filter((n) => n > 1).length,
+    missing: ORDERS - perOrder.size,
+    worstFair: Math.max(...fair),
+    medianFair: [...fair].sort((a, b) => a - b)[Math.floor(fair.length / 2)],
+    loadBefore,
+    loadAfter: load(),
   };
 }
 
@@ -104,7 +141,10 @@ const lines = [
   `${ORDERS} orders of ${SHOPS} shops (${ZIPF ? "Zipf sizes" : "equal sizes"}), service latency ${LATENCY} ms, ${SLOTS} slots per process, ${PER_SHOP} per shop`,
   `| processes | final in s | orders/s | ideal orders/s | × one process | duplicates | without invoice | completed | worst wait/fair share | median | load before → after |`,
   `|---|---|---|---|---|---|---|---|---|---|---|`,
-  ...results.map((r) => `| ${r.processes} | ${r.seconds.toFixed(1)} | ${r.perSecond.toFixed(2)} | ${r.ideal.toFixed(1)} | ${(r.perSecond / one.perSecond).toFixed(2)} | ${r.duplicates} | ${r.missing} | ${r.completed} | ${r.worstFair.toFixed(2)} | ${r.medianFair.toFixed(2)} | ${r.loadBefore} → ${r.loadAfter} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.processes} | ${r.seconds.toFixed(1)} | ${r.perSecond.toFixed(2)} | ${r.ideal.toFixed(1)} | ${(r.perSecond / one.perSecond).toFixed(2)} | ${r.duplicates} | ${r.missing} | ${r.completed} | ${r.worstFair.toFixed(2)} | ${r.medianFair.toFixed(2)} | ${r.loadBefore} → ${r.loadAfter} |`,
+  ),
 ];
 console.log("\n" + lines.join("\n"));
 process.exit(0);

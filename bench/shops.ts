@@ -13,7 +13,12 @@ export async function cloneShops(stack: LocalStack, db: ReturnType<typeof create
   await db.shop.createMany({ data: shops.slice(1).map((domain) => ({ ...shopRow, domain })) });
   const apiKey = decryptSecret(settings.apiKeyEncrypted!, stack.shop, key);
   await db.shopSettings.createMany({
-    data: shops.slice(1).map((shopDomain) => ({ ...settings, shopDomain, apiKeyEncrypted: encryptSecret(apiKey, shopDomain, key), mapping: settings.mapping ?? undefined })),
+    data: shops.slice(1).map((shopDomain) => ({
+      ...settings,
+      shopDomain,
+      apiKeyEncrypted: encryptSecret(apiKey, shopDomain, key),
+      mapping: settings.mapping ?? undefined,
+    })),
   });
   return shops;
 }

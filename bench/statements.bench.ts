@@ -66,7 +66,9 @@ for (const method of ["run", "get", "all", "iterate"]) {
     // own BEGIN/COMMIT do not.
     if (String((this as { source: string }).source).includes("`main`.")) counts.prisma++;
     if (process.env.STATEMENTS_LOG) {
-      const sql = String((this as { source: string }).source).replace(/\s+/g, " ").slice(0, 90);
+      const sql = String((this as { source: string }).source)
+        .replace(/\s+/g, " ")
+        .slice(0, 90);
       bySql.set(`${phase} ${sql}`, (bySql.get(`${phase} ${sql}`) ?? 0) + 1);
     }
     return original.apply(this, args);
@@ -176,9 +178,14 @@ const perPoll = counts.statements - polled;
 const tripsPerPoll = pgCounts.trips - tripsPolled;
 const worked = polled - started;
 const postgres = POSTGRES && {
-  roundTripsPerOrder: { webhook: +(webhookTrips / ORDERS).toFixed(1), workerAndCallbacks: +((tripsPolled - tripsStarted) / ORDERS).toFixed(1) },
+  roundTripsPerOrder: {
+    webhook: +(webhookTrips / ORDERS).toFixed(1),
+    workerAndCallbacks: +((tripsPolled - tripsStarted) / ORDERS).toFixed(1),
+  },
   note: `the worker figure includes this script's polling (${tripsPerPoll} round trip per poll, every 200 ms)`,
-  finishJob: Object.fromEntries([...finishes].map(([kind, { calls, trips }]) => [kind, { calls, roundTripsEach: +(trips / calls).toFixed(2) }])),
+  finishJob: Object.fromEntries(
+    [...finishes].map(([kind, { calls, trips }]) => [kind, { calls, roundTripsEach: +(trips / calls).toFixed(2) }]),
+  ),
 };
 console.log(
   JSON.stringify({

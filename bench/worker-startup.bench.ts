@@ -27,8 +27,15 @@ for (let i = 0; i < RUNS; i++) {
   const started = Date.now();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     env: {
-      PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: `file:${file}`, SHOPIFY_API_KEY: "bench", SHOPIFY_API_SECRET: "bench",
-      SHOPIFY_APP_URL: "http://127.0.0.1:9", ENCRYPTION_KEY: randomBytes(32).toString("hex"), LOG_LEVEL: "debug", RECONCILE_INTERVAL_MINUTES: "0",
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      DATABASE_URL: `file:${file}`,
+      SHOPIFY_API_KEY: "bench",
+      SHOPIFY_API_SECRET: "bench",
+      SHOPIFY_APP_URL: "http://127.0.0.1:9",
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      LOG_LEVEL: "debug",
+      RECONCILE_INTERVAL_MINUTES: "0",
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -45,5 +52,9 @@ for (let i = 0; i < RUNS; i++) {
 }
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)];
-console.log(`worker start-up, ${RUNS} runs: wall ${samples.map((s) => s.ms).join(", ")} ms (median ${median(samples.map((s) => s.ms))}); CPU ${samples.map((s) => s.cpu).join(", ")} ms (median ${median(samples.map((s) => s.cpu))}); load ${loadavg().map((n) => n.toFixed(1)).join(" / ")}`);
+console.log(
+  `worker start-up, ${RUNS} runs: wall ${samples.map((s) => s.ms).join(", ")} ms (median ${median(samples.map((s) => s.ms))}); CPU ${samples.map((s) => s.cpu).join(", ")} ms (median ${median(samples.map((s) => s.cpu))}); load ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ")}`,
+);
 process.exit(0);

@@ -50,6 +50,8 @@ process.stdout.write(
   })}\n`,
 );
 stderrLog(`invoicing sandbox at ${sandbox.url} (faults: POST ${sandbox.origin}/__sandbox/faults); Ctrl-C stops it`);
-stderrLog(`e-invoice registered tax numbers: ${account.eInvoiceTaxNumbers.join(", ")}; waybills ${JSON.stringify(account.waybillIds)}`);
+stderrLog(
+  `e-invoice registered tax numbers: ${account.eInvoiceTaxNumbers.join(", ")}; waybills ${JSON.stringify(account.waybillIds)}`,
+);
 
 stopOnSignals(() => sandbox.stop(), stderrLog);

@@ -77,7 +77,10 @@ export class Faults {
       ...this.state,
       failures: this.state.failures.map((f) => ({ ...f, path: f.path instanceof RegExp ? f.path.toString() : f.path })),
       delays: this.state.delays.map((f) => ({ ...f, path: f.path instanceof RegExp ? f.path.toString() : f.path })),
-      rateLimits: this.state.rateLimits.map((f) => ({ ...f, path: f.path instanceof RegExp ? f.path.toString() : f.path })),
+      rateLimits: this.state.rateLimits.map((f) => ({
+        ...f,
+        path: f.path instanceof RegExp ? f.path.toString() : f.path,
+      })),
     }) as FaultState;
   }
 
@@ -86,16 +89,34 @@ export class Faults {
     if (typeof body !== "object" || body === null) throw new Error("The body must be a JSON object.");
     if (body.reset) this.reset();
     if (body.latencyMs !== undefined) this.setLatency(num(body.latencyMs, "latencyMs"));
-    if (body.fail) this.failNext(num(body.fail.count ?? 1, "fail.count"), { status: body.fail.status, method: body.fail.method, path: body.fail.path });
-    if (body.delay) this.delayNext(num(body.delay.count ?? 1, "delay.count"), num(body.delay.ms, "delay.ms"), { method: body.delay.method, path: body.delay.path });
-    if (body.rateLimit) {
-      this.rateLimitNext(num(body.rateLimit.count ?? 1, "rateLimit.count"), num(body.rateLimit.retryAfterSeconds ?? 1, "rateLimit.retryAfterSeconds"), {
-        method: body.rateLimit.method,
-        path: body.rateLimit.path,
+    if (body.fail)
+      this.failNext(num(body.fail.count ?? 1, "fail.count"), {
+        status: body.fail.status,
+        method: body.fail.method,
+        path: body.fail.path,
       });
+    if (body.delay)
+      this.delayNext(num(body.delay.count ?? 1, "delay.count"), num(body.delay.ms, "delay.ms"), {
+        method: body.delay.method,
+        path: body.delay.path,
+      });
+    if (body.rateLimit) {
+      this.rateLimitNext(
+        num(body.rateLimit.count ?? 1, "rateLimit.count"),
+        num(body.rateLimit.retryAfterSeconds ?? 1, "rateLimit.retryAfterSeconds"),
+        {
+          method: body.rateLimit.method,
+          path: body.rateLimit.path,
+        },
+      );
     }
     if (body.loseCreateAnswer) this.loseCreateAnswers(num(body.loseCreateAnswer.count ?? 1, "loseCreateAnswer.count"));
-    if (body.dropCallbacks) this.dropCallbacks(body.dropCallbacks.count === undefined ? Number.POSITIVE_INFINITY : num(body.dropCallbacks.count, "dropCallbacks.count"));
+    if (body.dropCallbacks)
+      this.dropCallbacks(
+        body.dropCallbacks.count === undefined
+          ? Number.POSITIVE_INFINITY
+          : num(body.dropCallbacks.count, "dropCallbacks.count"),
+      );
   }
 
   // ----- used by the server
@@ -133,7 +154,8 @@ export class Faults {
 }
 
 function num(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number.`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new Error(`${name} must be a non-negative number.`);
   return value;
 }
 

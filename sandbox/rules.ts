@@ -27,11 +27,26 @@ export type FieldErrors = Record<string, string[]>;
 // ---------------------------------------------------------------------------------------------------------
 // Value sets (facts file)
 
-export const INVOICE_TYPES = ["SATIS", "IADE", "TEVKIFAT", "TEVKIFATIADE", "ISTISNA", "OZELMATRAH", "IHRACKAYITLI", "KONAKLAMAVERGISI"] as const;
+export const INVOICE_TYPES = [
+  "SATIS",
+  "IADE",
+  "TEVKIFAT",
+  "TEVKIFATIADE",
+  "ISTISNA",
+  "OZELMATRAH",
+  "IHRACKAYITLI",
+  "KONAKLAMAVERGISI",
+] as const;
 export const TAX_RATES = ["0", "1", "2", "8", "10", "18", "20"] as const;
 export const DISCOUNT_TYPES = ["amount", "percentage"] as const;
 export const CUSTOMER_TYPES = ["person", "company"] as const;
-export const PAYMENT_METHODS = ["credit_or_debit", "direct_transfer", "cash_on_delivery", "payment_agent", "other"] as const;
+export const PAYMENT_METHODS = [
+  "credit_or_debit",
+  "direct_transfer",
+  "cash_on_delivery",
+  "payment_agent",
+  "other",
+] as const;
 
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers
@@ -84,7 +99,9 @@ export function parseId(value: unknown): number | null {
 
 /** `Y-m-d` and a real calendar date. */
 export function isDate(value: unknown): boolean {
-  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromFormat(value, "yyyy-MM-dd").isValid;
+  return (
+    typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromFormat(value, "yyyy-MM-dd").isValid
+  );
 }
 
 /** `H:i` (24-hour). */
@@ -222,7 +239,8 @@ export const orderIdsAreStrings: Rule = (b, _c, e) => {
 
 /** order_created_at: required when order_id is present; `Y-m-d`. */
 export const orderCreatedAtWithOrderId: Rule = (b, _c, e) => {
-  if (isFilled(b.order_id) && !isFilled(b.order_created_at)) e.add("order_created_at", msg.requiredWith("order_created_at", "order_id"));
+  if (isFilled(b.order_id) && !isFilled(b.order_created_at))
+    e.add("order_created_at", msg.requiredWith("order_created_at", "order_id"));
   optionalDate(b, "order_created_at", "order_created_at", e);
 };
 
@@ -240,7 +258,8 @@ export const currencyIsCode: Rule = (b, _c, e) => {
 export const issueDateNotInFuture: Rule = (b, c, e) => {
   if (!requireFilled(b, "issue_date", "issue_date", e)) return;
   if (!isDate(b.issue_date)) return e.add("issue_date", msg.date("issue_date"));
-  if ((b.issue_date as string) > c.today) e.add("issue_date", `The issue_date field must be a date before or equal to today.`);
+  if ((b.issue_date as string) > c.today)
+    e.add("issue_date", `The issue_date field must be a date before or equal to today.`);
 };
 
 /** issue_time: required, `H:i`. */
@@ -266,7 +285,8 @@ export const cashSaleIsBoolean: Rule = (b, _c, e) => {
 
 /** payment_date: required when cash_sale is true; `Y-m-d`. */
 export const paymentDateWhenCashSale: Rule = (b, _c, e) => {
-  if (isTrue(b.cash_sale) && !isFilled(b.payment_date)) e.add("payment_date", msg.requiredIf("payment_date", "cash_sale", "true"));
+  if (isTrue(b.cash_sale) && !isFilled(b.payment_date))
+    e.add("payment_date", msg.requiredIf("payment_date", "cash_sale", "true"));
   optionalDate(b, "payment_date", "payment_date", e);
 };
 
@@ -320,7 +340,8 @@ export const lineQuantityPositive: LineRule = (l, p, _b, _c, e) => {
 export const lineUnit: LineRule = (l, p, _b, _c, e) => {
   const key = `${p}.unit`;
   requiredString(l, "unit", key, e);
-  if (typeof l.unit === "string" && isFilled(l.unit) && !/^[A-Z0-9]{1,3}$/.test(l.unit)) e.add(key, `The ${key} field must be a UN/ECE unit code (for example C62).`);
+  if (typeof l.unit === "string" && isFilled(l.unit) && !/^[A-Z0-9]{1,3}$/.test(l.unit))
+    e.add(key, `The ${key} field must be a UN/ECE unit code (for example C62).`);
 };
 
 /** lines.*.unit_price: required number, greater than or equal to 0. */
@@ -345,10 +366,14 @@ export const lineExemptionWhenZeroRate: LineRule = (l, p, _b, _c, e) => {
     e.add(`${p}.exemption_code`, "An exemption code is required for products with VAT rate 0.");
   }
   if (zero && !isFilled(l.exemption_reason)) {
-    e.add(`${p}.exemption_reason`, "An exemption reason is required for products with VAT rate 0 (the official text of the exemption code).");
+    e.add(
+      `${p}.exemption_reason`,
+      "An exemption reason is required for products with VAT rate 0 (the official text of the exemption code).",
+    );
   }
   const code = l.exemption_code;
-  if (code !== undefined && code !== null && typeof code !== "string" && typeof code !== "number") e.add(`${p}.exemption_code`, msg.string(`${p}.exemption_code`));
+  if (code !== undefined && code !== null && typeof code !== "string" && typeof code !== "number")
+    e.add(`${p}.exemption_code`, msg.string(`${p}.exemption_code`));
   optionalString(l, "exemption_reason", `${p}.exemption_reason`, e);
 };
 
@@ -366,7 +391,8 @@ export const lineDiscount: LineRule = (l, p, _b, _c, e) => {
 
 /** lines.*.sku, description, withholding_tax_code, withholding_tax_reason: optional strings. */
 export const lineOptionalStrings: LineRule = (l, p, _b, _c, e) => {
-  for (const key of ["sku", "description", "withholding_tax_code", "withholding_tax_reason"]) optionalString(l, key, `${p}.${key}`, e);
+  for (const key of ["sku", "description", "withholding_tax_code", "withholding_tax_reason"])
+    optionalString(l, key, `${p}.${key}`, e);
 };
 
 /** lines.*.extra_taxes: optional array; each element has tax_code and a tax_rate >= 0. */
@@ -378,7 +404,8 @@ export const lineExtraTaxes: LineRule = (l, p, _b, _c, e) => {
     const q = `${p}.extra_taxes.${j}`;
     if (!isObject(extra)) return e.add(q, msg.object(q));
     if (isFilled(extra.tax_code)) {
-      if (typeof extra.tax_code !== "string" && typeof extra.tax_code !== "number") e.add(`${q}.tax_code`, msg.string(`${q}.tax_code`));
+      if (typeof extra.tax_code !== "string" && typeof extra.tax_code !== "number")
+        e.add(`${q}.tax_code`, msg.string(`${q}.tax_code`));
     } else e.add(`${q}.tax_code`, msg.required(`${q}.tax_code`));
     const rate = requiredDecimal(extra, "tax_rate", `${q}.tax_rate`, e, true);
     if (rate !== null && rate.lt(0)) e.add(`${q}.tax_rate`, msg.gte(`${q}.tax_rate`, 0));
@@ -428,14 +455,16 @@ export const customerId: CustomerRule = (c, e) => {
 /** customer.type: required, person | company. */
 export const customerType: CustomerRule = (c, e) => {
   if (!requireFilled(c, "type", "customer.type", e)) return;
-  if (!CUSTOMER_TYPES.includes(c.type as (typeof CUSTOMER_TYPES)[number])) e.add("customer.type", msg.in("customer.type", CUSTOMER_TYPES));
+  if (!CUSTOMER_TYPES.includes(c.type as (typeof CUSTOMER_TYPES)[number]))
+    e.add("customer.type", msg.in("customer.type", CUSTOMER_TYPES));
 };
 
 /** customer.tax_number: required string of 10 (VKN) or 11 (TCKN) digits. */
 export const customerTaxNumber: CustomerRule = (c, e) => {
   if (!requireFilled(c, "tax_number", "customer.tax_number", e)) return;
   if (typeof c.tax_number !== "string") return e.add("customer.tax_number", msg.string("customer.tax_number"));
-  if (!/^\d{10,11}$/.test(c.tax_number)) e.add("customer.tax_number", "The customer.tax_number field must be between 10 and 11 digits.");
+  if (!/^\d{10,11}$/.test(c.tax_number))
+    e.add("customer.tax_number", "The customer.tax_number field must be between 10 and 11 digits.");
 };
 
 /** customer.tax_office and customer.title: required for a company. */
@@ -485,7 +514,8 @@ export const CUSTOMER_RULES: CustomerRule[] = [
 /** is_internet_sale: optional boolean; when true, internet_sale is required. */
 export const internetSaleWhenFlagged: Rule = (b, _c, e) => {
   optionalBoolean(b, "is_internet_sale", "is_internet_sale", e);
-  if (isTrue(b.is_internet_sale) && !isFilled(b.internet_sale)) e.add("internet_sale", msg.requiredIf("internet_sale", "is_internet_sale", "true"));
+  if (isTrue(b.is_internet_sale) && !isFilled(b.internet_sale))
+    e.add("internet_sale", msg.requiredIf("internet_sale", "is_internet_sale", "true"));
 };
 
 /** internet_sale.*: web_address string, payment_method from the list, payment_platform <= 255, payment_date `Y-m-d`. */
@@ -495,7 +525,11 @@ export const internetSaleFields: Rule = (b, _c, e) => {
   if (!isObject(sale)) return e.add("internet_sale", msg.object("internet_sale"));
   optionalString(sale, "web_address", "internet_sale.web_address", e);
   const method = sale.payment_method;
-  if (method !== undefined && method !== null && !PAYMENT_METHODS.includes(method as (typeof PAYMENT_METHODS)[number])) {
+  if (
+    method !== undefined &&
+    method !== null &&
+    !PAYMENT_METHODS.includes(method as (typeof PAYMENT_METHODS)[number])
+  ) {
     e.add("internet_sale.payment_method", msg.in("internet_sale.payment_method", PAYMENT_METHODS));
   }
   optionalString(sale, "payment_platform", "internet_sale.payment_platform", e, 255);
@@ -509,7 +543,8 @@ export const shipmentWhenFlagged: Rule = (b, _c, e) => {
   if (!isFilled(b.shipment)) return e.add("shipment", msg.requiredIf("shipment", "is_need_shipment", "true"));
   if (!isObject(b.shipment)) return e.add("shipment", msg.object("shipment"));
   const s = b.shipment;
-  if (!isFilled(s.delivery_date)) e.add("shipment.delivery_date", msg.requiredIf("shipment.delivery_date", "is_need_shipment", "true"));
+  if (!isFilled(s.delivery_date))
+    e.add("shipment.delivery_date", msg.requiredIf("shipment.delivery_date", "is_need_shipment", "true"));
   else optionalDate(s, "delivery_date", "shipment.delivery_date", e);
 };
 
@@ -527,8 +562,10 @@ export const shipmentCarrierPair: Rule = (b, _c, e) => {
     e.add("shipment.company_title", msg.requiredWithout("shipment.company_title", "shipment.courier_name"));
     e.add("shipment.courier_name", msg.requiredWithout("shipment.courier_name", "shipment.company_title"));
   }
-  if (hasCompany && !isFilled(s.company_tax_number)) e.add("shipment.company_tax_number", msg.requiredWith("shipment.company_tax_number", "shipment.company_title"));
-  if (hasCourier && !isFilled(s.courier_tax_number)) e.add("shipment.courier_tax_number", msg.requiredWith("shipment.courier_tax_number", "shipment.courier_name"));
+  if (hasCompany && !isFilled(s.company_tax_number))
+    e.add("shipment.company_tax_number", msg.requiredWith("shipment.company_tax_number", "shipment.company_title"));
+  if (hasCourier && !isFilled(s.courier_tax_number))
+    e.add("shipment.courier_tax_number", msg.requiredWith("shipment.courier_tax_number", "shipment.courier_name"));
   optionalString(s, "company_title", "shipment.company_title", e, 255);
   optionalString(s, "company_tax_number", "shipment.company_tax_number", e, 20);
   optionalString(s, "courier_name", "shipment.courier_name", e, 255);

@@ -6,11 +6,36 @@ import type { AddressInfo, Socket } from "node:net";
 import { Faults, type FaultsRequest } from "./faults";
 import { makePdf } from "./pdf";
 import { isFilled, isUrl } from "./rules";
-import { DEFAULT_ACCOUNT, SandboxState, type AddAccountOptions, type CallbackDelivery, type DeletionRecord, type CreateOutcome, type EmptyAccount, type InvoiceRecord, type SandboxAccount } from "./state";
+import {
+  DEFAULT_ACCOUNT,
+  SandboxState,
+  type AddAccountOptions,
+  type CallbackDelivery,
+  type DeletionRecord,
+  type CreateOutcome,
+  type EmptyAccount,
+  type InvoiceRecord,
+  type SandboxAccount,
+} from "./state";
 import { readBodyUpTo } from "../scripts/lib/cli";
 
-export { DEFAULT_ACCOUNT, DELETABLE_FORMAL_STATUSES, DELETE_REFUSED_MESSAGE, E_ARCHIVE_SERIES, E_INVOICE_SERIES } from "./state";
-export type { AddAccountOptions, CallbackDelivery, DeletionRecord, EmptyAccount, InvoiceRecord, SandboxAccount, WaybillRecord, InvoiceError } from "./state";
+export {
+  DEFAULT_ACCOUNT,
+  DELETABLE_FORMAL_STATUSES,
+  DELETE_REFUSED_MESSAGE,
+  E_ARCHIVE_SERIES,
+  E_INVOICE_SERIES,
+} from "./state";
+export type {
+  AddAccountOptions,
+  CallbackDelivery,
+  DeletionRecord,
+  EmptyAccount,
+  InvoiceRecord,
+  SandboxAccount,
+  WaybillRecord,
+  InvoiceError,
+} from "./state";
 export {
   ANONYMOUS_TAX_NUMBER,
   E_ARCHIVE_VKN_EXAMPLE,
@@ -147,7 +172,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (raw === null) return send(res, { status: 413, json: { message: "Payload Too Large" } });
     const body = parseJsonBody(req, raw);
     const finish = (answer: Answer) => {
-      log(`${method} ${url.pathname}${url.search} → ${answer.lose ? "socket destroyed" : answer.status} (${Date.now() - started} ms)`);
+      log(
+        `${method} ${url.pathname}${url.search} → ${answer.lose ? "socket destroyed" : answer.status} (${Date.now() - started} ms)`,
+      );
       if (answer.lose) {
         req.socket.destroy();
         return;
@@ -174,7 +201,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     await sleep(faults.latencyMs);
     const retryAfter = faults.takeRateLimit(method, path);
-    if (retryAfter !== null) return finish({ status: 429, json: { message: "Too Many Attempts." }, headers: { "Retry-After": String(retryAfter) } });
+    if (retryAfter !== null)
+      return finish({
+        status: 429,
+        json: { message: "Too Many Attempts." },
+        headers: { "Retry-After": String(retryAfter) },
+      });
     const failure = faults.takeFailure(method, path);
     if (failure !== null) return finish({ status: failure, json: { message: "Server Error" } });
 
@@ -191,14 +223,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const record = state.invoiceByEttn(pdf[1]);
       return record ? pdfAnswer(record) : NOT_FOUND;
     }
-    if (!path.startsWith("/api/")) return { status: 404, json: { message: `The route ${path.slice(1)} could not be found.` } };
+    if (!path.startsWith("/api/"))
+      return { status: 404, json: { message: `The route ${path.slice(1)} could not be found.` } };
 
     const wantsJson = /json/i.test(req.headers.accept ?? "");
     const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim();
     const team = token ? state.teamByKey(token) : undefined;
     if (!team) {
       // Laravel redirects an unauthenticated request that does not ask for JSON to the login page.
-      if (!wantsJson) return { status: 302, headers: { Location: `${origin}/login` }, json: { message: "Unauthenticated." } };
+      if (!wantsJson)
+        return { status: 302, headers: { Location: `${origin}/login` }, json: { message: "Unauthenticated." } };
       return { status: 401, json: { message: "Unauthenticated." } };
     }
     let pathMatched = false;
@@ -209,10 +243,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (r.method !== method) continue;
       const answer = r.handler({ team, params: m.slice(1), body, url });
       // Laravel answers a failed validation of a request that does not ask for JSON with a redirect back.
-      if (answer.status === 422 && !wantsJson) return { status: 302, headers: { Location: req.headers.referer ?? origin }, json: answer.json };
+      if (answer.status === 422 && !wantsJson)
+        return { status: 302, headers: { Location: req.headers.referer ?? origin }, json: answer.json };
       return answer;
     }
-    if (pathMatched) return { status: 405, json: { message: `The ${method} method is not supported for route ${path.slice(1)}.` } };
+    if (pathMatched)
+      return { status: 405, json: { message: `The ${method} method is not supported for route ${path.slice(1)}.` } };
     return { status: 404, json: { message: `The route ${path.slice(1)} could not be found.` } };
   }
 
@@ -222,12 +258,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       `Profile: ${record.profile}`,
       `Issue date: ${record.issue_date} ${record.issue_time}`,
       `Receiver: ${record.receiver.title ?? `${record.receiver.name ?? ""} ${record.receiver.surname ?? ""}`.trim()} (${record.receiver.tax_number})`,
-      ...record.lines.map((l) => `${l.name}  ${l.quantity} ${l.unit} x ${l.unit_price}  VAT ${l.tax_rate}%  = ${l.grand_total}`),
+      ...record.lines.map(
+        (l) => `${l.name}  ${l.quantity} ${l.unit} x ${l.unit_price}  VAT ${l.tax_rate}%  = ${l.grand_total}`,
+      ),
       `Lines total: ${record.lines_total}  Discount: ${record.discount_total}  VAT: ${record.tax_total}  Extra taxes: ${record.extra_tax_total}`,
       `Grand total: ${record.grand_total} ${record.currency}`,
       "SANDBOX DOCUMENT - NOT A LEGAL INVOICE",
     ];
-    return { status: 200, bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), options.pdfBytes), contentType: "application/pdf", headers: { "Content-Disposition": `inline; filename="${record.serial_number}.pdf"` } };
+    return {
+      status: 200,
+      bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), options.pdfBytes),
+      contentType: "application/pdf",
+      headers: { "Content-Disposition": `inline; filename="${record.serial_number}.pdf"` },
+    };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -242,7 +285,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   origin = `http://${publicHost}:${port}`;
   log(`sandbox listening on ${origin}`);
   // Seeded after listening: the seeded, already formalised invoice carries a pdf_url with the real origin.
-  const account = state.addAccount({ apiKey: options.seed?.apiKey ?? DEFAULT_ACCOUNT.apiKey, eInvoiceTaxNumbers: options.seed?.eInvoiceTaxNumbers });
+  const account = state.addAccount({
+    apiKey: options.seed?.apiKey ?? DEFAULT_ACCOUNT.apiKey,
+    eInvoiceTaxNumbers: options.seed?.eInvoiceTaxNumbers,
+  });
 
   let stopping: Promise<void> | undefined;
   return {
@@ -256,7 +302,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     invoices: {
       all: () => state.allInvoices(),
       get: (id) => state.allInvoices().find((i) => i.id === id),
-      byOrderId: (orderId, teamId) => state.allInvoices().filter((i) => i.order_id === orderId && (teamId === undefined || i.team_id === teamId)),
+      byOrderId: (orderId, teamId) =>
+        state.allInvoices().filter((i) => i.order_id === orderId && (teamId === undefined || i.team_id === teamId)),
     },
     get callbacks() {
       return state.callbacks;
@@ -283,17 +330,36 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 // ---------------------------------------------------------------------------------------------------------
 // Routes of the /api prefix (all authenticated)
 
-function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Array<{ method: string; pattern: RegExp; handler: Handler }> {
+function buildRoutes(
+  state: SandboxState,
+  faults: Faults,
+  pdfBytes: number,
+): Array<{ method: string; pattern: RegExp; handler: Handler }> {
   const created = (outcome: CreateOutcome, isCreate: boolean): Answer => {
-    if (!outcome.ok) return { status: outcome.status, json: outcome.errors ? { message: outcome.message, errors: outcome.errors } : { message: outcome.message } };
+    if (!outcome.ok)
+      return {
+        status: outcome.status,
+        json: outcome.errors ? { message: outcome.message, errors: outcome.errors } : { message: outcome.message },
+      };
     if (isCreate && faults.takeLostCreateAnswer()) return { status: 201, lose: true };
     return { status: isCreate ? 201 : 200, json: { data: outcome.record } };
   };
   const id = (s: string) => Number(s);
 
   return [
-    { method: "POST", pattern: /^\/api\/check\/auth$/, handler: ({ team }) => ({ status: 200, json: { success: true, message: "Authenticated.", data: { team_id: team.account.teamId } } }) },
-    { method: "GET", pattern: /^\/api\/integrations\/invoice$/, handler: ({ team }) => ({ status: 200, json: { data: state.integrations(team) } }) },
+    {
+      method: "POST",
+      pattern: /^\/api\/check\/auth$/,
+      handler: ({ team }) => ({
+        status: 200,
+        json: { success: true, message: "Authenticated.", data: { team_id: team.account.teamId } },
+      }),
+    },
+    {
+      method: "GET",
+      pattern: /^\/api\/integrations\/invoice$/,
+      handler: ({ team }) => ({ status: 200, json: { data: state.integrations(team) } }),
+    },
     {
       method: "GET",
       pattern: /^\/api\/integrations\/invoice\/(\d+)$/,
@@ -302,7 +368,11 @@ function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Arr
         return found ? { status: 200, json: { data: found } } : NOT_FOUND;
       },
     },
-    { method: "GET", pattern: /^\/api\/integrations\/sale-channel$/, handler: ({ team }) => ({ status: 200, json: { data: state.saleChannels(team) } }) },
+    {
+      method: "GET",
+      pattern: /^\/api\/integrations\/sale-channel$/,
+      handler: ({ team }) => ({ status: 200, json: { data: state.saleChannels(team) } }),
+    },
     {
       method: "POST",
       pattern: /^\/api\/integrations\/sale-channel$/,
@@ -317,13 +387,21 @@ function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Arr
       pattern: /^\/api\/helpers\/settings-webhook$/,
       handler: ({ team, body }) => {
         const url = asObject(body).webhook_url;
-        const error = !isFilled(url) ? "The webhook_url field is required." : !isUrl(url) ? "The webhook_url field must be a valid URL." : null;
+        const error = !isFilled(url)
+          ? "The webhook_url field is required."
+          : !isUrl(url)
+            ? "The webhook_url field must be a valid URL."
+            : null;
         if (error) return { status: 422, json: { message: error, errors: { webhook_url: [error] } } };
         state.saveWebhook(team, url as string);
         return { status: 200, json: { success: true, message: "Webhook saved.", data: { webhook_url: url } } };
       },
     },
-    { method: "POST", pattern: /^\/api\/invoices$/, handler: ({ team, body }) => created(state.createInvoice(team, body), true) },
+    {
+      method: "POST",
+      pattern: /^\/api\/invoices$/,
+      handler: ({ team, body }) => created(state.createInvoice(team, body), true),
+    },
     {
       method: "GET",
       pattern: /^\/api\/invoices$/,
@@ -346,12 +424,26 @@ function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Arr
       handler: ({ team, params }) => {
         const outcome = state.deleteInvoice(team, id(params[0]));
         if (outcome.ok) return { status: 200, json: { success: true, message: "Invoice deleted." } };
-        return outcome.status === 404 ? NOT_FOUND : { status: outcome.status, json: { message: outcome.message, errors: outcome.errors } };
+        return outcome.status === 404
+          ? NOT_FOUND
+          : { status: outcome.status, json: { message: outcome.message, errors: outcome.errors } };
       },
     },
-    { method: "POST", pattern: /^\/api\/invoices\/(\d+)\/formalize$/, handler: ({ team, params }) => created(state.formalize(team, id(params[0])), false) },
-    { method: "GET", pattern: /^\/api\/invoices\/(\d+)\/formal-pdf$/, handler: ({ team, params }) => formalPdf(team, id(params[0])) },
-    { method: "GET", pattern: /^\/api\/formal-pdf\/(\d+)$/, handler: ({ team, params }) => formalPdf(team, id(params[0])) },
+    {
+      method: "POST",
+      pattern: /^\/api\/invoices\/(\d+)\/formalize$/,
+      handler: ({ team, params }) => created(state.formalize(team, id(params[0])), false),
+    },
+    {
+      method: "GET",
+      pattern: /^\/api\/invoices\/(\d+)\/formal-pdf$/,
+      handler: ({ team, params }) => formalPdf(team, id(params[0])),
+    },
+    {
+      method: "GET",
+      pattern: /^\/api\/formal-pdf\/(\d+)$/,
+      handler: ({ team, params }) => formalPdf(team, id(params[0])),
+    },
     {
       method: "GET",
       pattern: /^\/api\/waybills\/(\d+)$/,
@@ -360,14 +452,26 @@ function buildRoutes(state: SandboxState, faults: Faults, pdfBytes: number): Arr
         return waybill ? { status: 200, json: { data: waybill } } : NOT_FOUND;
       },
     },
-    { method: "POST", pattern: /^\/api\/waybills\/(\d+)\/invoice$/, handler: ({ team, params, body }) => created(state.invoiceWaybill(team, id(params[0]), body), true) },
+    {
+      method: "POST",
+      pattern: /^\/api\/waybills\/(\d+)\/invoice$/,
+      handler: ({ team, params, body }) => created(state.invoiceWaybill(team, id(params[0]), body), true),
+    },
   ];
 
   function formalPdf(team: Team, invoiceId: number): Answer {
     const record = state.ownInvoice(team, invoiceId);
     if (!record || record.formal_status !== "completed" || !record.ettn) return NOT_FOUND;
-    const lines = [`ETTN: ${record.ettn}`, `Grand total: ${record.grand_total} ${record.currency}`, "SANDBOX DOCUMENT - NOT A LEGAL INVOICE"];
-    return { status: 200, bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), pdfBytes), contentType: "application/pdf" };
+    const lines = [
+      `ETTN: ${record.ettn}`,
+      `Grand total: ${record.grand_total} ${record.currency}`,
+      "SANDBOX DOCUMENT - NOT A LEGAL INVOICE",
+    ];
+    return {
+      status: 200,
+      bytes: padPdf(makePdf(`Invoice ${record.serial_number}`, lines), pdfBytes),
+      contentType: "application/pdf",
+    };
   }
 }
 

@@ -5,8 +5,22 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { DateTime } from "luxon";
 import { dec, type Decimal } from "../app/invoicing-service/money";
 import { computeTotals, lineTotals, type TotalsLine } from "../app/invoicing-service/totals";
-import { isFilled, laravelInput, parseDecimal, parseId, todayInIstanbul, validateInvoiceBody, validationMessage, type FieldErrors } from "./rules";
-import { ANONYMOUS_TAX_NUMBER, E_ARCHIVE_VKN_EXAMPLE, E_INVOICE_TAX_NUMBERS, isAcceptableTaxNumber } from "./taxnumbers";
+import {
+  isFilled,
+  laravelInput,
+  parseDecimal,
+  parseId,
+  todayInIstanbul,
+  validateInvoiceBody,
+  validationMessage,
+  type FieldErrors,
+} from "./rules";
+import {
+  ANONYMOUS_TAX_NUMBER,
+  E_ARCHIVE_VKN_EXAMPLE,
+  E_INVOICE_TAX_NUMBERS,
+  isAcceptableTaxNumber,
+} from "./taxnumbers";
 
 // ---------------------------------------------------------------------------------------------------------
 // Public types
@@ -135,7 +149,15 @@ export interface WaybillRecord {
   invoice_integration_id: number;
   invoice_id: number | null;
   parties: Array<Record<string, unknown>>;
-  lines: Array<{ id: number; seller_product_code: string; name: string; quantity: string; unit: string; unit_price: string; tax_rate: string }>;
+  lines: Array<{
+    id: number;
+    seller_product_code: string;
+    name: string;
+    quantity: string;
+    unit: string;
+    unit_price: string;
+    tax_rate: string;
+  }>;
 }
 
 export interface CallbackDelivery {
@@ -172,10 +194,12 @@ export type DeleteOutcome = { ok: true } | { ok: false; status: 404 | 422; messa
 
 /** A delete is honoured only while nothing went to the tax authority: still pending (or a draft), or failed. */
 export const DELETABLE_FORMAL_STATUSES: readonly string[] = ["pending", "failed"];
-export const DELETE_REFUSED_MESSAGE = "The invoice has been sent for formalisation and cannot be deleted; cancel it in the panel.";
+export const DELETE_REFUSED_MESSAGE =
+  "The invoice has been sent for formalisation and cannot be deleted; cancel it in the panel.";
 
 /** What a create answers: the stored record, or Laravel-style rejection. */
-export type CreateOutcome = { ok: true; record: InvoiceRecord } | { ok: false; status: number; message: string; errors?: FieldErrors };
+export type CreateOutcome =
+  { ok: true; record: InvoiceRecord } | { ok: false; status: number; message: string; errors?: FieldErrors };
 
 // ---------------------------------------------------------------------------------------------------------
 // Seed
@@ -271,7 +295,12 @@ export class SandboxState {
       waybillIds: { completed: ids[0], draft: ids[1], incoming: ids[2], invoiced: ids[3] },
     };
     const team = this.registerTeam(account, [
-      { id: saleChannelId, name: `Shopify mağazası ${teamId}`, sale_channel: "shopify", settings: { domain: `shop-${teamId}.myshopify.com` } },
+      {
+        id: saleChannelId,
+        name: `Shopify mağazası ${teamId}`,
+        sale_channel: "shopify",
+        settings: { domain: `shop-${teamId}.myshopify.com` },
+      },
     ]);
     this.seedWaybills(team);
     return { ...account, eInvoiceTaxNumbers: [...account.eInvoiceTaxNumbers], waybillIds: { ...account.waybillIds } };
@@ -286,7 +315,18 @@ export class SandboxState {
     if (this.teamsByKey.has(apiKey)) throw new Error(`API key already in use: ${apiKey}`);
     // saleChannelId 0 is never posted with: a team without a channel cannot invoice until it creates one.
     const waybillIds = { completed: 0, draft: 0, incoming: 0, invoiced: 0 };
-    this.registerTeam({ apiKey, teamId, saleChannelId: 0, invoiceIntegrationId, dummyIntegrationId, eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS], waybillIds }, []);
+    this.registerTeam(
+      {
+        apiKey,
+        teamId,
+        saleChannelId: 0,
+        invoiceIntegrationId,
+        dummyIntegrationId,
+        eInvoiceTaxNumbers: [...E_INVOICE_TAX_NUMBERS],
+        waybillIds,
+      },
+      [],
+    );
     return { apiKey, teamId, invoiceIntegrationId, dummyIntegrationId };
   }
 
@@ -326,19 +366,33 @@ export class SandboxState {
   }
 
   addSaleChannel(team: Team, body: Record<string, unknown>): { id: number; name: string } | FieldErrors {
-    if (!isFilled(body.sale_channel) || typeof body.sale_channel !== "string") return { sale_channel: ["The sale_channel field is required."] };
-    if (!SALE_CHANNEL_TYPES.includes(body.sale_channel)) return { sale_channel: ["The selected sale channel is invalid."] };
-    const settings = typeof body.settings === "object" && body.settings !== null && !Array.isArray(body.settings) ? (body.settings as Record<string, unknown>) : {};
+    if (!isFilled(body.sale_channel) || typeof body.sale_channel !== "string")
+      return { sale_channel: ["The sale_channel field is required."] };
+    if (!SALE_CHANNEL_TYPES.includes(body.sale_channel))
+      return { sale_channel: ["The selected sale channel is invalid."] };
+    const settings =
+      typeof body.settings === "object" && body.settings !== null && !Array.isArray(body.settings)
+        ? (body.settings as Record<string, unknown>)
+        : {};
     // A Shopify channel is known by the shop's domain: the service needs it to tell the channel's orders apart.
     if (body.sale_channel === "shopify") {
       const domain = settings.domain;
       if (!isFilled(domain)) return { "settings.domain": ["The settings.domain field is required."] };
-      if (typeof domain !== "string" || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(domain.trim()) || domain.length > 255) {
+      if (
+        typeof domain !== "string" ||
+        !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(domain.trim()) ||
+        domain.length > 255
+      ) {
         return { "settings.domain": ["The settings.domain field must be a valid domain."] };
       }
       settings.domain = domain.trim().toLowerCase();
     }
-    const channel = { id: this.next.saleChannel++, name: String(settings.domain ?? body.sale_channel), sale_channel: body.sale_channel, settings };
+    const channel = {
+      id: this.next.saleChannel++,
+      name: String(settings.domain ?? body.sale_channel),
+      sale_channel: body.sale_channel,
+      settings,
+    };
     team.saleChannels.push(channel);
     return { id: channel.id, name: channel.name };
   }
@@ -371,7 +425,10 @@ export class SandboxState {
 
     const saleChannelId = parseId(b.sale_channel_id)!;
     const orderId = str(b.order_id);
-    if (orderId !== null && this.teamInvoices(team.account.teamId).some((i) => i.sale_channel_id === saleChannelId && i.order_id === orderId)) {
+    if (
+      orderId !== null &&
+      this.teamInvoices(team.account.teamId).some((i) => i.sale_channel_id === saleChannelId && i.order_id === orderId)
+    ) {
       const duplicate = { order_id: ["An invoice already exists for this order."] };
       return { ok: false, status: 422, message: duplicate.order_id[0], errors: duplicate };
     }
@@ -424,7 +481,9 @@ export class SandboxState {
     this.invoices.set(record.id, record);
     if (waybill) waybill.invoice_id = record.id;
     if (!predraft) this.startProcessing(team, record);
-    this.opts.log(`invoice ${record.id} stored (team ${team.account.teamId}, order ${orderId ?? "-"}, grand total ${record.grand_total})`);
+    this.opts.log(
+      `invoice ${record.id} stored (team ${team.account.teamId}, order ${orderId ?? "-"}, grand total ${record.grand_total})`,
+    );
     return { ok: true, record: clone(record) };
   }
 
@@ -432,7 +491,8 @@ export class SandboxState {
   formalize(team: Team, id: number): CreateOutcome {
     const record = this.ownInvoice(team, id);
     if (!record) return { ok: false, status: 404, message: "Not found." };
-    if (record.workflow_status !== "predraft") return { ok: false, status: 422, message: "The invoice is already being processed." };
+    if (record.workflow_status !== "predraft")
+      return { ok: false, status: 422, message: "The invoice is already being processed." };
     if (record.invoice_integration_id === null) {
       const errors = { invoice_integration_id: ["The invoice_integration_id field is required."] };
       return { ok: false, status: 422, message: errors.invoice_integration_id[0], errors };
@@ -458,11 +518,17 @@ export class SandboxState {
     const taxNumber = record.receiver.tax_number;
     const errors: InvoiceError[] = [];
     if (!isAcceptableTaxNumber(taxNumber)) {
-      errors.push({ code: "RECEIVER_TAX_NUMBER_INVALID", message: `The recipient tax number ${taxNumber} is not a valid VKN or TCKN (check digit).` });
+      errors.push({
+        code: "RECEIVER_TAX_NUMBER_INVALID",
+        message: `The recipient tax number ${taxNumber} is not a valid VKN or TCKN (check digit).`,
+      });
     }
     record.lines.forEach((line, i) => {
       if (dec(line.tax_rate).isZero() && !isKnownExemptionCode(line.exemption_code)) {
-        errors.push({ code: "EXEMPTION_CODE_UNKNOWN", message: `Line ${i + 1}: exemption code ${line.exemption_code} is not a known VAT exemption code.` });
+        errors.push({
+          code: "EXEMPTION_CODE_UNKNOWN",
+          message: `Line ${i + 1}: exemption code ${line.exemption_code} is not a known VAT exemption code.`,
+        });
       }
     });
     if (errors.length > 0) {
@@ -479,7 +545,11 @@ export class SandboxState {
     this.serials.set(key, sequence);
     record.serial_number = `${series}${year}${String(sequence).padStart(9, "0")}`;
     record.ettn = randomUUID();
-    record.profile = eInvoice ? (record.profile && record.profile !== "EARSIVFATURA" ? record.profile : "TEMELFATURA") : "EARSIVFATURA";
+    record.profile = eInvoice
+      ? record.profile && record.profile !== "EARSIVFATURA"
+        ? record.profile
+        : "TEMELFATURA"
+      : "EARSIVFATURA";
     record.pdf_url = `${this.opts.origin()}/pdf/${record.ettn}.pdf`;
     record.formal_status = "completed";
     record.workflow_status = "completed";
@@ -488,13 +558,17 @@ export class SandboxState {
 
   private changed(team: Team, record: InvoiceRecord): void {
     record.updated_at = iso(this.opts.now());
-    this.opts.log(`invoice ${record.id}: workflow ${record.workflow_status}, formal ${record.formal_status}${record.serial_number ? `, ${record.serial_number}` : ""}`);
+    this.opts.log(
+      `invoice ${record.id}: workflow ${record.workflow_status}, formal ${record.formal_status}${record.serial_number ? `, ${record.serial_number}` : ""}`,
+    );
     if (record.callback_url) this.sendCallback(team, record);
   }
 
   private sendCallback(team: Team, record: InvoiceRecord): void {
     const time = DateTime.fromJSDate(this.opts.now()).setZone("Europe/Istanbul").toFormat("yyyy-MM-dd HH:mm:ss");
-    const hash = createHmac("sha512", team.account.apiKey).update(`${record.id}${team.account.teamId}${time}`).digest("hex");
+    const hash = createHmac("sha512", team.account.apiKey)
+      .update(`${record.id}${team.account.teamId}${time}`)
+      .digest("hex");
     const delivery: CallbackDelivery = {
       invoiceId: record.id,
       teamId: team.account.teamId,
@@ -528,13 +602,19 @@ export class SandboxState {
         await res.arrayBuffer().catch(() => undefined);
       })
       .catch((error: unknown) => {
-        delivery.error = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+        delivery.error =
+          error instanceof Error
+            ? error.cause instanceof Error
+              ? `${error.message}: ${error.cause.message}`
+              : error.message
+            : String(error);
       })
       .finally(() => {
         clearTimeout(timeout);
         this.inflight.delete(controller);
         delivery.pending = false;
-        if (!this.stopped) this.opts.log(`callback for invoice ${record.id} → ${delivery.url}: ${delivery.status ?? delivery.error}`);
+        if (!this.stopped)
+          this.opts.log(`callback for invoice ${record.id} → ${delivery.url}: ${delivery.status ?? delivery.error}`);
       });
   }
 
@@ -587,7 +667,8 @@ export class SandboxState {
       outcome: deletable ? "deleted" : "refused",
       at: iso(this.opts.now()),
     });
-    if (!deletable) return { ok: false, status: 422, message: DELETE_REFUSED_MESSAGE, errors: { invoice: [DELETE_REFUSED_MESSAGE] } };
+    if (!deletable)
+      return { ok: false, status: 422, message: DELETE_REFUSED_MESSAGE, errors: { invoice: [DELETE_REFUSED_MESSAGE] } };
     this.invoices.delete(id);
     for (const timer of this.timersByInvoice.get(id) ?? []) {
       clearTimeout(timer);
@@ -636,15 +717,54 @@ export class SandboxState {
 
   private seedWaybills(team: Team): void {
     const { account } = team;
-    const issueDate = DateTime.fromJSDate(this.opts.now()).setZone("Europe/Istanbul").minus({ days: 2 }).toFormat("yyyy-MM-dd");
+    const issueDate = DateTime.fromJSDate(this.opts.now())
+      .setZone("Europe/Istanbul")
+      .minus({ days: 2 })
+      .toFormat("yyyy-MM-dd");
     const year = issueDate.slice(0, 4);
     const parties = [
-      { role: "supplier", identifier_number: "9876543217", title: `Sandbox Satıcı ${account.teamId} A.Ş.`, tax_office: "Kadıköy", country: "Türkiye", city: "İstanbul", district: "Kadıköy", address: "Moda Cad. No 5" },
-      { role: "delivery", identifier_number: E_ARCHIVE_VKN_EXAMPLE, title: "Anadolu Yapı Market Ltd. Şti.", name: null, surname: null, tax_office: "Çankaya", country: "Türkiye", city: "Ankara", district: "Çankaya", address: "Atatürk Bulvarı No 100" },
+      {
+        role: "supplier",
+        identifier_number: "9876543217",
+        title: `Sandbox Satıcı ${account.teamId} A.Ş.`,
+        tax_office: "Kadıköy",
+        country: "Türkiye",
+        city: "İstanbul",
+        district: "Kadıköy",
+        address: "Moda Cad. No 5",
+      },
+      {
+        role: "delivery",
+        identifier_number: E_ARCHIVE_VKN_EXAMPLE,
+        title: "Anadolu Yapı Market Ltd. Şti.",
+        name: null,
+        surname: null,
+        tax_office: "Çankaya",
+        country: "Türkiye",
+        city: "Ankara",
+        district: "Çankaya",
+        address: "Atatürk Bulvarı No 100",
+      },
     ];
     const lines = () => [
-      { id: this.next.line++, seller_product_code: "VIDA-M8", name: "Vida M8", quantity: "100", unit: "C62", unit_price: "1.25", tax_rate: "20" },
-      { id: this.next.line++, seller_product_code: "KABLO-3X25", name: "Kablo 3x2,5", quantity: "12.5", unit: "MTR", unit_price: "18.40", tax_rate: "20" },
+      {
+        id: this.next.line++,
+        seller_product_code: "VIDA-M8",
+        name: "Vida M8",
+        quantity: "100",
+        unit: "C62",
+        unit_price: "1.25",
+        tax_rate: "20",
+      },
+      {
+        id: this.next.line++,
+        seller_product_code: "KABLO-3X25",
+        name: "Kablo 3x2,5",
+        quantity: "12.5",
+        unit: "MTR",
+        unit_price: "18.40",
+        tax_rate: "20",
+      },
     ];
     const make = (id: number, direction: "outgoing" | "incoming", status: string, n: number): WaybillRecord => ({
       id,
@@ -679,8 +799,25 @@ export class SandboxState {
         cash_sale: false,
         waybill_number: invoiced.document_number,
         waybill_date: invoiced.issue_date,
-        lines: invoiced.lines.map((l) => ({ id: l.seller_product_code, name: l.name, quantity: Number(l.quantity), unit: l.unit, unit_price: Number(l.unit_price), tax_rate: l.tax_rate })),
-        customer: { id: `waybill-${ids.invoiced}`, type: "company", tax_number: delivery.identifier_number, tax_office: delivery.tax_office, title: delivery.title, country: delivery.country, city: delivery.city, district: delivery.district, address: delivery.address },
+        lines: invoiced.lines.map((l) => ({
+          id: l.seller_product_code,
+          name: l.name,
+          quantity: Number(l.quantity),
+          unit: l.unit,
+          unit_price: Number(l.unit_price),
+          tax_rate: l.tax_rate,
+        })),
+        customer: {
+          id: `waybill-${ids.invoiced}`,
+          type: "company",
+          tax_number: delivery.identifier_number,
+          tax_office: delivery.tax_office,
+          title: delivery.title,
+          country: delivery.country,
+          city: delivery.city,
+          district: delivery.district,
+          address: delivery.address,
+        },
       },
       invoiced,
     );
@@ -701,7 +838,9 @@ export class SandboxState {
     const email = isFilled(data.email) ? String(data.email).toLowerCase() : null;
     const taxNumber = String(data.tax_number);
     const card =
-      team.customers.find((c) => externalId !== null && c.saleChannelId === saleChannelId && String(c.externalId) === String(externalId)) ??
+      team.customers.find(
+        (c) => externalId !== null && c.saleChannelId === saleChannelId && String(c.externalId) === String(externalId),
+      ) ??
       team.customers.find((c) => email !== null && String(c.data.email ?? "").toLowerCase() === email) ??
       team.customers.find((c) => taxNumber !== ANONYMOUS_TAX_NUMBER && c.data.tax_number === taxNumber);
     if (card) {

@@ -43,5 +43,7 @@ export function isValidTckn(value: string): boolean {
 
 /** Whether the tax authority accepts the number as a recipient identifier. */
 export function isAcceptableTaxNumber(value: string): boolean {
-  return value === ANONYMOUS_TAX_NUMBER || value === FOREIGN_BUYER_TAX_NUMBER || isValidVkn(value) || isValidTckn(value);
+  return (
+    value === ANONYMOUS_TAX_NUMBER || value === FOREIGN_BUYER_TAX_NUMBER || isValidVkn(value) || isValidTckn(value)
+  );
 }

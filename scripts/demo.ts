@@ -27,11 +27,24 @@ const FINAL = new Set(["completed", "failed", "needs_attention", "cancelled"]);
 // A realistic day of a Turkish shop: citizens, a company, anonymous and foreign buyers, discounts,
 // cash on delivery, bank transfer, gift cards, a refund, a POS sale, and two orders a merchant must fix.
 const DEMO_ORDERS = [
-  "01-single-item-citizen", "02-mixed-rates-free-shipping", "03-taxes-excluded", "04-line-discount",
-  "05-order-discount-code", "09-company-buyer", "12-anonymous-consumer", "13-foreign-buyer",
-  "14-cash-on-delivery", "15-bank-transfer", "16-digital-goods", "17-gift-card-with-item",
-  "19-partial-refund", "20-rounding-3x33.33", "21-pos-sale", "24-guest-order",
-  "10-company-without-tax-office", "26-unsupported-tax-rate",
+  "01-single-item-citizen",
+  "02-mixed-rates-free-shipping",
+  "03-taxes-excluded",
+  "04-line-discount",
+  "05-order-discount-code",
+  "09-company-buyer",
+  "12-anonymous-consumer",
+  "13-foreign-buyer",
+  "14-cash-on-delivery",
+  "15-bank-transfer",
+  "16-digital-goods",
+  "17-gift-card-with-item",
+  "19-partial-refund",
+  "20-rounding-3x33.33",
+  "21-pos-sale",
+  "24-guest-order",
+  "10-company-without-tax-office",
+  "26-unsupported-tax-rate",
 ];
 
 function loadOrders(dir: string): Array<{ file: string; order: Record<string, unknown> }> {
@@ -103,11 +116,18 @@ try {
     if (response.status !== 200) console.log(`  ${file}: HTTP ${response.status} ${await response.text()}`);
   }
   const missedName = String(missed.order.name);
-  console.log(`The webhook of ${missedName} (${missed.file}) was "lost". Reconciliation: npm run reconcile -- --shop ${SHOP}`);
-  // Asynchronously: the Admin API stand-in answering the pass runs in this process.
-  const pass = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/reconcile.ts", "--shop", SHOP], { env: { ...stack.env, LOG_LEVEL: "warn" }, signal: aborted.signal }).catch(
-    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+  console.log(
+    `The webhook of ${missedName} (${missed.file}) was "lost". Reconciliation: npm run reconcile -- --shop ${SHOP}`,
   );
+  // Asynchronously: the Admin API stand-in answering the pass runs in this process.
+  const pass = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/reconcile.ts", "--shop", SHOP],
+    { env: { ...stack.env, LOG_LEVEL: "warn" }, signal: aborted.signal },
+  ).catch((error: { stdout?: string; stderr?: string }) => ({
+    stdout: error.stdout ?? "",
+    stderr: error.stderr ?? "",
+  }));
   console.log(`  ${(pass.stdout || pass.stderr).trim().split("\n").at(-1)}`);
 
   const deadline = Date.now() + Number(values["timeout-s"]) * 1000;
@@ -123,7 +143,12 @@ try {
       .map((p) => problemText(p, "en"))
       .join(" ");
   const reconciled = new Set(
-    (await db.invoiceEvent.findMany({ where: { type: "received", message: { startsWith: "found by reconciliation" } }, select: { invoiceId: true } })).map((e) => e.invoiceId),
+    (
+      await db.invoiceEvent.findMany({
+        where: { type: "received", message: { startsWith: "found by reconciliation" } },
+        select: { invoiceId: true },
+      })
+    ).map((e) => e.invoiceId),
   );
   const rows = [["order", "via", "state", "kind", "serial number", "total", "PDF", "problem"]];
   for (const invoice of invoices) {
@@ -140,29 +165,61 @@ try {
     ]);
   }
   console.log("\n" + table(rows) + "\n");
-  const found = invoices.filter((invoice) => reconciled.has(invoice.id)).map((invoice) => `${invoice.orderName} (${invoice.state})`);
-  console.log(found.length ? `Reached the app only through reconciliation, no webhook: ${found.join(", ")}` : `Reconciliation found no missed order (expected ${missedName}).`);
+  const found = invoices
+    .filter((invoice) => reconciled.has(invoice.id))
+    .map((invoice) => `${invoice.orderName} (${invoice.state})`);
+  console.log(
+    found.length
+      ? `Reached the app only through reconciliation, no webhook: ${found.join(", ")}`
+      : `Reconciliation found no missed order (expected ${missedName}).`,
+  );
   const pending = invoices.filter((invoice) => !FINAL.has(invoice.state)).length;
-  const byState = invoices.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.state]: (acc[i.state] ?? 0) + 1 }), {});
-  console.log(`${invoices.length} invoices in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(byState)}${pending ? ` (${pending} not final before the timeout)` : ""}`);
+  const byState = invoices.reduce<Record<string, number>>(
+    (acc, i) => ({ ...acc, [i.state]: (acc[i.state] ?? 0) + 1 }),
+    {},
+  );
+  console.log(
+    `${invoices.length} invoices in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(byState)}${pending ? ` (${pending} not final before the timeout)` : ""}`,
+  );
 
   // What reached Shopify: each completed order's tags and the app's metafields, as the Admin API stand-in holds them.
   const completed = invoices.filter((invoice) => invoice.state === "completed");
   const writeDeadline = Date.now() + 15_000;
   const pendingWrites = () => db.orderWriteBack.count({ where: { status: "pending" } });
-  while (Date.now() < writeDeadline && (await pendingWrites()) > 0) await new Promise((resolve) => setTimeout(resolve, 300));
-  const written = [["order", "tags", "invoice_state", "invoice_serial", "invoice_kind", "invoice_date", "invoice_ettn", "invoice_pdf_url"]];
+  while (Date.now() < writeDeadline && (await pendingWrites()) > 0)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  const written = [
+    [
+      "order",
+      "tags",
+      "invoice_state",
+      "invoice_serial",
+      "invoice_kind",
+      "invoice_date",
+      "invoice_ettn",
+      "invoice_pdf_url",
+    ],
+  ];
   for (const invoice of completed) {
     const { json } = await standin.request({
       query: `query DemoWrittenBack($id: ID!) { order(id: $id) { tags metafields(first: 20, namespace: "$app") { nodes { key value } } } }`,
       variables: { id: `gid://shopify/Order/${invoice.orderId}` },
     });
-    const order = json?.data?.order as { tags: string[]; metafields: { nodes: Array<{ key: string; value: string }> } } | null;
+    const order = json?.data?.order as {
+      tags: string[];
+      metafields: { nodes: Array<{ key: string; value: string }> };
+    } | null;
     const m = Object.fromEntries((order?.metafields.nodes ?? []).map((node) => [node.key, node.value]));
-    written.push([invoice.orderName, (order?.tags ?? []).join(", ") || "-", ...written[0].slice(2).map((key) => m[key] ?? "-")]);
+    written.push([
+      invoice.orderName,
+      (order?.tags ?? []).join(", ") || "-",
+      ...written[0].slice(2).map((key) => m[key] ?? "-"),
+    ]);
   }
   const flows = standin.mutations().filter((m) => m.field === "flowTriggerReceive").length;
-  console.log(`Written to Shopify (Admin API stand-in ${standin.url}): ${completed.length} completed orders, ${flows} Flow events\n`);
+  console.log(
+    `Written to Shopify (Admin API stand-in ${standin.url}): ${completed.length} completed orders, ${flows} Flow events\n`,
+  );
   console.log(table(written) + "\n");
   await db.$disconnect();
 

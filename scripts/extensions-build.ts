@@ -24,7 +24,9 @@ for (const extension of uiExtensions()) {
   })();
   if (current === next) continue;
   if (check) {
-    console.error(`extensions/${extension.folder}/shopify.d.ts is not what the Shopify CLI generates: run npm run extensions:build`);
+    console.error(
+      `extensions/${extension.folder}/shopify.d.ts is not what the Shopify CLI generates: run npm run extensions:build`,
+    );
     stale = true;
   } else {
     writeFileSync(file, next);
@@ -37,9 +39,13 @@ try {
   const built = await buildExtensions({ fresh: process.argv.includes("--fresh"), typecheck: true });
   const written = writeBundles(built);
   for (const { extension, uiExtensionsVersion, bundles } of built) {
-    console.log(`${extension.folder} (api_version ${extension.apiVersion}, @shopify/ui-extensions ${uiExtensionsVersion}): type-checked`);
+    console.log(
+      `${extension.folder} (api_version ${extension.apiVersion}, @shopify/ui-extensions ${uiExtensionsVersion}): type-checked`,
+    );
     for (const bundle of bundles) {
-      console.log(`  dist/${bundle.handle}.js  ${(bundle.code.length / 1024).toFixed(1)} KiB  ${bundle.targets.map((t) => t.target).join(", ")}`);
+      console.log(
+        `  dist/${bundle.handle}.js  ${(bundle.code.length / 1024).toFixed(1)} KiB  ${bundle.targets.map((t) => t.target).join(", ")}`,
+      );
     }
   }
   console.log(`${written.length} bundles in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -39,8 +39,16 @@ function readJson(file: string, what: string): unknown {
 function withMessages(problems: Problem[]) {
   // A settings field's error is a code of the settings schema: its text, too, in each language.
   const inLocale = (p: Problem, locale: Locale) =>
-    p.code === "settings.invalid" ? { ...p, params: { ...p.params, message: settingsErrorText(String(p.params?.message), locale).replace(/\.$/, "") } } : p;
-  return problems.map((p) => ({ ...p, message: { tr: problemText(inLocale(p, "tr"), "tr"), en: problemText(inLocale(p, "en"), "en") } }));
+    p.code === "settings.invalid"
+      ? {
+          ...p,
+          params: { ...p.params, message: settingsErrorText(String(p.params?.message), locale).replace(/\.$/, "") },
+        }
+      : p;
+  return problems.map((p) => ({
+    ...p,
+    message: { tr: problemText(inLocale(p, "tr"), "tr"), en: problemText(inLocale(p, "en"), "en") },
+  }));
 }
 
 function positiveInt(value: string | undefined, name: string): number {
@@ -77,7 +85,8 @@ if (!args.order) fail(`--order is required\n${USAGE}`);
 const now = args.now ? new Date(args.now) : new Date();
 if (Number.isNaN(now.getTime())) fail(`--now is not an ISO 8601 date-time: "${args.now}"`);
 const timezone = args.timezone ?? TURKEY_ZONE;
-if (!Intl.supportedValuesOf("timeZone").includes(timezone) && timezone !== "UTC") fail(`--timezone is not an IANA time zone: "${timezone}"`);
+if (!Intl.supportedValuesOf("timeZone").includes(timezone) && timezone !== "UTC")
+  fail(`--timezone is not an IANA time zone: "${timezone}"`);
 
 function output(value: unknown, code: number): never {
   console.log(JSON.stringify(value, null, 2));
@@ -92,17 +101,46 @@ if (!settings.success) {
     severity: "error",
     params: { path, message },
   }));
-  output({ ok: false, body: null, totals: null, paid: null, difference: null, problems: withMessages(problems), warnings: [], notes: [] }, 1);
+  output(
+    {
+      ok: false,
+      body: null,
+      totals: null,
+      paid: null,
+      difference: null,
+      problems: withMessages(problems),
+      warnings: [],
+      notes: [],
+    },
+    1,
+  );
 }
 
 const parsed = parseShopifyOrder(readJson(args.order, "order"));
 if (!parsed.ok) {
-  output({ ok: false, body: null, totals: null, paid: null, difference: null, problems: withMessages(parsed.problems), warnings: [], notes: [] }, 1);
+  output(
+    {
+      ok: false,
+      body: null,
+      totals: null,
+      paid: null,
+      difference: null,
+      problems: withMessages(parsed.problems),
+      warnings: [],
+      notes: [],
+    },
+    1,
+  );
 }
 
 const result = mapOrderToInvoice(parsed.order, {
   settings: settings.data,
-  shop: { domain: args.shop ?? "shop.myshopify.com", timezone, currency: parsed.order.currency, storefrontUrl: args.storefront ?? null },
+  shop: {
+    domain: args.shop ?? "shop.myshopify.com",
+    timezone,
+    currency: parsed.order.currency,
+    storefrontUrl: args.storefront ?? null,
+  },
   now,
   saleChannelId: positiveInt(args["sale-channel-id"], "sale-channel-id"),
   invoiceIntegrationId: positiveInt(args["invoice-integration-id"], "invoice-integration-id"),
@@ -112,5 +150,17 @@ if (result.ok) {
   const { body, totals, paid, difference, warnings, notes } = result;
   output({ ok: true, body, totals, paid, difference, problems: [], warnings: withMessages(warnings), notes }, 0);
 } else {
-  output({ ok: false, body: null, totals: null, paid: null, difference: null, problems: withMessages(result.problems), warnings: withMessages(result.warnings), notes: [] }, 1);
+  output(
+    {
+      ok: false,
+      body: null,
+      totals: null,
+      paid: null,
+      difference: null,
+      problems: withMessages(result.problems),
+      warnings: withMessages(result.warnings),
+      notes: [],
+    },
+    1,
+  );
 }

@@ -24,9 +24,15 @@ for (const provider of PROVIDERS) {
   mkdirSync(migrations, { recursive: true });
   const schemaPath = path.join(dir, "schema.prisma");
   const schema = readFileSync(schemaPath, "utf8");
-  const previous = readdirSync(migrations, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort().at(-1);
+  const previous = readdirSync(migrations, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .at(-1);
   const snapshotPath = previous && path.join(migrations, previous, "schema.snapshot.prisma");
-  const from = snapshotPath ? { path: snapshotPath, content: withBlocksOf(schema, readFileSync(snapshotPath, "utf8")) } : null;
+  const from = snapshotPath
+    ? { path: snapshotPath, content: withBlocksOf(schema, readFileSync(snapshotPath, "utf8")) }
+    : null;
   let sql = await migrationDiff(provider, from, { path: schemaPath, content: schema });
   // Tables go into the connection's search_path schema, so the same SQL serves any schema.
   sql = sql.replace(/-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n+/, "");

@@ -19,7 +19,9 @@ try {
   const report = await reencryptSecrets(db);
   console.log(JSON.stringify(report));
   if (report.unreadable.length) {
-    console.error(`${report.unreadable.length} stored value(s) could not be read with ENCRYPTION_KEY or ENCRYPTION_KEY_PREVIOUS; keep the previous key until they are entered again.`);
+    console.error(
+      `${report.unreadable.length} stored value(s) could not be read with ENCRYPTION_KEY or ENCRYPTION_KEY_PREVIOUS; keep the previous key until they are entered again.`,
+    );
     process.exitCode = 1;
   }
 } catch (error) {

@@ -12,9 +12,15 @@ const DOCS = path.resolve("docs/screenshots");
 
 /** Every screenshots/NAME.png a Markdown file of the repository's docs names. */
 function namedInDocs(): Set<string> {
-  const files = ["README.md", ...readdirSync("docs").filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+  const files = [
+    "README.md",
+    ...readdirSync("docs")
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => path.join("docs", f)),
+  ];
   const names = new Set<string>();
-  for (const file of files) for (const match of readFileSync(file, "utf8").matchAll(/screenshots\/([\w.-]+\.png)/g)) names.add(match[1]);
+  for (const file of files)
+    for (const match of readFileSync(file, "utf8").matchAll(/screenshots\/([\w.-]+\.png)/g)) names.add(match[1]);
   return names;
 }
 

@@ -30,7 +30,9 @@ const { values } = parseArgs({
 const required = ["shop", "api-key", "base-url", "sale-channel-id", "integration-id"] as const;
 const missing = required.filter((name) => !values[name]);
 if (missing.length) {
-  console.error(`Missing ${missing.map((m) => `--${m}`).join(", ")}.\nUsage: npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N --integration-id N [--dummy-integration-id N --test-mode] [--timezone Europe/Istanbul] [--access-token TOKEN] [--scopes read_orders,write_orders] [--settings FILE.json]`);
+  console.error(
+    `Missing ${missing.map((m) => `--${m}`).join(", ")}.\nUsage: npm run shop:setup -- --shop NAME.myshopify.com --api-key KEY --base-url URL --sale-channel-id N --integration-id N [--dummy-integration-id N --test-mode] [--timezone Europe/Istanbul] [--access-token TOKEN] [--scopes read_orders,write_orders] [--settings FILE.json]`,
+  );
   process.exit(2);
 }
 
@@ -41,9 +43,12 @@ async function mappingFrom(file: string | undefined): Promise<Record<string, unk
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    fail(`--settings ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(error as Error).message})`}`);
+    fail(
+      `--settings ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(error as Error).message})`}`,
+    );
   }
-  if (!json || typeof json !== "object" || Array.isArray(json)) fail(`--settings ${file}: a JSON object of mapping settings expected`);
+  if (!json || typeof json !== "object" || Array.isArray(json))
+    fail(`--settings ${file}: a JSON object of mapping settings expected`);
   const { MappingSettingsSchema } = await import("../app/settings/schema");
   const unknown = Object.keys(json as object).filter((key) => !Object.hasOwn(MappingSettingsSchema.shape, key));
   if (unknown.length) fail(`--settings ${file}: no such setting: ${unknown.join(", ")}`);
@@ -90,7 +95,9 @@ try {
     scopes: values.scopes,
     mapping: mapping ?? LOCAL_DEFAULT_MAPPING,
   });
-  console.log(`Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`);
+  console.log(
+    `Installed ${values.shop} (${values["test-mode"] ? "test mode" : "live"}), database ${env().DATABASE_URL}`,
+  );
   process.exit(0);
 } catch (error) {
   // A value the settings schema refuses: one line per option, in words (the scripts speak English).
@@ -99,9 +106,12 @@ try {
     const { settingsErrorText } = await import("../app/settings/schema");
     const lines = Object.entries(errors).map(([field, code]) => {
       // A mapping setting's error names the file's key (`mapping.defaultTaxRate` → `--settings defaultTaxRate`).
-      const flag = field.startsWith("mapping.") ? `--settings ${field.slice("mapping.".length)}` : (FLAGS[field] ?? field);
+      const flag = field.startsWith("mapping.")
+        ? `--settings ${field.slice("mapping.".length)}`
+        : (FLAGS[field] ?? field);
       // The value as given, to find it in the command line; never the API key.
-      const given = flag.startsWith("--") && field !== "apiKey" ? values[flag.slice(2) as keyof typeof values] : undefined;
+      const given =
+        flag.startsWith("--") && field !== "apiKey" ? values[flag.slice(2) as keyof typeof values] : undefined;
       return `  ${flag}${typeof given === "string" ? ` "${given}"` : ""}: ${settingsErrorText(code, "en")}`;
     });
     console.error(`shop:setup failed, nothing was installed:\n${lines.join("\n")}`);

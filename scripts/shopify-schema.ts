@@ -22,9 +22,12 @@ export const SCHEMA_DIR = path.join(root, "test/fixtures/shopify-schema");
 
 /** The Admin API version the app declares in shopify.app.toml (its webhooks' version, which the app queries too). */
 export function declaredApiVersion(): string {
-  const toml = parse(readFileSync(path.join(root, "shopify.app.toml"), "utf8")) as { webhooks?: { api_version?: string } };
+  const toml = parse(readFileSync(path.join(root, "shopify.app.toml"), "utf8")) as {
+    webhooks?: { api_version?: string };
+  };
   const version = toml.webhooks?.api_version;
-  if (!version || !/^\d{4}-\d{2}$/.test(version)) throw new Error("shopify.app.toml has no [webhooks] api_version like 2026-07");
+  if (!version || !/^\d{4}-\d{2}$/.test(version))
+    throw new Error("shopify.app.toml has no [webhooks] api_version like 2026-07");
   return version;
 }
 
@@ -35,7 +38,14 @@ export function schemaFile(version = declaredApiVersion()): string {
 function published(version: string): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), "dev-mcp-"));
   try {
-    const tarball = execFileSync("npm", ["pack", `@shopify/dev-mcp@${DEV_MCP_VERSION}`, "--silent", "--pack-destination", dir], { encoding: "utf8" }).trim().split("\n").pop()!;
+    const tarball = execFileSync(
+      "npm",
+      ["pack", `@shopify/dev-mcp@${DEV_MCP_VERSION}`, "--silent", "--pack-destination", dir],
+      { encoding: "utf8" },
+    )
+      .trim()
+      .split("\n")
+      .pop()!;
     const member = `package/dist/data/admin_${version}.json.gz`;
     execFileSync("tar", ["-xzf", path.join(dir, tarball), "-C", dir, member]);
     return readFileSync(path.join(dir, member));
@@ -50,10 +60,14 @@ function main() {
   const fresh = published(version);
   if (process.argv.includes("--check")) {
     if (!existsSync(file) || !readFileSync(file).equals(fresh)) {
-      console.error(`${path.relative(root, file)} is not Shopify's published admin_${version} schema of @shopify/dev-mcp@${DEV_MCP_VERSION}: run npm run shopify:schema`);
+      console.error(
+        `${path.relative(root, file)} is not Shopify's published admin_${version} schema of @shopify/dev-mcp@${DEV_MCP_VERSION}: run npm run shopify:schema`,
+      );
       process.exit(1);
     }
-    console.log(`${path.relative(root, file)} is Shopify's published admin_${version} schema (@shopify/dev-mcp@${DEV_MCP_VERSION})`);
+    console.log(
+      `${path.relative(root, file)} is Shopify's published admin_${version} schema (@shopify/dev-mcp@${DEV_MCP_VERSION})`,
+    );
     return;
   }
   mkdirSync(SCHEMA_DIR, { recursive: true });

@@ -29,7 +29,22 @@ export async function generatedTypes(): Promise<string> {
     pluginMap: { typescriptOperations },
     config: {
       // Shopify's custom scalars as they arrive in JSON.
-      scalars: { DateTime: "string", Decimal: "string", UnsignedInt64: "string", URL: "string", Money: "string", HTML: "string", JSON: "unknown", FormattedString: "string", ARN: "string", Color: "string", StorefrontID: "string", UtcOffset: "string", BigInt: "string", Date: "string" },
+      scalars: {
+        DateTime: "string",
+        Decimal: "string",
+        UnsignedInt64: "string",
+        URL: "string",
+        Money: "string",
+        HTML: "string",
+        JSON: "unknown",
+        FormattedString: "string",
+        ARN: "string",
+        Color: "string",
+        StorefrontID: "string",
+        UtcOffset: "string",
+        BigInt: "string",
+        Date: "string",
+      },
       enumType: "string-literal",
       avoidOptionals: true,
       skipTypename: true,

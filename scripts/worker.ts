@@ -6,7 +6,11 @@ import { startWorker } from "../app/worker/worker.server";
 
 const config = env();
 // With the Admin API: reconciliation every RECONCILE_INTERVAL_MINUTES and past-orders runs.
-const worker = await startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config), orders: async () => (await import("../app/shopify/order-readers.server")).shopifyOrders });
+const worker = await startWorker({
+  appUrl: config.SHOPIFY_APP_URL,
+  ...workerSettings(config),
+  orders: async () => (await import("../app/shopify/order-readers.server")).shopifyOrders,
+});
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {

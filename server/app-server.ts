@@ -32,7 +32,11 @@ export async function importBuild(file = path.join(ROOT, "build/server/index.js"
 const accessLog = pinoHttp({
   logger: logger.child({ component: "http" }),
   serializers: {
-    req: (req: { id?: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+    req: (req: { id?: unknown; method: string; url: string }) => ({
+      id: req.id,
+      method: req.method,
+      url: redactUrl(req.url),
+    }),
     res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
   },
 });
@@ -45,14 +49,18 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
   // Not the answers to webhooks and callbacks that reach Remix (the direct paths below answer most of them): a few
   // bytes each, without a length (Remix streams them), so compression gzipped every one; about 9 % of the web
   // process's CPU during webhook ingestion when they all went through Remix (bench/results/pipeline.md, Run 4).
-  app.use(compression({ filter: (req, res) => !/^\/(webhooks|callbacks)\//.test(req.path) && compression.filter(req, res) }));
+  app.use(
+    compression({ filter: (req, res) => !/^\/(webhooks|callbacks)\//.test(req.path) && compression.filter(req, res) }),
+  );
   // Vite fingerprints every file under /assets: cache them for a year; the rest of build/client (favicon...) for an
   // hour. Static files are served before the access log, as remix-serve did.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(clientDir, { maxAge: "1h" }));
   app.use((req, res, next) => (req.log ? next() : accessLog(req, res, next))); // once: the webhook path logs its own
   // A secret route (account webhook, print preview, customer PDF) spelled otherwise than its links: 404.
-  app.use((req, res, next) => (nonCanonicalSecretTarget(req.originalUrl) ? res.status(404).type("text/plain").send("Not Found") : next()));
+  app.use((req, res, next) =>
+    nonCanonicalSecretTarget(req.originalUrl) ? res.status(404).type("text/plain").send("Not Found") : next(),
+  );
   routes?.(app);
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   return app;
@@ -65,9 +73,16 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
  */
 export function createRequestListener(options: AppServerOptions): RequestListener {
   const app = createApp(options);
-  const { webhookMiddleware, callbackMiddleware } = options.build.entry.module as { webhookMiddleware?: DirectMiddleware; callbackMiddleware?: DirectMiddleware };
+  const { webhookMiddleware, callbackMiddleware } = options.build.entry.module as {
+    webhookMiddleware?: DirectMiddleware;
+    callbackMiddleware?: DirectMiddleware;
+  };
   const direct = (url: string) =>
-    url.startsWith("/webhooks/") ? webhookMiddleware : url.startsWith("/callbacks/invoices/") ? callbackMiddleware : undefined;
+    url.startsWith("/webhooks/")
+      ? webhookMiddleware
+      : url.startsWith("/callbacks/invoices/")
+        ? callbackMiddleware
+        : undefined;
   return (req, res) => {
     const middleware = req.method === "POST" ? direct(req.url ?? "") : undefined;
     if (!middleware) return app(req, res);
@@ -85,7 +100,9 @@ function inProcessWorker(): Promise<{ stop(): Promise<void> }> | undefined {
  * Listens on PORT (default 3000) and HOST (all interfaces when unset), like remix-serve. SIGTERM and SIGINT stop
  * taking connections, let the requests in flight and the in-process worker's jobs finish, then exit.
  */
-export async function startAppServer(options: Omit<AppServerOptions, "build"> & { build?: ServerBuild } = {}): Promise<Server> {
+export async function startAppServer(
+  options: Omit<AppServerOptions, "build"> & { build?: ServerBuild } = {},
+): Promise<Server> {
   const build = options.build ?? (await importBuild());
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
   const server = createServer(createRequestListener({ ...options, build }));

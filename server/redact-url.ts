@@ -26,7 +26,17 @@ const SECRET_PATHS: Array<{ prefix: string[]; skip: number }> = [
  * Query keys whose values are never secret and help to read a log. Every other key's value is redacted, so a
  * token parameter nobody thought of (or one Shopify adds tomorrow) stays out of the log.
  */
-const SAFE_QUERY_KEYS = new Set(["shop", "host", "embedded", "locale", "timestamp", "path", "decimal", "index", "_data"]);
+const SAFE_QUERY_KEYS = new Set([
+  "shop",
+  "host",
+  "embedded",
+  "locale",
+  "timestamp",
+  "path",
+  "decimal",
+  "index",
+  "_data",
+]);
 
 function decode(segment: string): string {
   try {
@@ -41,7 +51,8 @@ function secretRouteOf(pathname: string) {
   const segments = pathname.split("/");
   const named = segments.map((segment, index) => ({ index, name: decode(segment) })).filter((s) => s.name !== "");
   for (const route of SECRET_PATHS) {
-    if (named.length > route.prefix.length && route.prefix.every((name, i) => named[i].name === name)) return { route, segments, named };
+    if (named.length > route.prefix.length && route.prefix.every((name, i) => named[i].name === name))
+      return { route, segments, named };
   }
   return null;
 }
@@ -84,7 +95,8 @@ function secretRouteSpelled(target: string) {
     .filter((name) => name !== "" && name !== ".");
   for (let start = 0; start < named.length; start += 1) {
     for (const route of SECRET_PATHS) {
-      if (named.length > start + route.prefix.length && route.prefix.every((name, i) => named[start + i] === name)) return route;
+      if (named.length > start + route.prefix.length && route.prefix.every((name, i) => named[start + i] === name))
+        return route;
     }
   }
   return null;
@@ -142,6 +154,9 @@ export function redactUrl(target: string): string {
   // The path the router reads (a target that is no URL as it came); a secret route spelled otherwise, its name only
   // (after a `.` or `..` the secret can sit where a shop would).
   const secret = secretTarget(requested);
-  const path = secret?.canonical === false ? `/${secret.route.prefix.join("/")}/${REDACTED}` : redactPath(routerPath(requested) ?? requested);
+  const path =
+    secret?.canonical === false
+      ? `/${secret.route.prefix.join("/")}/${REDACTED}`
+      : redactPath(routerPath(requested) ?? requested);
   return path + (query === null ? "" : `?${redactQuery(query)}`) + (hash === -1 ? "" : `#${REDACTED}`);
 }

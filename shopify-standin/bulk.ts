@@ -61,26 +61,41 @@ export function checkBulkQuery(schema: GraphQLSchema, text: string): CheckedBulk
   }
   const errors = validate(schema, document, specifiedRules);
   if (errors.length) return { error: `Invalid bulk query: ${errors[0].message}` };
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1 || operations[0].operation !== "query") return { error: "Bulk queries must contain exactly one query operation." };
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operations.length !== 1 || operations[0].operation !== "query")
+    return { error: "Bulk queries must contain exactly one query operation." };
   const operation = operations[0];
   if (operation.variableDefinitions?.length) return { error: "Bulk queries cannot use variables." };
-  const roots = operation.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value !== "__typename");
-  if (roots.length !== 1 || roots.length !== operation.selectionSet.selections.length) return { error: "Bulk queries must contain exactly one top-level field." };
+  const roots = operation.selectionSet.selections.filter(
+    (s): s is FieldNode => s.kind === Kind.FIELD && s.name.value !== "__typename",
+  );
+  if (roots.length !== 1 || roots.length !== operation.selectionSet.selections.length)
+    return { error: "Bulk queries must contain exactly one top-level field." };
   const root = roots[0];
-  if (root.name.value === "node" || root.name.value === "nodes") return { error: "The top-level `node` and `nodes` fields cannot be used in bulk queries." };
+  if (root.name.value === "node" || root.name.value === "nodes")
+    return { error: "The top-level `node` and `nodes` fields cannot be used in bulk queries." };
   const queryType = schema.getQueryType()!;
   const rootField = queryType.getFields()[root.name.value];
-  if (!rootField || !isConnectionName(getNamedType(rootField.type).name)) return { error: "Bulk queries must have a connection as their top-level field." };
+  if (!rootField || !isConnectionName(getNamedType(rootField.type).name))
+    return { error: "Bulk queries must have a connection as their top-level field." };
 
   let connections = 0;
   let problem: string | null = null;
   // depth: how many connections enclose this selection; insideList: a list field encloses it.
-  const walk = (selectionSet: SelectionSetNode | undefined, type: GraphQLCompositeType, depth: number, insideList: boolean) => {
+  const walk = (
+    selectionSet: SelectionSetNode | undefined,
+    type: GraphQLCompositeType,
+    depth: number,
+    insideList: boolean,
+  ) => {
     if (!selectionSet || problem) return;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const on = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) as GraphQLCompositeType) : type;
+        const on = selection.typeCondition
+          ? (schema.getType(selection.typeCondition.name.value) as GraphQLCompositeType)
+          : type;
         walk(selection.selectionSet, on, depth, insideList);
         continue;
       }
@@ -112,7 +127,8 @@ export function checkBulkQuery(schema: GraphQLSchema, text: string): CheckedBulk
   walk(operation.selectionSet, queryType, 0, false);
   if (problem) return { error: problem };
   if (connections < 1) return { error: "Bulk queries must contain at least one connection." };
-  if (connections > MAX_BULK_CONNECTIONS) return { error: `Bulk queries cannot contain more than ${MAX_BULK_CONNECTIONS} connections.` };
+  if (connections > MAX_BULK_CONNECTIONS)
+    return { error: `Bulk queries cannot contain more than ${MAX_BULK_CONNECTIONS} connections.` };
   return { document, operation, root: root.alias?.value ?? root.name.value };
 }
 
@@ -123,7 +139,8 @@ function nodesOf(connection: unknown): Json[] {
   if (!connection || typeof connection !== "object") return [];
   const value = connection as { nodes?: Json[]; edges?: Array<{ node?: Json }> };
   if (Array.isArray(value.nodes)) return value.nodes;
-  if (Array.isArray(value.edges)) return value.edges.map((edge) => edge.node).filter((node): node is Json => Boolean(node));
+  if (Array.isArray(value.edges))
+    return value.edges.map((edge) => edge.node).filter((node): node is Json => Boolean(node));
   return [];
 }
 
@@ -132,7 +149,11 @@ function nodesOf(connection: unknown): Json[] {
  * connections; each node of a nested connection is a line of its own with `__parentId`. Parents come first, then
  * their children (`groupObjects: false` promises no order; a reader must not rely on one). `objects` counts lines.
  */
-export function jsonlLines(schema: GraphQLSchema, checked: CheckedBulkQuery, data: Json): { lines: string[]; roots: number } {
+export function jsonlLines(
+  schema: GraphQLSchema,
+  checked: CheckedBulkQuery,
+  data: Json,
+): { lines: string[]; roots: number } {
   const parents: string[] = [];
   const children: string[] = [];
   const queryType = schema.getQueryType()!;
@@ -140,20 +161,34 @@ export function jsonlLines(schema: GraphQLSchema, checked: CheckedBulkQuery, dat
   const rootType = getNamedType(queryType.getFields()[rootSelection.name.value].type) as GraphQLCompositeType;
 
   /** A node's own fields, with nested connections taken out and written as child lines. */
-  const flatten = (node: Json, selection: SelectionSetNode | undefined, type: GraphQLCompositeType, parentId: string | null, out: string[]) => {
+  const flatten = (
+    node: Json,
+    selection: SelectionSetNode | undefined,
+    type: GraphQLCompositeType,
+    parentId: string | null,
+    out: string[],
+  ) => {
     const own: Json = {};
     const nested: Array<{ nodes: Json[]; selection: SelectionSetNode | undefined; type: GraphQLCompositeType }> = [];
     const collect = (set: SelectionSetNode | undefined, on: GraphQLCompositeType) => {
       for (const s of set?.selections ?? []) {
         if (s.kind === Kind.INLINE_FRAGMENT) {
-          collect(s.selectionSet, s.typeCondition ? (schema.getType(s.typeCondition.name.value) as GraphQLCompositeType) : on);
+          collect(
+            s.selectionSet,
+            s.typeCondition ? (schema.getType(s.typeCondition.name.value) as GraphQLCompositeType) : on,
+          );
           continue;
         }
         if (s.kind !== Kind.FIELD) continue;
         const key = s.alias?.value ?? s.name.value;
         const field = fieldOf(on, s.name.value);
         const named = field ? getNamedType(field.type) : null;
-        if (named && isConnectionName(named.name)) nested.push({ nodes: nodesOf(node[key]), selection: nodeSelection(s.selectionSet), type: nodeType(named as GraphQLCompositeType) });
+        if (named && isConnectionName(named.name))
+          nested.push({
+            nodes: nodesOf(node[key]),
+            selection: nodeSelection(s.selectionSet),
+            type: nodeType(named as GraphQLCompositeType),
+          });
         else if (key in node) own[key] = node[key];
       }
     };
@@ -161,15 +196,18 @@ export function jsonlLines(schema: GraphQLSchema, checked: CheckedBulkQuery, dat
     if (parentId) own.__parentId = parentId;
     out.push(JSON.stringify(own));
     const id = typeof node.id === "string" ? node.id : null;
-    for (const connection of nested) for (const child of connection.nodes) flatten(child, connection.selection, connection.type, id, children);
+    for (const connection of nested)
+      for (const child of connection.nodes) flatten(child, connection.selection, connection.type, id, children);
   };
-  const nodeType = (connection: GraphQLCompositeType) => getNamedType(fieldOf(connection, "nodes")!.type) as GraphQLCompositeType;
+  const nodeType = (connection: GraphQLCompositeType) =>
+    getNamedType(fieldOf(connection, "nodes")!.type) as GraphQLCompositeType;
   const nodeSelection = (set: SelectionSetNode | undefined): SelectionSetNode | undefined => {
     for (const s of set?.selections ?? []) {
       if (s.kind !== Kind.FIELD) continue;
       if (s.name.value === "nodes") return s.selectionSet;
       if (s.name.value === "edges") {
-        for (const inner of s.selectionSet?.selections ?? []) if (inner.kind === Kind.FIELD && inner.name.value === "node") return inner.selectionSet;
+        for (const inner of s.selectionSet?.selections ?? [])
+          if (inner.kind === Kind.FIELD && inner.name.value === "node") return inner.selectionSet;
       }
     }
     return undefined;

@@ -67,7 +67,10 @@ const standin = await startStandin({
   shop: values.shop,
   accessToken: values["access-token"],
   orders,
-  scopes: values.scopes?.split(",").map((s) => s.trim()).filter(Boolean),
+  scopes: values.scopes
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
   latencyMs: intOption(values["latency-ms"], "latency-ms", 0),
   bucketSize: intOption(values["bucket-size"], "bucket-size", 2000),
   restoreRate: intOption(values["restore-rate"], "restore-rate", 100),
@@ -82,6 +85,8 @@ const standin = await startStandin({
 });
 
 process.stdout.write(`${JSON.stringify({ url: standin.url, shop: standin.shop, accessToken: standin.accessToken })}\n`);
-stderrLog(`Admin GraphQL stand-in for ${standin.shop} at ${standin.graphqlUrl()} (${orders.length} orders); mutations: GET ${standin.url}/__standin/mutations; Ctrl-C stops it`);
+stderrLog(
+  `Admin GraphQL stand-in for ${standin.shop} at ${standin.graphqlUrl()} (${orders.length} orders); mutations: GET ${standin.url}/__standin/mutations; Ctrl-C stops it`,
+);
 
 stopOnSignals(() => standin.stop());

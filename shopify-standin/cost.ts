@@ -29,7 +29,12 @@ function fieldsOf(type: GraphQLCompositeType): Record<string, GraphQLField<unkno
   return isObjectType(type) || isInterfaceType(type) ? type.getFields() : {};
 }
 
-function argument(field: GraphQLField<unknown, unknown>, node: { arguments?: readonly { name: { value: string }; value: never }[] }, name: string, ctx: Context): unknown {
+function argument(
+  field: GraphQLField<unknown, unknown>,
+  node: { arguments?: readonly { name: { value: string }; value: never }[] },
+  name: string,
+  ctx: Context,
+): unknown {
   const def = field.args.find((a) => a.name === name);
   const ast = node.arguments?.find((a) => a.name.value === name);
   if (!def || !ast) return undefined;
@@ -37,7 +42,11 @@ function argument(field: GraphQLField<unknown, unknown>, node: { arguments?: rea
 }
 
 /** Each selected field with its definition and the type it is selected on (fragments flattened). */
-function* selected(selectionSet: SelectionSetNode, type: GraphQLCompositeType, ctx: Context): Generator<{ key: string; node: never; field: GraphQLField<unknown, unknown> }> {
+function* selected(
+  selectionSet: SelectionSetNode,
+  type: GraphQLCompositeType,
+  ctx: Context,
+): Generator<{ key: string; node: never; field: GraphQLField<unknown, unknown> }> {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       const field = fieldsOf(type)[selection.name.value];
@@ -45,7 +54,9 @@ function* selected(selectionSet: SelectionSetNode, type: GraphQLCompositeType, c
     } else {
       const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : ctx.fragments[selection.name.value];
       if (!fragment) continue;
-      const on = fragment.typeCondition ? (ctx.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType) : type;
+      const on = fragment.typeCondition
+        ? (ctx.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType)
+        : type;
       yield* selected(fragment.selectionSet, on, ctx);
     }
   }
@@ -80,14 +91,26 @@ function nodeCost(selectionSet: SelectionSetNode | undefined, connection: GraphQ
     if (field.name === "nodes") cost += 1 + requestedOf(sub, named, ctx);
     if (field.name === "edges" && sub) {
       for (const inner of selected(sub, named, ctx)) {
-        if (inner.field.name === "node") cost += 1 + requestedOf((inner.node as { selectionSet?: SelectionSetNode }).selectionSet, getNamedType(inner.field.type) as GraphQLCompositeType, ctx);
+        if (inner.field.name === "node")
+          cost +=
+            1 +
+            requestedOf(
+              (inner.node as { selectionSet?: SelectionSetNode }).selectionSet,
+              getNamedType(inner.field.type) as GraphQLCompositeType,
+              ctx,
+            );
       }
     }
   }
   return cost;
 }
 
-function actualOf(selectionSet: SelectionSetNode | undefined, type: GraphQLCompositeType, data: unknown, ctx: Context): number {
+function actualOf(
+  selectionSet: SelectionSetNode | undefined,
+  type: GraphQLCompositeType,
+  data: unknown,
+  ctx: Context,
+): number {
   if (!selectionSet || data === null || typeof data !== "object") return 0;
   let total = 0;
   const record = data as Record<string, unknown>;
@@ -98,14 +121,20 @@ function actualOf(selectionSet: SelectionSetNode | undefined, type: GraphQLCompo
     const sub = (node as { selectionSet?: SelectionSetNode }).selectionSet;
     const composite = named as GraphQLCompositeType;
     if (isConnection(named.name)) total += 2 + connectionActual(sub, composite, value, ctx);
-    else if (Array.isArray(value)) total += value.length ? 1 + Math.max(...value.map((item) => actualOf(sub, composite, item, ctx))) : 0;
+    else if (Array.isArray(value))
+      total += value.length ? 1 + Math.max(...value.map((item) => actualOf(sub, composite, item, ctx))) : 0;
     else total += 1 + actualOf(sub, composite, value, ctx);
   }
   return total;
 }
 
 /** The nodes a connection really returned, each counted once (through `edges { node }` or `nodes`). */
-function connectionActual(selectionSet: SelectionSetNode | undefined, connection: GraphQLCompositeType, data: unknown, ctx: Context): number {
+function connectionActual(
+  selectionSet: SelectionSetNode | undefined,
+  connection: GraphQLCompositeType,
+  data: unknown,
+  ctx: Context,
+): number {
   if (!selectionSet || data === null || typeof data !== "object") return 0;
   const record = data as Record<string, unknown>;
   let total = 0;
@@ -113,23 +142,35 @@ function connectionActual(selectionSet: SelectionSetNode | undefined, connection
     const sub = (node as { selectionSet?: SelectionSetNode }).selectionSet;
     const named = getNamedType(field.type) as GraphQLCompositeType;
     const items = Array.isArray(record[key]) ? (record[key] as unknown[]) : [];
-    if (field.name === "nodes") total += items.reduce((sum: number, item) => sum + 1 + actualOf(sub, named, item, ctx), 0);
+    if (field.name === "nodes")
+      total += items.reduce((sum: number, item) => sum + 1 + actualOf(sub, named, item, ctx), 0);
     if (field.name === "edges" && sub) {
       for (const inner of selected(sub, named, ctx)) {
         if (inner.field.name !== "node") continue;
         const nodeType = getNamedType(inner.field.type) as GraphQLCompositeType;
         const nodeSelection = (inner.node as { selectionSet?: SelectionSetNode }).selectionSet;
-        total += items.reduce((sum: number, edge) => sum + 1 + actualOf(nodeSelection, nodeType, (edge as Record<string, unknown>)?.[inner.key], ctx), 0);
+        total += items.reduce(
+          (sum: number, edge) =>
+            sum + 1 + actualOf(nodeSelection, nodeType, (edge as Record<string, unknown>)?.[inner.key], ctx),
+          0,
+        );
       }
     }
   }
   return total;
 }
 
-export function operationCost(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, data?: unknown) {
+export function operationCost(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  data?: unknown,
+) {
   const ctx: Context = { schema, fragments, variables };
   const root = (operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType())!;
-  const mutationCost = operation.operation === "mutation" ? 10 * [...selected(operation.selectionSet, root, ctx)].length : 0;
+  const mutationCost =
+    operation.operation === "mutation" ? 10 * [...selected(operation.selectionSet, root, ctx)].length : 0;
   const requested = mutationCost + requestedOf(operation.selectionSet, root, ctx);
   const actual = data === undefined ? null : mutationCost + actualOf(operation.selectionSet, root, data, ctx);
   return { requested, actual };

@@ -17,7 +17,13 @@ export interface GqlMoneyBag {
 }
 
 /** A stored order: the GraphQL Order's fields, with the connections as plain arrays (resolvers page them). */
-export type StoredOrder = Record<string, any> & { id: string; legacyResourceId: string; createdAt: string; updatedAt: string; processedAt: string };
+export type StoredOrder = Record<string, any> & {
+  id: string;
+  legacyResourceId: string;
+  createdAt: string;
+  updatedAt: string;
+  processedAt: string;
+};
 
 export const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
 
@@ -35,7 +41,10 @@ export function utc(value: string): string {
 }
 
 function money(amount: unknown, currencyCode: string): GqlMoney {
-  return { amount: shopifyDecimal(amount === null || amount === undefined || amount === "" ? "0" : (amount as string)), currencyCode };
+  return {
+    amount: shopifyDecimal(amount === null || amount === undefined || amount === "" ? "0" : (amount as string)),
+    currencyCode,
+  };
 }
 
 function bag(set: Rest | null | undefined, amount: unknown, shop: string, presentment: string): GqlMoneyBag {
@@ -126,8 +135,12 @@ function lineItem(item: Rest, order: Rest, shop: string, presentment: string) {
     taxable: item.taxable ?? true,
     requiresShipping: item.requires_shipping ?? true,
     isGiftCard: item.gift_card ?? false,
-    product: item.product_id ? { id: gid("Product", item.product_id), legacyResourceId: String(item.product_id) } : null,
-    variant: item.variant_id ? { id: gid("ProductVariant", item.variant_id), legacyResourceId: String(item.variant_id) } : null,
+    product: item.product_id
+      ? { id: gid("Product", item.product_id), legacyResourceId: String(item.product_id) }
+      : null,
+    variant: item.variant_id
+      ? { id: gid("ProductVariant", item.variant_id), legacyResourceId: String(item.variant_id) }
+      : null,
   };
 }
 
@@ -155,22 +168,45 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
     presentmentCurrencyCode: presentment,
     taxesIncluded: order.taxes_included ?? false,
     totalPriceSet: bag(order.total_price_set, order.total_price, shop, presentment),
-    currentTotalPriceSet: bag(order.current_total_price_set, order.current_total_price ?? order.total_price, shop, presentment),
-    subtotalPriceSet: order.subtotal_price_set || order.subtotal_price !== undefined ? bag(order.subtotal_price_set, order.subtotal_price, shop, presentment) : null,
-    totalTaxSet: order.total_tax_set || order.total_tax !== undefined ? bag(order.total_tax_set, order.total_tax, shop, presentment) : null,
-    totalDiscountsSet: order.total_discounts_set || order.total_discounts !== undefined ? bag(order.total_discounts_set, order.total_discounts, shop, presentment) : null,
+    currentTotalPriceSet: bag(
+      order.current_total_price_set,
+      order.current_total_price ?? order.total_price,
+      shop,
+      presentment,
+    ),
+    subtotalPriceSet:
+      order.subtotal_price_set || order.subtotal_price !== undefined
+        ? bag(order.subtotal_price_set, order.subtotal_price, shop, presentment)
+        : null,
+    totalTaxSet:
+      order.total_tax_set || order.total_tax !== undefined
+        ? bag(order.total_tax_set, order.total_tax, shop, presentment)
+        : null,
+    totalDiscountsSet:
+      order.total_discounts_set || order.total_discounts !== undefined
+        ? bag(order.total_discounts_set, order.total_discounts, shop, presentment)
+        : null,
     totalTipReceivedSet: bag(null, order.total_tip_received ?? "0", shop, shop),
     email: orNull(order.email),
     phone: orNull(order.phone),
     note: orNull(order.note),
-    tags: typeof order.tags === "string" ? order.tags.split(",").map((t: string) => t.trim()).filter(Boolean) : [],
+    tags:
+      typeof order.tags === "string"
+        ? order.tags
+            .split(",")
+            .map((t: string) => t.trim())
+            .filter(Boolean)
+        : [],
     customer: order.customer
       ? {
           id: gid("Customer", order.customer.id),
           legacyResourceId: String(order.customer.id),
           firstName: orNull(order.customer.first_name),
           lastName: orNull(order.customer.last_name),
-          displayName: [order.customer.first_name, order.customer.last_name].filter(Boolean).join(" ") || order.customer.email || "",
+          displayName:
+            [order.customer.first_name, order.customer.last_name].filter(Boolean).join(" ") ||
+            order.customer.email ||
+            "",
           email: orNull(order.customer.email),
           phone: orNull(order.customer.phone),
           defaultEmailAddress: order.customer.email ? { emailAddress: order.customer.email } : null,
@@ -179,7 +215,10 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
       : null,
     billingAddress: address(order.billing_address, `${id}1`),
     shippingAddress: address(order.shipping_address, `${id}2`),
-    customAttributes: (order.note_attributes ?? []).map((a: Rest) => ({ key: String(a.name), value: a.value === null || a.value === undefined ? null : String(a.value) })),
+    customAttributes: (order.note_attributes ?? []).map((a: Rest) => ({
+      key: String(a.name),
+      value: a.value === null || a.value === undefined ? null : String(a.value),
+    })),
     paymentGatewayNames: order.payment_gateway_names ?? (order.gateway ? [order.gateway] : []),
     displayFinancialStatus: order.financial_status ? String(order.financial_status).toUpperCase() : null,
     lineItems,
@@ -197,7 +236,11 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
       _index: index,
     })),
     fulfillments: (order.fulfillments ?? []).map((f: Rest, index: number) => {
-      const numbers: string[] = f.tracking_numbers?.length ? f.tracking_numbers : f.tracking_number ? [f.tracking_number] : [];
+      const numbers: string[] = f.tracking_numbers?.length
+        ? f.tracking_numbers
+        : f.tracking_number
+          ? [f.tracking_number]
+          : [];
       const urls: string[] = f.tracking_urls ?? (f.tracking_url ? [f.tracking_url] : []);
       const trackingInfo = numbers.length
         ? numbers.map((number, i) => ({ company: orNull(f.tracking_company), number, url: urls[i] ?? null }))
@@ -219,7 +262,14 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
       createdAt: r.created_at ? utc(r.created_at) : null,
       refundLineItems: (r.refund_line_items ?? []).map((rl: Rest) => ({
         id: rl.id ? gid("RefundLineItem", rl.id) : null,
-        lineItem: byId.get(gid("LineItem", rl.line_item_id)) ?? lineItem(rl.line_item ?? { id: rl.line_item_id, title: "", quantity: rl.quantity, price: "0" }, order, shop, presentment),
+        lineItem:
+          byId.get(gid("LineItem", rl.line_item_id)) ??
+          lineItem(
+            rl.line_item ?? { id: rl.line_item_id, title: "", quantity: rl.quantity, price: "0" },
+            order,
+            shop,
+            presentment,
+          ),
         quantity: rl.quantity,
       })),
       orderAdjustments: (r.order_adjustments ?? []).map((a: Rest, i: number) => ({
@@ -231,7 +281,10 @@ export function restToGraphqlOrder(order: Rest): StoredOrder {
     })),
     metafields: [],
     // A B2B order's buyer (the REST order's `company`): resolved against the stand-in's companies when read.
-    companyRef: order.company?.id && order.company?.location_id ? { companyId: gid("Company", order.company.id), locationId: gid("CompanyLocation", order.company.location_id) } : null,
+    companyRef:
+      order.company?.id && order.company?.location_id
+        ? { companyId: gid("Company", order.company.id), locationId: gid("CompanyLocation", order.company.location_id) }
+        : null,
   };
 }
 
@@ -266,12 +319,25 @@ export interface StandinCompany {
 const storedMetafields = (list: StandinCompany["metafields"], owner: string) =>
   (list ?? []).map((m, i) => {
     const stamp = "2026-01-01T00:00:00Z";
-    return { id: gid("Metafield", `${owner.replace(/\D/g, "")}${i + 1}`), namespace: m.namespace, key: m.key, value: m.value, type: m.type ?? "single_line_text_field", compareDigest: String(i), createdAt: stamp, updatedAt: stamp };
+    return {
+      id: gid("Metafield", `${owner.replace(/\D/g, "")}${i + 1}`),
+      namespace: m.namespace,
+      key: m.key,
+      value: m.value,
+      type: m.type ?? "single_line_text_field",
+      compareDigest: String(i),
+      createdAt: stamp,
+      updatedAt: stamp,
+    };
   });
 
 /** A company in the GraphQL shape: the company and each of its locations, keyed by GID. */
 export function storedCompany(company: StandinCompany): { company: Rest; locations: Rest[] } {
-  const stored: Rest = { id: gid("Company", company.id), name: company.name, metafields: storedMetafields(company.metafields, String(company.id)) };
+  const stored: Rest = {
+    id: gid("Company", company.id),
+    name: company.name,
+    metafields: storedMetafields(company.metafields, String(company.id)),
+  };
   const locations = company.locations.map((l) => ({
     id: gid("CompanyLocation", l.id),
     name: l.name,

@@ -24,7 +24,11 @@ export interface ParsedSearch {
 }
 
 const FIELDS = new Set(["id", "created_at", "updated_at", "processed_at", "financial_status", "name", "test", "tag"]);
-const DATE_FIELDS: Record<string, keyof StoredOrder> = { created_at: "createdAt", updated_at: "updatedAt", processed_at: "processedAt" };
+const DATE_FIELDS: Record<string, keyof StoredOrder> = {
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+  processed_at: "processedAt",
+};
 const UNPAID = new Set(["PENDING", "AUTHORIZED", "PARTIALLY_PAID", "EXPIRED"]);
 
 function tokens(query: string): string[] {
@@ -88,7 +92,9 @@ function matchesTerm(order: StoredOrder, term: Term, zone: string): boolean {
   const { field, op, value } = term;
   if (field === null) {
     const needle = value.toLowerCase();
-    return [order.name, order.email, order.legacyResourceId].some((v) => typeof v === "string" && v.toLowerCase().includes(needle));
+    return [order.name, order.email, order.legacyResourceId].some(
+      (v) => typeof v === "string" && v.toLowerCase().includes(needle),
+    );
   }
   if (field === "id") {
     if (!/^\d+$/.test(value)) return false;
@@ -101,7 +107,8 @@ function matchesTerm(order: StoredOrder, term: Term, zone: string): boolean {
     const bound = instant(value, zone);
     if (Number.isNaN(bound)) return false;
     // `created_at:2026-11-20` means that day.
-    if (op === ":" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return at >= bound && at < DateTime.fromMillis(bound, { zone }).plus({ days: 1 }).toMillis();
+    if (op === ":" && /^\d{4}-\d{2}-\d{2}$/.test(value))
+      return at >= bound && at < DateTime.fromMillis(bound, { zone }).plus({ days: 1 }).toMillis();
     return compare(at, bound, op);
   }
   if (field === "financial_status") {
@@ -109,7 +116,11 @@ function matchesTerm(order: StoredOrder, term: Term, zone: string): boolean {
     const wanted = value.toUpperCase();
     return wanted === "UNPAID" ? UNPAID.has(status) : status === wanted;
   }
-  if (field === "name") return String(order.name).toLowerCase() === value.toLowerCase() || String(order.name).toLowerCase() === `#${value.toLowerCase()}`;
+  if (field === "name")
+    return (
+      String(order.name).toLowerCase() === value.toLowerCase() ||
+      String(order.name).toLowerCase() === `#${value.toLowerCase()}`
+    );
   if (field === "test") return String(order.test) === value.toLowerCase();
   if (field === "tag") return (order.tags as string[]).some((tag) => tag.toLowerCase() === value.toLowerCase());
   return false;

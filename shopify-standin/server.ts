@@ -117,7 +117,11 @@ export interface Standin {
   /** POST target of GraphQL requests for an API version. */
   graphqlUrl(version?: string): string;
   /** One GraphQL request in-process (no HTTP, no token check), as the HTTP endpoint answers it. */
-  request(body: { query: string; variables?: Record<string, unknown>; operationName?: string }): Promise<{ status: number; json: any }>;
+  request(body: {
+    query: string;
+    variables?: Record<string, unknown>;
+    operationName?: string;
+  }): Promise<{ status: number; json: any }>;
   setFaults(faults: Faults): void;
   /** Ends every bulk operation still building now, as if its build time had passed (test control). */
   finishBulkOperations(): Promise<void>;
@@ -128,7 +132,16 @@ export interface Standin {
   setScopes(scopes: string[]): void;
   mutations(): RecordedMutation[];
   /** Requests, THROTTLED and 5xx answers, and the query cost paid (actual points, summed over answered queries). */
-  stats(): { requests: number; throttled: number; serverErrors: number; queries: number; pointsSpent: number; bulkOperations: number; bulkDownloads: number; webhooks: number };
+  stats(): {
+    requests: number;
+    throttled: number;
+    serverErrors: number;
+    queries: number;
+    pointsSpent: number;
+    bulkOperations: number;
+    bulkDownloads: number;
+    webhooks: number;
+  };
   stop(): Promise<void>;
 }
 
@@ -165,7 +178,11 @@ class Bucket {
   }
   status() {
     this.refill();
-    return { maximumAvailable: this.size, currentlyAvailable: Math.floor(this.available), restoreRate: this.restoreRate };
+    return {
+      maximumAvailable: this.size,
+      currentlyAvailable: Math.floor(this.available),
+      restoreRate: this.restoreRate,
+    };
   }
 }
 
@@ -182,8 +199,13 @@ function pageSize(args: { first?: number | null; last?: number | null }, context
   // A bulk operation reads whole connections; page sizes do not apply.
   if (context?.bulk) return Number.POSITIVE_INFINITY;
   const size = args.first ?? args.last;
-  if (size === null || size === undefined) throw new GraphQLError("you must provide one of first or last", { extensions: { code: "BAD_REQUEST" } });
-  if (size < 0 || size > MAX_PAGE) throw new GraphQLError(`The ${args.first !== undefined && args.first !== null ? "first" : "last"} argument must be between 0 and ${MAX_PAGE}.`, { extensions: { code: "BAD_REQUEST" } });
+  if (size === null || size === undefined)
+    throw new GraphQLError("you must provide one of first or last", { extensions: { code: "BAD_REQUEST" } });
+  if (size < 0 || size > MAX_PAGE)
+    throw new GraphQLError(
+      `The ${args.first !== undefined && args.first !== null ? "first" : "last"} argument must be between 0 and ${MAX_PAGE}.`,
+      { extensions: { code: "BAD_REQUEST" } },
+    );
   return size;
 }
 
@@ -279,7 +301,10 @@ function orderConnection(sorted: Keyed[], args: any, context?: { bulk?: boolean 
   }
   const list = sorted.slice(start, end);
   const page = forward ? list.slice(0, size) : list.slice(Math.max(0, list.length - size));
-  const edges = page.map(({ order, key }) => ({ cursor: encodeCursor({ last_id: key[1], last_value: key[0] }), node: order }));
+  const edges = page.map(({ order, key }) => ({
+    cursor: encodeCursor({ last_id: key[1], last_value: key[0] }),
+    node: order,
+  }));
   return {
     edges,
     nodes: page.map((p) => p.order),
@@ -294,13 +319,32 @@ function orderConnection(sorted: Keyed[], args: any, context?: { bulk?: boolean 
 
 function accessDenied(field: string, scope: string) {
   return new GraphQLError(`Access denied for ${field} field. Required access: \`${scope}\` access scope.`, {
-    extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess: `\`${scope}\` access scope.` },
+    extensions: {
+      code: "ACCESS_DENIED",
+      documentation: "https://shopify.dev/api/usage/access-scopes",
+      requiredAccess: `\`${scope}\` access scope.`,
+    },
   });
 }
 
 const METAFIELD_TYPES = new Set([
-  "boolean", "color", "date", "date_time", "json", "money", "multi_line_text_field", "number_decimal", "number_integer",
-  "rating", "rich_text_field", "single_line_text_field", "url", "file_reference", "product_reference", "list.single_line_text_field", "id",
+  "boolean",
+  "color",
+  "date",
+  "date_time",
+  "json",
+  "money",
+  "multi_line_text_field",
+  "number_decimal",
+  "number_integer",
+  "rating",
+  "rich_text_field",
+  "single_line_text_field",
+  "url",
+  "file_reference",
+  "product_reference",
+  "list.single_line_text_field",
+  "id",
 ]);
 
 function metafieldValueError(type: string, value: string): string | null {
@@ -349,8 +393,18 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const bulkOperations = new Map<string, BulkOperationRecord>();
   const bulkTimers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
-  let webhookTarget = options.webhookUrl && options.webhookSecret ? { url: options.webhookUrl, secret: options.webhookSecret } : null;
-  const counters = { requests: 0, throttled: 0, serverErrors: 0, queries: 0, pointsSpent: 0, bulkOperations: 0, bulkDownloads: 0, webhooks: 0 };
+  let webhookTarget =
+    options.webhookUrl && options.webhookSecret ? { url: options.webhookUrl, secret: options.webhookSecret } : null;
+  const counters = {
+    requests: 0,
+    throttled: 0,
+    serverErrors: 0,
+    queries: 0,
+    pointsSpent: 0,
+    bulkOperations: 0,
+    bulkDownloads: 0,
+    webhooks: 0,
+  };
   let ids = 1;
 
   const upsertOrders = (list: unknown[]) => {
@@ -366,11 +420,13 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
 
   const companyLocations = new Map<string, any>();
   const upsertCompanies = (list: StandinCompany[]) => {
-    for (const company of list) for (const location of storedCompany(company).locations) companyLocations.set(location.id, location);
+    for (const company of list)
+      for (const location of storedCompany(company).locations) companyLocations.set(location.id, location);
   };
   upsertCompanies(options.companies ?? []);
   /** Companies are customers' data: Shopify asks read_customers or read_companies (or a write scope, which grants read). */
-  const requireCompanies = (field: string) => requireScope(field, "read_companies", "read_customers", "write_companies", "write_customers");
+  const requireCompanies = (field: string) =>
+    requireScope(field, "read_companies", "read_customers", "write_companies", "write_customers");
 
   const visible = (order: StoredOrder) =>
     scopes.has("read_all_orders") || Date.parse(order.createdAt) >= now().getTime() - READ_WINDOW_DAYS * 86_400_000;
@@ -398,10 +454,20 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         const search = parseSearch(args.query);
         searchWarnings.push(...search.warnings.map((w) => ({ ...w, query: args.query })));
         // The filtered, sorted list is kept while no order changes: a backfill pages through the same one.
-        const cacheKey = JSON.stringify([version, Math.floor(now().getTime() / 60_000), args.query ?? "", args.sortKey ?? "ID", Boolean(args.reverse)]);
+        const cacheKey = JSON.stringify([
+          version,
+          Math.floor(now().getTime() / 60_000),
+          args.query ?? "",
+          args.sortKey ?? "ID",
+          Boolean(args.reverse),
+        ]);
         let sorted = sortedCache.get(cacheKey);
         if (!sorted) {
-          sorted = sortOrders([...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)), args.sortKey ?? "ID", Boolean(args.reverse));
+          sorted = sortOrders(
+            [...orders.values()].filter((o) => visible(o) && matches(o, search, timezone)),
+            args.sortKey ?? "ID",
+            Boolean(args.reverse),
+          );
           if (sortedCache.size > 20) sortedCache.clear();
           sortedCache.set(cacheKey, sorted);
         }
@@ -450,11 +516,25 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         return o.customer ? { __typename: "Customer", ...o.customer } : null;
       },
       lineItems: (o, args, context) => listConnection(o.lineItems, args, context),
-      shippingLines: (o, args, context) => listConnection(args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved), args, context),
+      shippingLines: (o, args, context) =>
+        listConnection(
+          args.includeRemovals ? o.shippingLines : o.shippingLines.filter((s: any) => !s.isRemoved),
+          args,
+          context,
+        ),
       fulfillments: (o, args) => (args.first ? o.fulfillments.slice(0, args.first) : o.fulfillments),
       refunds: (o, args) => (args.first ? o.refunds.slice(0, args.first) : o.refunds),
-      metafield: (o, args) => o.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
-      metafields: (o, args) => listConnection(o.metafields.filter((m: any) => (!args.namespace || m.namespace === resolveNamespace(args.namespace)) && (!args.keys || args.keys.includes(`${m.namespace}.${m.key}`))), args),
+      metafield: (o, args) =>
+        o.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
+      metafields: (o, args) =>
+        listConnection(
+          o.metafields.filter(
+            (m: any) =>
+              (!args.namespace || m.namespace === resolveNamespace(args.namespace)) &&
+              (!args.keys || args.keys.includes(`${m.namespace}.${m.key}`)),
+          ),
+          args,
+        ),
     },
     PurchasingCompany: {
       company: (p) => {
@@ -466,8 +546,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         return p.location;
       },
     },
-    Company: { metafield: (c, args) => c.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null },
-    CompanyLocation: { metafield: (l, args) => l.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null },
+    Company: {
+      metafield: (c, args) =>
+        c.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
+    },
+    CompanyLocation: {
+      metafield: (l, args) =>
+        l.metafields.find((m: any) => m.namespace === resolveNamespace(args.namespace) && m.key === args.key) ?? null,
+    },
     Refund: {
       refundLineItems: (r, args, context) => listConnection(r.refundLineItems, args, context),
       orderAdjustments: (r, args, context) => listConnection(r.orderAdjustments, args, context),
@@ -475,8 +561,10 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     LineItem: { taxLines: (l, args) => (args.first ? l.taxLines.slice(0, args.first) : l.taxLines) },
     Fulfillment: { trackingInfo: (f, args) => (args.first ? f.trackingInfo.slice(0, args.first) : f.trackingInfo) },
     Mutation: {
-      tagsAdd: (_src, args) => changeTags("tagsAdd", args, (tags, given) => [...tags, ...given.filter((t) => !tags.includes(t))]),
-      tagsRemove: (_src, args) => changeTags("tagsRemove", args, (tags, given) => tags.filter((t) => !given.includes(t))),
+      tagsAdd: (_src, args) =>
+        changeTags("tagsAdd", args, (tags, given) => [...tags, ...given.filter((t) => !tags.includes(t))]),
+      tagsRemove: (_src, args) =>
+        changeTags("tagsRemove", args, (tags, given) => tags.filter((t) => !given.includes(t))),
       metafieldsSet: (_src, args) => metafieldsSet(args),
       metafieldDefinitionCreate: (_src, args) => metafieldDefinitionCreate(args),
       bulkOperationRunQuery: (_src, args, context) => bulkOperationRunQuery(args, context),
@@ -484,7 +572,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         const userErrors: any[] = [];
         const size = Buffer.byteLength(JSON.stringify(args.payload ?? null));
         if (!args.handle && !args.body) userErrors.push({ field: ["handle"], message: "Handle can't be blank" });
-        if (size > 50_000) userErrors.push({ field: ["payload"], message: "Errors validating schema:\n  Properties size exceeds the limit of 50000 bytes.\n" });
+        if (size > 50_000)
+          userErrors.push({
+            field: ["payload"],
+            message: "Errors validating schema:\n  Properties size exceeds the limit of 50000 bytes.\n",
+          });
         record("flowTriggerReceive", args, userErrors);
         return { userErrors };
       },
@@ -495,7 +587,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     for (const [name, resolve] of Object.entries(fields)) type.getFields()[name].resolve = resolve;
   }
   (schema.getType("Node") as any).resolveType = (value: any) =>
-    String(value.id).startsWith("gid://shopify/Order/") ? "Order" : String(value.id).startsWith("gid://shopify/BulkOperation/") ? "BulkOperation" : undefined;
+    String(value.id).startsWith("gid://shopify/Order/")
+      ? "Order"
+      : String(value.id).startsWith("gid://shopify/BulkOperation/")
+        ? "BulkOperation"
+        : undefined;
   (schema.getType("DiscountApplication") as any).resolveType = (value: any) => value.__typename;
   (schema.getType("PurchasingEntity") as any).resolveType = (value: any) => value.__typename;
 
@@ -510,10 +606,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   function changeTags(field: string, args: any, change: (tags: string[], given: string[]) => string[]) {
     requireScope(field, "write_orders");
     const order = orders.get(args.id);
-    const given = (args.tags as string[]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean);
+    const given = (args.tags as string[])
+      .flatMap((t) => t.split(","))
+      .map((t) => t.trim())
+      .filter(Boolean);
     const userErrors: any[] = [];
     if (!order) userErrors.push({ field: ["id"], message: "Order does not exist" });
-    else if (given.some((t) => t.length > 40)) userErrors.push({ field: ["tags"], message: "Tags is invalid: a tag must be 40 characters or fewer" });
+    else if (given.some((t) => t.length > 40))
+      userErrors.push({ field: ["tags"], message: "Tags is invalid: a tag must be 40 characters or fewer" });
     else {
       order.tags = change(order.tags, given);
       touch(order);
@@ -526,20 +626,41 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     requireScope("metafieldsSet", "write_orders");
     const inputs: any[] = args.metafields;
     const userErrors: any[] = [];
-    if (inputs.length > 25) userErrors.push({ field: ["metafields"], message: "Exceeded the maximum metafields input limit of 25.", code: "LESS_THAN_OR_EQUAL_TO", elementIndex: null });
+    if (inputs.length > 25)
+      userErrors.push({
+        field: ["metafields"],
+        message: "Exceeded the maximum metafields input limit of 25.",
+        code: "LESS_THAN_OR_EQUAL_TO",
+        elementIndex: null,
+      });
     inputs.forEach((input, index) => {
       const at = (name: string) => ["metafields", String(index), name];
       const order = orders.get(input.ownerId);
       const namespace = resolveNamespace(input.namespace);
       const definition = definitions.get(`ORDER/${namespace}/${input.key}`);
       const type = input.type ?? definition?.type?.name;
-      if (!order) userErrors.push({ field: at("ownerId"), message: "Owner does not exist.", code: "INVALID", elementIndex: index });
-      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) userErrors.push({ field: at("key"), message: "Key is invalid.", code: "INVALID", elementIndex: index });
-      if (!type) userErrors.push({ field: at("type"), message: "Type can't be blank.", code: "BLANK", elementIndex: index });
-      else if (!METAFIELD_TYPES.has(type)) userErrors.push({ field: at("type"), message: "Type must be one of the following: …", code: "INCLUSION", elementIndex: index });
+      if (!order)
+        userErrors.push({
+          field: at("ownerId"),
+          message: "Owner does not exist.",
+          code: "INVALID",
+          elementIndex: index,
+        });
+      if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key))
+        userErrors.push({ field: at("key"), message: "Key is invalid.", code: "INVALID", elementIndex: index });
+      if (!type)
+        userErrors.push({ field: at("type"), message: "Type can't be blank.", code: "BLANK", elementIndex: index });
+      else if (!METAFIELD_TYPES.has(type))
+        userErrors.push({
+          field: at("type"),
+          message: "Type must be one of the following: …",
+          code: "INCLUSION",
+          elementIndex: index,
+        });
       else {
         const problem = metafieldValueError(type, input.value);
-        if (problem) userErrors.push({ field: at("value"), message: problem, code: "INVALID_VALUE", elementIndex: index });
+        if (problem)
+          userErrors.push({ field: at("value"), message: problem, code: "INVALID_VALUE", elementIndex: index });
       }
     });
     let metafields: any[] | null = null;
@@ -553,7 +674,17 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         const type = input.type ?? definitions.get(`ORDER/${namespace}/${input.key}`)?.type?.name;
         const digest = createHash("sha256").update(input.value).digest("hex");
         if (existing) Object.assign(existing, { value: input.value, type, compareDigest: digest, updatedAt: stamp });
-        else order.metafields.push({ id: gid("Metafield", ids++), namespace, key: input.key, value: input.value, type, compareDigest: digest, createdAt: stamp, updatedAt: stamp });
+        else
+          order.metafields.push({
+            id: gid("Metafield", ids++),
+            namespace,
+            key: input.key,
+            value: input.value,
+            type,
+            compareDigest: digest,
+            createdAt: stamp,
+            updatedAt: stamp,
+          });
         touch(order);
         return order.metafields.find((m: any) => m.namespace === namespace && m.key === input.key);
       });
@@ -568,12 +699,28 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const namespace = resolveNamespace(input.namespace);
     const key = `${input.ownerType}/${namespace}/${input.key}`;
     const userErrors: any[] = [];
-    if (definitions.has(key)) userErrors.push({ field: ["definition", "key"], message: `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`, code: "TAKEN" });
-    if (!METAFIELD_TYPES.has(input.type)) userErrors.push({ field: ["definition", "type"], message: "Type is invalid.", code: "INCLUSION" });
-    if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key)) userErrors.push({ field: ["definition", "key"], message: "Key is invalid.", code: "INVALID_CHARACTER" });
+    if (definitions.has(key))
+      userErrors.push({
+        field: ["definition", "key"],
+        message: `Key is in use for ${input.ownerType.toLowerCase()} metafields on the '${namespace}' namespace.`,
+        code: "TAKEN",
+      });
+    if (!METAFIELD_TYPES.has(input.type))
+      userErrors.push({ field: ["definition", "type"], message: "Type is invalid.", code: "INCLUSION" });
+    if (!/^[a-zA-Z0-9_-]{2,64}$/.test(input.key))
+      userErrors.push({ field: ["definition", "key"], message: "Key is invalid.", code: "INVALID_CHARACTER" });
     let createdDefinition = null;
     if (userErrors.length === 0) {
-      createdDefinition = { id: gid("MetafieldDefinition", ids++), name: input.name, namespace, key: input.key, description: input.description ?? null, type: { name: input.type }, ownerType: input.ownerType, access: input.access ?? null };
+      createdDefinition = {
+        id: gid("MetafieldDefinition", ids++),
+        name: input.name,
+        namespace,
+        key: input.key,
+        description: input.description ?? null,
+        type: { name: input.type },
+        ownerType: input.ownerType,
+        access: input.access ?? null,
+      };
       definitions.set(key, createdDefinition);
     }
     record("metafieldDefinitionCreate", args, userErrors);
@@ -588,7 +735,13 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     const status = operation.status;
     // The objects processed so far, as the build goes on.
     const objectCount = running
-      ? Math.min(operation.lines.length, Math.floor((operation.lines.length * (now().getTime() - operation.createdAtMs)) / Math.max(1, operation.finishAt - operation.createdAtMs)))
+      ? Math.min(
+          operation.lines.length,
+          Math.floor(
+            (operation.lines.length * (now().getTime() - operation.createdAtMs)) /
+              Math.max(1, operation.finishAt - operation.createdAtMs),
+          ),
+        )
       : operation.objectCount;
     const completed = status === "COMPLETED";
     return {
@@ -596,7 +749,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       status,
       errorCode: operation.errorCode,
       objectCount: String(Math.max(0, objectCount)),
-      rootObjectCount: String(running ? Math.floor((objectCount * operation.roots) / Math.max(1, operation.lines.length)) : operation.rootObjectCount),
+      rootObjectCount: String(
+        running
+          ? Math.floor((objectCount * operation.roots) / Math.max(1, operation.lines.length))
+          : operation.rootObjectCount,
+      ),
       url: completed ? `${baseUrl}/__bulk/${operation.token}.jsonl` : null,
       partialDataUrl: null,
       fileSize: completed ? String(operation.lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)) : null,
@@ -613,8 +770,20 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (running.length >= limit) {
       const userErrors =
         limit === 1
-          ? [{ code: "OPERATION_IN_PROGRESS", field: null, message: `A bulk query operation for this app and shop is already in progress: ${running[0].id}.` }]
-          : [{ code: "LIMIT_REACHED", field: null, message: `Bulk operations limit reached: ${limit} bulk query operations may run at once in API ${context.apiVersion}. Please try again later.` }];
+          ? [
+              {
+                code: "OPERATION_IN_PROGRESS",
+                field: null,
+                message: `A bulk query operation for this app and shop is already in progress: ${running[0].id}.`,
+              },
+            ]
+          : [
+              {
+                code: "LIMIT_REACHED",
+                field: null,
+                message: `Bulk operations limit reached: ${limit} bulk query operations may run at once in API ${context.apiVersion}. Please try again later.`,
+              },
+            ];
       record("bulkOperationRunQuery", { query: args.query }, userErrors);
       return { bulkOperation: null, userErrors };
     }
@@ -656,17 +825,29 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     // As at Shopify, the mutation answers at once and the operation builds in the background: the file is made
     // after the answer is sent, and the operation ends `msPerObject` per root object after it was created.
     operation.built = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const result = await execute({ schema, document: checked.document, variableValues: {}, contextValue: { apiVersion: context.apiVersion, bulk: true } });
+      const result = await execute({
+        schema,
+        document: checked.document,
+        variableValues: {},
+        contextValue: { apiVersion: context.apiVersion, bulk: true },
+      });
       if (result.errors?.some((e) => e.extensions?.code === "ACCESS_DENIED")) operation.failWith = "ACCESS_DENIED";
-      const { lines, roots } = result.data ? jsonlLines(schema, checked, result.data as Record<string, unknown>) : { lines: [], roots: 0 };
+      const { lines, roots } = result.data
+        ? jsonlLines(schema, checked, result.data as Record<string, unknown>)
+        : { lines: [], roots: 0 };
       operation.lines = lines;
       operation.roots = roots;
       operation.finishAt = created.getTime() + Math.ceil(roots * msPerObject);
       if (operation.status !== "CREATED" && operation.status !== "RUNNING") return;
-      const timer = setTimeout(() => {
-        bulkTimers.delete(timer);
-        finishBulk(operation, context.apiVersion).catch((error: unknown) => log(`bulk operation ${id}: ${(error as Error).message}`));
-      }, Math.max(0, operation.finishAt - now().getTime()));
+      const timer = setTimeout(
+        () => {
+          bulkTimers.delete(timer);
+          finishBulk(operation, context.apiVersion).catch((error: unknown) =>
+            log(`bulk operation ${id}: ${(error as Error).message}`),
+          );
+        },
+        Math.max(0, operation.finishAt - now().getTime()),
+      );
       bulkTimers.add(timer);
     });
     record("bulkOperationRunQuery", { query: args.query }, []);
@@ -701,9 +882,19 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       status: operation.status.toLowerCase(),
       type: "query",
     });
-    const headers = webhookHeaders({ topic: "bulk_operations/finish", shop, rawBody, secret: webhookTarget.secret, apiVersion });
+    const headers = webhookHeaders({
+      topic: "bulk_operations/finish",
+      shop,
+      rawBody,
+      secret: webhookTarget.secret,
+      apiVersion,
+    });
     counters.webhooks++;
-    const response = await fetch(`${webhookTarget.url.replace(/\/+$/, "")}/webhooks/bulk_operations/finish`, { method: "POST", headers, body: rawBody });
+    const response = await fetch(`${webhookTarget.url.replace(/\/+$/, "")}/webhooks/bulk_operations/finish`, {
+      method: "POST",
+      headers,
+      body: rawBody,
+    });
     log(`bulk_operations/finish ${operation.id} → ${response.status}`);
   }
 
@@ -736,7 +927,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
 
   /** One GraphQL request: validated, cost checked against the bucket, executed. */
   async function runGraphql(body: any, apiVersion = "2026-10"): Promise<{ status: number; json: unknown }> {
-    if (typeof body?.query !== "string") return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
+    if (typeof body?.query !== "string")
+      return { status: 400, json: { errors: [{ message: "No query string was present" }] } };
     // Parsed and validated once per query text: a backfill sends the same few queries thousands of times.
     let checked = documents.get(body.query);
     if (!checked) {
@@ -744,23 +936,57 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         const document = parse(body.query);
         checked = { document, errors: validate(schema, document, specifiedRules) };
       } catch (error) {
-        return { status: 200, json: { errors: [{ message: (error as GraphQLError).message, locations: (error as GraphQLError).locations, extensions: { code: "GRAPHQL_PARSE_FAILED" } }] } };
+        return {
+          status: 200,
+          json: {
+            errors: [
+              {
+                message: (error as GraphQLError).message,
+                locations: (error as GraphQLError).locations,
+                extensions: { code: "GRAPHQL_PARSE_FAILED" },
+              },
+            ],
+          },
+        };
       }
       if (documents.size > 500) documents.clear();
       documents.set(body.query, checked);
     }
     const { document, errors } = checked;
-    if (errors.length) return { status: 200, json: { errors: errors.map((e) => ({ message: e.message, locations: e.locations, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) } };
-    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    if (errors.length)
+      return {
+        status: 200,
+        json: {
+          errors: errors.map((e) => ({
+            message: e.message,
+            locations: e.locations,
+            extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+          })),
+        },
+      };
+    const operations = document.definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
     const operation = body.operationName ? operations.find((o) => o.name?.value === body.operationName) : operations[0];
     if (!operation) return { status: 200, json: { errors: [{ message: "No operation named " + body.operationName }] } };
-    const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+    const fragments = Object.fromEntries(
+      document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((f) => [f.name.value, f]),
+    );
     const variables = (body.variables ?? {}) as Record<string, unknown>;
     const { requested } = operationCost(schema, operation, fragments, variables);
     if (requested > maxQueryCost) {
       return {
         status: 200,
-        json: { errors: [{ message: `Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`, extensions: { code: "MAX_COST_EXCEEDED", cost: requested, maxCost: maxQueryCost } }] },
+        json: {
+          errors: [
+            {
+              message: `Query cost is ${requested}, which exceeds the single query max cost limit (${maxQueryCost}).`,
+              extensions: { code: "MAX_COST_EXCEEDED", cost: requested, maxCost: maxQueryCost },
+            },
+          ],
+        },
       };
     }
     const throttledAnswer = () => {
@@ -768,8 +994,15 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       return {
         status: 200,
         json: {
-          errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
-          extensions: { cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: bucket.status() } },
+          errors: [
+            {
+              message: "Throttled",
+              extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+            },
+          ],
+          extensions: {
+            cost: { requestedQueryCost: requested, actualQueryCost: null, throttleStatus: bucket.status() },
+          },
         },
       };
     };
@@ -779,19 +1012,38 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     }
     if (!bucket.take(requested)) return throttledAnswer();
     searchWarnings = [];
-    const result = await execute({ schema, document, operationName: body.operationName, variableValues: variables, contextValue: { apiVersion, bulk: false } });
+    const result = await execute({
+      schema,
+      document,
+      operationName: body.operationName,
+      variableValues: variables,
+      contextValue: { apiVersion, bulk: false },
+    });
     const { actual } = operationCost(schema, operation, fragments, variables, result.data ?? null);
     bucket.giveBack(Math.max(0, requested - (actual ?? requested)));
     counters.queries++;
     counters.pointsSpent += actual ?? requested;
     const json: any = {};
     if (result.errors?.length) {
-      json.errors = result.errors.map((e) => ({ message: e.message, locations: e.locations, path: e.path, ...(e.extensions && Object.keys(e.extensions).length ? { extensions: e.extensions } : {}) }));
+      json.errors = result.errors.map((e) => ({
+        message: e.message,
+        locations: e.locations,
+        path: e.path,
+        ...(e.extensions && Object.keys(e.extensions).length ? { extensions: e.extensions } : {}),
+      }));
     }
     json.data = result.data ?? null;
     json.extensions = {
       cost: { requestedQueryCost: requested, actualQueryCost: actual, throttleStatus: bucket.status() },
-      ...(searchWarnings.length ? { search: searchWarnings.map((w) => ({ path: ["orders"], query: w.query, warnings: [{ field: w.field, message: w.message }] })) } : {}),
+      ...(searchWarnings.length
+        ? {
+            search: searchWarnings.map((w) => ({
+              path: ["orders"],
+              query: w.query,
+              warnings: [{ field: w.field, message: w.message }],
+            })),
+          }
+        : {}),
     };
     return { status: 200, json };
   }
@@ -846,11 +1098,13 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       }
       if (route === "POST /__standin/webhooks") {
         // Where bulk_operations/finish goes, when the app's address is known only after the stand-in started.
-        if (typeof body?.url !== "string" || typeof body?.secret !== "string") return send(400, { error: '{"url","secret"}' });
+        if (typeof body?.url !== "string" || typeof body?.secret !== "string")
+          return send(400, { error: '{"url","secret"}' });
         webhookTarget = { url: body.url, secret: body.secret };
         return send(200, { webhooks: webhookTarget.url });
       }
-      if (route === "GET /__standin/stats") return send(200, { ...counters, bucket: bucket.status(), orders: orders.size });
+      if (route === "GET /__standin/stats")
+        return send(200, { ...counters, bucket: bucket.status(), orders: orders.size });
       return send(404, { error: "not found" });
     }
 
@@ -883,7 +1137,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     for (const key of ["bulkFailures", "bulkExpired", "bulkCutDownloads", "bulkDroppedWebhooks"] as const) {
       if (next[key] !== undefined) faults[key] = Math.max(0, Math.floor(next[key]!));
     }
-    if (next.bulkErrorCode !== undefined && ["ACCESS_DENIED", "INTERNAL_SERVER_ERROR", "TIMEOUT"].includes(next.bulkErrorCode)) faults.bulkErrorCode = next.bulkErrorCode;
+    if (
+      next.bulkErrorCode !== undefined &&
+      ["ACCESS_DENIED", "INTERNAL_SERVER_ERROR", "TIMEOUT"].includes(next.bulkErrorCode)
+    )
+      faults.bulkErrorCode = next.bulkErrorCode;
     if (next.bulkMsPerObject !== undefined) faults.bulkMsPerObject = Math.max(0, Number(next.bulkMsPerObject) || 0);
   }
 
@@ -933,4 +1191,3 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
       }),
   };
 }
-

@@ -19,29 +19,50 @@ describe("configuration", () => {
     expect(env.WORKER_MODE).toBe("inprocess");
   });
 
-  it.each(["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "ENCRYPTION_KEY"])("names a missing %s", (name) => {
-    const source: Record<string, string | undefined> = { ...valid, [name]: undefined };
-    expect(() => parseEnv(source)).toThrow(ConfigError);
-    expect(() => parseEnv(source)).toThrow(new RegExp(`${name} is missing`));
-  });
+  it.each(["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "ENCRYPTION_KEY"])(
+    "names a missing %s",
+    (name) => {
+      const source: Record<string, string | undefined> = { ...valid, [name]: undefined };
+      expect(() => parseEnv(source)).toThrow(ConfigError);
+      expect(() => parseEnv(source)).toThrow(new RegExp(`${name} is missing`));
+    },
+  );
 
   it("names a bad value and says what is expected", () => {
-    expect(() => parseEnv({ ...valid, ENCRYPTION_KEY: "short" })).toThrow(/ENCRYPTION_KEY is invalid: must be 32 random bytes/);
+    expect(() => parseEnv({ ...valid, ENCRYPTION_KEY: "short" })).toThrow(
+      /ENCRYPTION_KEY is invalid: must be 32 random bytes/,
+    );
     expect(() => parseEnv({ ...valid, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL is invalid/);
     expect(() => parseEnv({ ...valid, SHOPIFY_APP_URL: "not a url" })).toThrow(/SHOPIFY_APP_URL is invalid/);
   });
 
   it("refuses the local admin (it signs session tokens) unless the app runs on localhost", () => {
     expect(() => parseEnv({ ...valid, LOCAL_ADMIN: "1", NODE_ENV: "production" })).toThrow(/LOCAL_ADMIN is invalid/);
-    expect(parseEnv({ ...valid, LOCAL_ADMIN: "1", NODE_ENV: "production", SHOPIFY_APP_URL: "http://127.0.0.1:3000" }).LOCAL_ADMIN).toBe(true);
+    expect(
+      parseEnv({ ...valid, LOCAL_ADMIN: "1", NODE_ENV: "production", SHOPIFY_APP_URL: "http://127.0.0.1:3000" })
+        .LOCAL_ADMIN,
+    ).toBe(true);
     expect(parseEnv({ ...valid, LOCAL_ADMIN: "0", NODE_ENV: "production" }).LOCAL_ADMIN).toBe(false);
   });
 
   it("refuses the Admin API stand-in (it would receive every shop's access token) unless the app runs on localhost", () => {
-    expect(() => parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020", NODE_ENV: "production" })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
-    expect(parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020", NODE_ENV: "production", SHOPIFY_APP_URL: "http://localhost:3000" }).SHOPIFY_ADMIN_API_URL).toBe("http://127.0.0.1:4020");
-    expect(() => parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "ftp://127.0.0.1", SHOPIFY_APP_URL: "http://localhost:3000" })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
-    expect(parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "", NODE_ENV: "production" }).SHOPIFY_ADMIN_API_URL).toBeUndefined();
+    expect(() =>
+      parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020", NODE_ENV: "production" }),
+    ).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(
+      parseEnv({
+        ...valid,
+        SHOPIFY_ADMIN_API_URL: "http://127.0.0.1:4020",
+        NODE_ENV: "production",
+        SHOPIFY_APP_URL: "http://localhost:3000",
+      }).SHOPIFY_ADMIN_API_URL,
+    ).toBe("http://127.0.0.1:4020");
+    expect(() =>
+      parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "ftp://127.0.0.1", SHOPIFY_APP_URL: "http://localhost:3000" }),
+    ).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
+    expect(
+      parseEnv({ ...valid, SHOPIFY_ADMIN_API_URL: "", NODE_ENV: "production" }).SHOPIFY_ADMIN_API_URL,
+    ).toBeUndefined();
   });
 
   it("keeps every localhost-only guard with NODE_ENV=test: only the test runner itself (VITEST with LOCAL_SERVICES) is exempt", () => {
@@ -51,8 +72,12 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...valid, NODE_ENV: "test", LOCAL_ADMIN: "1" })).toThrow(/LOCAL_ADMIN is invalid/);
     // Vitest's own mark alone is not enough, nor a value other than the one Vitest sets.
     expect(() => parseEnv({ ...valid, VITEST: "true", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
-    expect(() => parseEnv({ ...valid, VITEST: "1", LOCAL_SERVICES: "1", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
-    expect(parseEnv({ ...valid, VITEST: "true", LOCAL_SERVICES: "1", ...collector }).SHOPIFY_ADMIN_API_URL).toBe(collector.SHOPIFY_ADMIN_API_URL);
+    expect(() => parseEnv({ ...valid, VITEST: "1", LOCAL_SERVICES: "1", ...collector })).toThrow(
+      /SHOPIFY_ADMIN_API_URL is invalid/,
+    );
+    expect(parseEnv({ ...valid, VITEST: "true", LOCAL_SERVICES: "1", ...collector }).SHOPIFY_ADMIN_API_URL).toBe(
+      collector.SHOPIFY_ADMIN_API_URL,
+    );
   });
 
   it("accepts a base64 encryption key of 32 bytes", () => {
@@ -60,20 +85,55 @@ describe("configuration", () => {
   });
 
   it("stops the app's start-up with a message naming the missing variable", async () => {
-    const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...valid, DATABASE_URL: "file:./tmp/env-test.sqlite" };
+    const environment: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      ...valid,
+      DATABASE_URL: "file:./tmp/env-test.sqlite",
+    };
     delete environment.SHOPIFY_API_SECRET;
-    const run = promisify(execFile)("npx", ["tsx", "-e", "import('./app/shopify.server.ts').catch((error) => { console.error(String(error.message)); process.exit(1); })"], { env: environment });
-    const failure = await run.then(() => null, (error: { code: number; stderr: string }) => error);
+    const run = promisify(execFile)(
+      "npx",
+      [
+        "tsx",
+        "-e",
+        "import('./app/shopify.server.ts').catch((error) => { console.error(String(error.message)); process.exit(1); })",
+      ],
+      { env: environment },
+    );
+    const failure = await run.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).not.toBeNull();
     expect(failure!.code).not.toBe(0);
     expect(failure!.stderr).toContain("SHOPIFY_API_SECRET is missing");
   });
 
   it("reads the worker's limits through the validated configuration", () => {
-    expect(workerSettings(parseEnv(valid))).toEqual({ concurrency: 8, perShopLimit: 2, pollMs: 1000, leaseMs: 10_000, reconcileIntervalMs: 3_600_000 });
+    expect(workerSettings(parseEnv(valid))).toEqual({
+      concurrency: 8,
+      perShopLimit: 2,
+      pollMs: 1000,
+      leaseMs: 10_000,
+      reconcileIntervalMs: 3_600_000,
+    });
     expect(workerSettings(parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x" }))).toMatchObject({ pollMs: 5000 });
-    expect(workerSettings(parseEnv({ ...valid, WORKER_CONCURRENCY: "16", WORKER_PER_SHOP: "4", WORKER_POLL_MS: "250", WORKER_LEASE_MS: "30000", RECONCILE_INTERVAL_MINUTES: "0" }))).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250, leaseMs: 30_000, reconcileIntervalMs: 0 });
-    expect(() => parseEnv({ ...valid, RECONCILE_INTERVAL_MINUTES: "-1" })).toThrow(/RECONCILE_INTERVAL_MINUTES is invalid/);
+    expect(
+      workerSettings(
+        parseEnv({
+          ...valid,
+          WORKER_CONCURRENCY: "16",
+          WORKER_PER_SHOP: "4",
+          WORKER_POLL_MS: "250",
+          WORKER_LEASE_MS: "30000",
+          RECONCILE_INTERVAL_MINUTES: "0",
+        }),
+      ),
+    ).toEqual({ concurrency: 16, perShopLimit: 4, pollMs: 250, leaseMs: 30_000, reconcileIntervalMs: 0 });
+    expect(() => parseEnv({ ...valid, RECONCILE_INTERVAL_MINUTES: "-1" })).toThrow(
+      /RECONCILE_INTERVAL_MINUTES is invalid/,
+    );
     expect(() => parseEnv({ ...valid, WORKER_CONCURRENCY: "many" })).toThrow(/WORKER_CONCURRENCY is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_PER_SHOP: "0" })).toThrow(/WORKER_PER_SHOP is invalid/);
     expect(() => parseEnv({ ...valid, WORKER_POLL_MS: "5" })).toThrow(/WORKER_POLL_MS is invalid/);
@@ -83,7 +143,9 @@ describe("configuration", () => {
   it("validates LOG_LEVEL, also for the logger that starts before the rest", () => {
     expect(() => parseEnv({ ...valid, LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL is invalid/);
     expect(() => logLevel({ LOG_LEVEL: "loud" })).toThrow(ConfigError);
-    expect(() => logLevel({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL is invalid: one of fatal, error, warn, info, debug, trace, silent/);
+    expect(() => logLevel({ LOG_LEVEL: "loud" })).toThrow(
+      /LOG_LEVEL is invalid: one of fatal, error, warn, info, debug, trace, silent/,
+    );
     expect(logLevel({ LOG_LEVEL: "debug" })).toBe("debug");
     expect(logLevel({})).toBe("info");
     expect(logLevel({ NODE_ENV: "test" })).toBe("silent");
@@ -104,13 +166,27 @@ describe("configuration", () => {
     }
     expect(Object.keys(entries).sort()).toEqual([...ENV_VARIABLES].sort());
     const parsed = parseEnv({ ...entries, ...valid, NODE_ENV: "production" });
-    expect(parsed).toMatchObject({ DATABASE_URL: "file:./data/app.sqlite", LOCAL_SERVICES: false, LOCAL_ADMIN: false, WORKER_POLL_MS: undefined });
+    expect(parsed).toMatchObject({
+      DATABASE_URL: "file:./data/app.sqlite",
+      LOCAL_SERVICES: false,
+      LOCAL_ADMIN: false,
+      WORKER_POLL_MS: undefined,
+    });
   });
 
   it("stops the worker's start-up with a message naming a bad worker setting", async () => {
-    const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...valid, DATABASE_URL: "file:./tmp/env-test.sqlite", WORKER_CONCURRENCY: "lots" };
+    const environment: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      ...valid,
+      DATABASE_URL: "file:./tmp/env-test.sqlite",
+      WORKER_CONCURRENCY: "lots",
+    };
     const run = promisify(execFile)("npx", ["tsx", "scripts/worker.ts"], { env: environment, timeout: 30_000 });
-    const failure = await run.then(() => null, (error: { code: number; stderr: string }) => error);
+    const failure = await run.then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).not.toBeNull();
     expect(failure!.code).not.toBe(0);
     expect(failure!.stderr).toContain("WORKER_CONCURRENCY is invalid");

@@ -32,7 +32,8 @@ describe("the app's layout", () => {
     for (const file of files)
       for (const target of importsOf(file)) {
         const [from, to] = [nodeOf(file), nodeOf(target)];
-        if (from !== to) edges.set(`${from} -> ${to}`, [...(edges.get(`${from} -> ${to}`) ?? []), `${file} -> ${target}`]);
+        if (from !== to)
+          edges.set(`${from} -> ${to}`, [...(edges.get(`${from} -> ${to}`) ?? []), `${file} -> ${target}`]);
       }
     const twoWay = [...edges.keys()]
       .filter((edge) => edges.has(edge.split(" -> ").reverse().join(" -> ")))
@@ -44,11 +45,16 @@ describe("the app's layout", () => {
 
   it("names every folder of app/ in the README's layout section", () => {
     const readme = fs.readFileSync("README.md", "utf8");
-    const folders = fs.readdirSync("app", { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = fs
+      .readdirSync("app", { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((folder) => !readme.includes(`${folder}/`))).toEqual([]);
     // …and no folder that is not there: the block between "app/" and the next top-level folder.
     const block = readme.slice(readme.indexOf("```\napp/\n"), readme.indexOf("\nserver/"));
-    const named = [...block.matchAll(/^ {2}([a-z][a-z-]*\/(?:, [a-z][a-z-]*\/)*)/gm)].flatMap((m) => m[1].split(", ").map((f) => f.slice(0, -1)));
+    const named = [...block.matchAll(/^ {2}([a-z][a-z-]*\/(?:, [a-z][a-z-]*\/)*)/gm)].flatMap((m) =>
+      m[1].split(", ").map((f) => f.slice(0, -1)),
+    );
     expect(named.length).toBeGreaterThan(15);
     expect(named.filter((folder) => !folders.includes(folder))).toEqual([]);
   });

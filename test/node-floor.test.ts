@@ -31,7 +31,8 @@ describe("the Node floor", () => {
       const wanted = entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
       // An optional package npm cannot install is left out, not refused.
       if (!name || !wanted || entry.optional) continue;
-      for (const version of lowest) if (!semver.satisfies(version, wanted)) refused.push(`${name} (${wanted}) on ${version}`);
+      for (const version of lowest)
+        if (!semver.satisfies(version, wanted)) refused.push(`${name} (${wanted}) on ${version}`);
     }
     expect(refused).toEqual([]);
   });

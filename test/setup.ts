@@ -9,7 +9,6 @@ import { migrate } from "../app/db/migrate";
 import { postgresConnectionString } from "../app/db/provider";
 import "./setup-env";
 
-
 const id = `${process.pid}_${randomBytes(4).toString("hex")}`;
 const provider = process.env.TEST_DB === "postgresql" ? "postgresql" : "sqlite";
 let cleanup: () => Promise<void>;
@@ -24,7 +23,10 @@ if (provider === "postgresql") {
     try {
       // Sessions of this test's schema still open (a worker process or a transaction that never ended) would
       // block the DROP forever: end them first, and never wait long for a lock.
-      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()", [`e-fatura:${schema}`.slice(0, 63)]);
+      await client.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+        [`e-fatura:${schema}`.slice(0, 63)],
+      );
       await client.query("SET lock_timeout = '10s'");
       await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     } catch (error) {

@@ -19,7 +19,13 @@ import prisma from "../db.server";
 import { env } from "../env.server";
 import { logger } from "../logger.server";
 import { InvoicingClient } from "../invoicing-service/client";
-import { AuthenticationError, InvoicingError, NotFoundError, RateLimitedError, ResponseFormatError } from "../invoicing-service/errors";
+import {
+  AuthenticationError,
+  InvoicingError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseFormatError,
+} from "../invoicing-service/errors";
 import { apiKeyFor } from "../settings/settings.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { pdfFileName } from "../pdf/formal-pdf.server";
@@ -110,23 +116,32 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
   const start = now();
   const leased = await prisma.accountantPackage.updateMany({
     where: { id, state: { in: ["queued", "building"] }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
-    data: { state: "building", leaseOwner: options.owner, leaseUntil: new Date(start.getTime() + leaseMs), attempts: { increment: 1 } },
+    data: {
+      state: "building",
+      leaseOwner: options.owner,
+      leaseUntil: new Date(start.getTime() + leaseMs),
+      attempts: { increment: 1 },
+    },
   });
   if (leased.count !== 1) return false;
   const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
-  if (!row.startedAt) await prisma.accountantPackage.updateMany({ where: { id, leaseOwner: options.owner }, data: { startedAt: start } });
+  if (!row.startedAt)
+    await prisma.accountantPackage.updateMany({ where: { id, leaseOwner: options.owner }, data: { startedAt: start } });
   const log = logger.child({ shop: row.shopDomain, package: id });
   const held = { id, leaseOwner: options.owner };
   let lost = false;
   // The heartbeat: the lease is renewed while the build works; a renewal that finds the row taken stops the build.
-  const heartbeat = setInterval(() => {
-    prisma.accountantPackage
-      .updateMany({ where: held, data: { leaseUntil: new Date(now().getTime() + leaseMs) } })
-      .then(({ count }) => {
-        if (count === 0) lost = true;
-      })
-      .catch((error: unknown) => log.warn({ err: error }, "accountant package: renewing the lease failed"));
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+  const heartbeat = setInterval(
+    () => {
+      prisma.accountantPackage
+        .updateMany({ where: held, data: { leaseUntil: new Date(now().getTime() + leaseMs) } })
+        .then(({ count }) => {
+          if (count === 0) lost = true;
+        })
+        .catch((error: unknown) => log.warn({ err: error }, "accountant package: renewing the lease failed"));
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   try {
     await build(row, options, () => (lost ? "lost" : options.stopping?.() ? "stopping" : null), log);
     return true;
@@ -138,7 +153,10 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
     }
     if (error instanceof Interrupted) {
       // A restart is not a failure: the next worker goes on with the PDFs on disk, at once.
-      await prisma.accountantPackage.updateMany({ where: held, data: { leaseOwner: null, leaseUntil: null, attempts: { decrement: 1 } } });
+      await prisma.accountantPackage.updateMany({
+        where: held,
+        data: { leaseOwner: null, leaseUntil: null, attempts: { decrement: 1 } },
+      });
       log.info("accountant package: build interrupted by the worker's stop; it goes on at the next start");
       return true;
     }
@@ -148,8 +166,20 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
     await prisma.accountantPackage.updateMany({
       where: held,
       data: final
-        ? { state: "failed", lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: null, finishedAt: now() }
-        : { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null, nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts, options.random, 5_000, 10 * 60_000)) },
+        ? {
+            state: "failed",
+            lastError: message.slice(0, 500),
+            leaseOwner: null,
+            leaseUntil: null,
+            nextAttemptAt: null,
+            finishedAt: now(),
+          }
+        : {
+            lastError: message.slice(0, 500),
+            leaseOwner: null,
+            leaseUntil: null,
+            nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts, options.random, 5_000, 10 * 60_000)),
+          },
     });
     if (final) await rm(packageDir(id, options.root), { recursive: true, force: true }).catch(() => undefined);
     return true;
@@ -173,15 +203,25 @@ interface Item {
 function candidateBounds(from: string, to: string, zone: string) {
   return {
     updatedSince: DateTime.fromISO(from, { zone }).minus({ days: SLACK_DAYS }).toJSDate(),
-    createdBefore: DateTime.fromISO(to, { zone }).plus({ days: 1 + SLACK_DAYS }).toJSDate(),
+    createdBefore: DateTime.fromISO(to, { zone })
+      .plus({ days: 1 + SLACK_DAYS })
+      .toJSDate(),
   };
 }
 
-async function build(row: Row, options: BuildOptions, interruption: () => "lost" | "stopping" | null, log: typeof logger) {
+async function build(
+  row: Row,
+  options: BuildOptions,
+  interruption: () => "lost" | "stopping" | null,
+  log: typeof logger,
+) {
   const now = options.now ?? (() => new Date());
   const root = options.root ?? env().ACCOUNTANT_PACKAGE_DIR;
   const locale = row.locale === "en" ? "en" : "tr";
-  const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: row.shopDomain }, select: { timezone: true, settings: { select: { baseUrl: true } } } });
+  const shop = await prisma.shop.findUniqueOrThrow({
+    where: { domain: row.shopDomain },
+    select: { timezone: true, settings: { select: { baseUrl: true } } },
+  });
   const zone = zoneOrTurkey(shop.timezone);
   const dir = packageDir(row.id, root);
   const pdfDir = path.join(dir, "pdf");
@@ -213,29 +253,55 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
       },
       orderBy: { id: "asc" },
       take: PAGE,
-      select: { id: true, orderName: true, serialNumber: true, ettn: true, documentKind: true, remoteId: true, requestBody: true, remoteTotals: true },
+      select: {
+        id: true,
+        orderName: true,
+        serialNumber: true,
+        ettn: true,
+        documentKind: true,
+        remoteId: true,
+        requestBody: true,
+        remoteTotals: true,
+      },
     });
     for (const invoice of page) {
       const issueDate = issueDateOf(invoice.requestBody);
       if (!issueDate || issueDate < row.fromDate || issueDate > row.toDate) continue;
-      items.push({ id: invoice.id, remoteId: invoice.remoteId!, serialNumber: invoice.serialNumber, ettn: invoice.ettn, issueDate, orderName: invoice.orderName });
+      items.push({
+        id: invoice.id,
+        remoteId: invoice.remoteId!,
+        serialNumber: invoice.serialNumber,
+        ettn: invoice.ettn,
+        issueDate,
+        orderName: invoice.orderName,
+      });
       facts.push(invoiceFacts({ ...invoice, remoteId: invoice.remoteId! }));
     }
     if (page.length < PAGE) break;
     cursor = page[page.length - 1].id;
   }
-  items.sort((a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? "") || a.id.localeCompare(b.id));
+  items.sort(
+    (a, b) =>
+      a.issueDate.localeCompare(b.issueDate) ||
+      (a.serialNumber ?? "").localeCompare(b.serialNumber ?? "") ||
+      a.id.localeCompare(b.id),
+  );
   check();
 
   // 3. The PDFs: those on disk already (an earlier attempt's) count as done.
-  const onDisk = new Set((await readdir(pdfDir)).filter((name) => name.endsWith(".pdf")).map((name) => name.slice(0, -4)));
+  const onDisk = new Set(
+    (await readdir(pdfDir)).filter((name) => name.endsWith(".pdf")).map((name) => name.slice(0, -4)),
+  );
   const failures: PdfFailure[] = [];
   let done = items.filter((item) => onDisk.has(item.id)).length;
   let lastProgress = 0;
   const progress = async (force = false) => {
     if (!force && Date.now() - lastProgress < PROGRESS_MS) return;
     lastProgress = Date.now();
-    const { count } = await prisma.accountantPackage.updateMany({ where: { id: row.id, leaseOwner: options.owner }, data: { total: items.length, pdfDone: done, pdfFailed: failures.length } });
+    const { count } = await prisma.accountantPackage.updateMany({
+      where: { id: row.id, leaseOwner: options.owner },
+      data: { total: items.length, pdfDone: done, pdfFailed: failures.length },
+    });
     if (count === 0) throw new LeaseLost();
   };
   await progress(true);
@@ -243,7 +309,8 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
   if (todo.length > 0) {
     const apiKey = await apiKeyFor(row.shopDomain);
     const baseUrl = shop.settings?.baseUrl;
-    if (!apiKey || !baseUrl) throw new Error("the shop has no invoicing API key: save it in Settings, then ask for the package again");
+    if (!apiKey || !baseUrl)
+      throw new Error("the shop has no invoicing API key: save it in Settings, then ask for the package again");
     const client = (options.clientFor ?? defaultClientFor)({ baseUrl, apiKey });
     const attempts = options.pdfAttempts ?? PDF_ATTEMPTS;
     const baseMs = options.pdfRetryBaseMs ?? PDF_RETRY_BASE_MS;
@@ -253,18 +320,37 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
       while (next < todo.length) {
         check();
         const item = todo[next++];
-        const outcome = refusedKey ? { ok: false as const, reason: "authentication", attempts: 0 } : await readPdf(client, item, path.join(pdfDir, item.id), attempts, baseMs, options.random);
+        const outcome = refusedKey
+          ? { ok: false as const, reason: "authentication", attempts: 0 }
+          : await readPdf(client, item, path.join(pdfDir, item.id), attempts, baseMs, options.random);
         if (outcome.ok) done += 1;
         else {
           if (outcome.reason === "authentication") refusedKey = true;
-          failures.push({ invoiceId: item.id, serialNumber: item.serialNumber, ettn: item.ettn, issueDate: item.issueDate, orderName: item.orderName, reason: outcome.reason, attempts: outcome.attempts });
+          failures.push({
+            invoiceId: item.id,
+            serialNumber: item.serialNumber,
+            ettn: item.ettn,
+            issueDate: item.issueDate,
+            orderName: item.orderName,
+            reason: outcome.reason,
+            attempts: outcome.attempts,
+          });
         }
         await progress();
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? env().ACCOUNTANT_PDF_CONCURRENCY, todo.length)) }, worker));
+    await Promise.all(
+      Array.from(
+        { length: Math.max(1, Math.min(options.concurrency ?? env().ACCOUNTANT_PDF_CONCURRENCY, todo.length)) },
+        worker,
+      ),
+    );
     await progress(true);
-    if (failures.length) log.warn({ missing: failures.length, of: items.length }, "accountant package: some PDFs could not be read; they are named in the package");
+    if (failures.length)
+      log.warn(
+        { missing: failures.length, of: items.length },
+        "accountant package: some PDFs could not be read; they are named in the package",
+      );
   }
   await options.afterPdfs?.();
   check();
@@ -274,7 +360,9 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
   const refundedFrom = DateTime.fromISO(row.fromDate, { zone }).toJSDate();
   const refundedTo = DateTime.fromISO(row.toDate, { zone }).plus({ days: 1 }).toJSDate();
   const returns = await listReturns(row.shopDomain, zone, now(), { refundedFrom, refundedTo });
-  failures.sort((a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? ""));
+  failures.sort(
+    (a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? ""),
+  );
   const content = contentOf(facts, returns, failures);
   const tables = packageTables(content, locale, zone, (r) => returnPathText(r, locale));
   const work = path.join(dir, "work");
@@ -282,7 +370,11 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
   await mkdir(work, { recursive: true });
   await writeWorkbook(path.join(work, `${base}.xlsx`), tables);
   for (const table of tables) await writeCsv(path.join(work, `${table.file}.csv`), table);
-  if (failures.length || content.unreadable.length) await writeFile(path.join(work, failuresTextName(locale)), failuresText(content, locale, { from: row.fromDate, to: row.toDate }));
+  if (failures.length || content.unreadable.length)
+    await writeFile(
+      path.join(work, failuresTextName(locale)),
+      failuresText(content, locale, { from: row.fromDate, to: row.toDate }),
+    );
   check();
 
   const target = zipPath(row.id, base, root);
@@ -294,7 +386,11 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
   for (const item of items) {
     if (failed.has(item.id)) continue;
     // PDFs are compressed already: stored as they are (no CPU spent for nothing).
-    zip.addFile(path.join(pdfDir, `${item.id}.pdf`), `${folder}/${item.issueDate}_${pdfFileName(item.serialNumber, item.remoteId)}`, { compress: false });
+    zip.addFile(
+      path.join(pdfDir, `${item.id}.pdf`),
+      `${folder}/${item.issueDate}_${pdfFileName(item.serialNumber, item.remoteId)}`,
+      { compress: false },
+    );
   }
   for (const name of (await readdir(work)).sort()) zip.addFile(path.join(work, name), name);
   zip.end();
@@ -330,12 +426,22 @@ async function build(row: Row, options: BuildOptions, interruption: () => "lost"
 type PdfOutcome = { ok: true } | { ok: false; reason: string; attempts: number };
 
 /** One PDF to `${file}.pdf` (through `${file}.part`), retried with backoff while a retry can help. */
-async function readPdf(client: ReturnType<PdfOpener>, item: Item, file: string, attempts: number, baseMs: number, random?: () => number): Promise<PdfOutcome> {
+async function readPdf(
+  client: ReturnType<PdfOpener>,
+  item: Item,
+  file: string,
+  attempts: number,
+  baseMs: number,
+  random?: () => number,
+): Promise<PdfOutcome> {
   let reason = "service";
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
       const { body } = await client.openFormalPdf(item.remoteId);
-      await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(`${file}.part`));
+      await pipeline(
+        Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
+        createWriteStream(`${file}.part`),
+      );
       await rename(`${file}.part`, `${file}.pdf`);
       return { ok: true };
     } catch (error) {
@@ -347,7 +453,10 @@ async function readPdf(client: ReturnType<PdfOpener>, item: Item, file: string, 
       if (error instanceof InvoicingError && error.retry === "never") return { ok: false, reason, attempts: attempt };
       if (attempt === attempts) return { ok: false, reason, attempts: attempt };
       const backoff = Math.min(PDF_RETRY_CAP_MS, retryDelayMs(attempt, random, baseMs, PDF_RETRY_CAP_MS));
-      const wait = error instanceof RateLimitedError ? Math.min(PDF_RETRY_CAP_MS, delayHonouringRetryAfter(backoff, error.retryAfterMs)) : backoff;
+      const wait =
+        error instanceof RateLimitedError
+          ? Math.min(PDF_RETRY_CAP_MS, delayHonouringRetryAfter(backoff, error.retryAfterMs))
+          : backoff;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -48,7 +48,8 @@ export async function writeCsv(path: string, table: Table): Promise<void> {
   };
   try {
     await write("\uFEFF" + table.header.map(csvField).join(";") + "\r\n");
-    for (const cells of table.rows) await write(cells.map((cell) => csvField(typeof cell === "string" ? cell : cell.amount)).join(";") + "\r\n");
+    for (const cells of table.rows)
+      await write(cells.map((cell) => csvField(typeof cell === "string" ? cell : cell.amount)).join(";") + "\r\n");
   } finally {
     out.end();
     await once(out, "close");

@@ -28,7 +28,8 @@ export type PeriodProblem = "invalid" | "order" | "future" | "too_long";
 export function periodProblem(from: string, to: string, today: string): PeriodProblem | null {
   const a = DateTime.fromISO(from, { zone: "UTC" });
   const b = DateTime.fromISO(to, { zone: "UTC" });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || !a.isValid || !b.isValid) return "invalid";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to) || !a.isValid || !b.isValid)
+    return "invalid";
   if (from > to) return "order";
   if (from > today) return "future";
   if (b.diff(a, "days").days + 1 > MAX_PERIOD_DAYS) return "too_long";
@@ -44,16 +45,31 @@ export function monthPeriod(month: string): { from: string; to: string } | null 
 export type RequestResult = { ok: true; id: string } | { ok: false; reason: PeriodProblem | "busy" | "no_shop" };
 
 /** Asks the worker for a package of [from, to] (days in the shop's zone). One package at a time per shop is built. */
-export async function requestPackage(shop: string, period: { from: string; to: string }, locale: Locale, now = new Date()): Promise<RequestResult> {
+export async function requestPackage(
+  shop: string,
+  period: { from: string; to: string },
+  locale: Locale,
+  now = new Date(),
+): Promise<RequestResult> {
   const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
   if (!row) return { ok: false, reason: "no_shop" };
   const today = DateTime.fromJSDate(now, { zone: zoneOrTurkey(row.timezone) }).toISODate()!;
   const problem = periodProblem(period.from, period.to, today);
   if (problem) return { ok: false, reason: problem };
-  const busy = await prisma.accountantPackage.count({ where: { shopDomain: shop, state: { in: ACTIVE_PACKAGE_STATES } } });
+  const busy = await prisma.accountantPackage.count({
+    where: { shopDomain: shop, state: { in: ACTIVE_PACKAGE_STATES } },
+  });
   if (busy) return { ok: false, reason: "busy" };
   const created = await prisma.accountantPackage.create({
-    data: { shopDomain: shop, fromDate: period.from, toDate: period.to, locale, state: "queued", nextAttemptAt: now, createdAt: now },
+    data: {
+      shopDomain: shop,
+      fromDate: period.from,
+      toDate: period.to,
+      locale,
+      state: "queued",
+      nextAttemptAt: now,
+      createdAt: now,
+    },
   });
   await signalWork();
   return { ok: true, id: created.id };
@@ -75,7 +91,8 @@ export function zipPath(id: string, base: string, root?: string): string {
 
 // ---- Signed download links
 
-const sign = (payload: string) => createHmac("sha256", env().SHOPIFY_API_SECRET).update(`accountant-package:${payload}`).digest("base64url");
+const sign = (payload: string) =>
+  createHmac("sha256", env().SHOPIFY_API_SECRET).update(`accountant-package:${payload}`).digest("base64url");
 
 /** The path part that downloads this shop's package for DOWNLOAD_LINK_TTL_MS: /accountant-package/{token}. */
 export function signDownload(shop: string, id: string, now = Date.now()): string {
@@ -90,8 +107,19 @@ export function verifyDownload(token: string, now = Date.now()): { shop: string;
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
-    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { s?: unknown; p?: unknown; e?: unknown };
-    if (typeof data.s !== "string" || typeof data.p !== "string" || !ID.test(data.p) || typeof data.e !== "number" || data.e < now) return null;
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      s?: unknown;
+      p?: unknown;
+      e?: unknown;
+    };
+    if (
+      typeof data.s !== "string" ||
+      typeof data.p !== "string" ||
+      !ID.test(data.p) ||
+      typeof data.e !== "number" ||
+      data.e < now
+    )
+      return null;
     return { shop: data.s, id: data.p };
   } catch {
     return null;
@@ -104,7 +132,9 @@ export type DownloadGrant = { ok: true; path: string; fileName: string; size: nu
 export async function packageForDownload(token: string, now = new Date()): Promise<DownloadGrant> {
   const grant = verifyDownload(token, now.getTime());
   if (!grant) return { ok: false };
-  const row = await prisma.accountantPackage.findFirst({ where: { id: grant.id, shopDomain: grant.shop, state: "ready", expiresAt: { gt: now } } });
+  const row = await prisma.accountantPackage.findFirst({
+    where: { id: grant.id, shopDomain: grant.shop, state: "ready", expiresAt: { gt: now } },
+  });
   if (!row || row.fileSize === null) return { ok: false };
   const base = packageBaseName(row.fromDate, row.toDate, row.locale === "en" ? "en" : "tr");
   const file = zipPath(row.id, base);
@@ -136,7 +166,11 @@ export interface PackageView {
 export const PACKAGES_SHOWN = 10;
 
 export async function listPackages(shop: string, now = new Date()): Promise<PackageView[]> {
-  const rows = await prisma.accountantPackage.findMany({ where: { shopDomain: shop }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: PACKAGES_SHOWN });
+  const rows = await prisma.accountantPackage.findMany({
+    where: { shopDomain: shop },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: PACKAGES_SHOWN,
+  });
   return rows.map((row) => {
     const ready = row.state === "ready" && row.expiresAt !== null && row.expiresAt > now;
     return {
@@ -161,16 +195,26 @@ export async function listPackages(shop: string, now = new Date()): Promise<Pack
 
 /** Deletes the files of packages past their time and marks them expired. Returns how many. */
 export async function expirePackages(now = new Date(), root?: string): Promise<number> {
-  const due = await prisma.accountantPackage.findMany({ where: { state: "ready", expiresAt: { lte: now } }, select: { id: true }, take: 500 });
+  const due = await prisma.accountantPackage.findMany({
+    where: { state: "ready", expiresAt: { lte: now } },
+    select: { id: true },
+    take: 500,
+  });
   let expired = 0;
   for (const { id } of due) {
     try {
       await rm(packageDir(id, root), { recursive: true, force: true });
     } catch (error) {
-      logger.warn({ err: error, package: id }, "accountant package: deleting its files failed; tried again at the next housekeeping");
+      logger.warn(
+        { err: error, package: id },
+        "accountant package: deleting its files failed; tried again at the next housekeeping",
+      );
       continue;
     }
-    const { count } = await prisma.accountantPackage.updateMany({ where: { id, state: "ready" }, data: { state: "expired", fileSize: null } });
+    const { count } = await prisma.accountantPackage.updateMany({
+      where: { id, state: "ready" },
+      data: { state: "expired", fileSize: null },
+    });
     expired += count;
   }
   if (expired) logger.info({ packages: expired }, "expired accountant packages deleted");
@@ -190,7 +234,11 @@ export async function sweepOrphanDirs(now = new Date(), root = env().ACCOUNTANT_
   if (ids.length === 0) return 0;
   const known = new Set<string>();
   for (let at = 0; at < ids.length; at += 500) {
-    for (const row of await prisma.accountantPackage.findMany({ where: { id: { in: ids.slice(at, at + 500) } }, select: { id: true } })) known.add(row.id);
+    for (const row of await prisma.accountantPackage.findMany({
+      where: { id: { in: ids.slice(at, at + 500) } },
+      select: { id: true },
+    }))
+      known.add(row.id);
   }
   let swept = 0;
   for (const id of ids.filter((name) => !known.has(name))) {

@@ -15,7 +15,9 @@ export async function accountantPage(shop: string, now = new Date()) {
   const row = await prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } });
   const zone = zoneOrTurkey(row?.timezone);
   const today = DateTime.fromJSDate(now, { zone });
-  const months = Array.from({ length: MONTHS_SHOWN }, (_, i) => today.startOf("month").minus({ months: i }).toFormat("yyyy-MM"));
+  const months = Array.from({ length: MONTHS_SHOWN }, (_, i) =>
+    today.startOf("month").minus({ months: i }).toFormat("yyyy-MM"),
+  );
   return {
     zone,
     today: today.toISODate()!,
@@ -35,10 +37,16 @@ const ActionSchema = z.discriminatedUnion("kind", [
 
 export type AccountantActionResult = RequestResult | { ok: false; reason: "invalid" };
 
-export async function accountantAction(shop: string, input: unknown, locale: Locale, now = new Date()): Promise<AccountantActionResult> {
+export async function accountantAction(
+  shop: string,
+  input: unknown,
+  locale: Locale,
+  now = new Date(),
+): Promise<AccountantActionResult> {
   const parsed = ActionSchema.safeParse(input);
   if (!parsed.success) return { ok: false, reason: "invalid" };
-  const period = parsed.data.kind === "month" ? monthPeriod(parsed.data.month) : { from: parsed.data.from, to: parsed.data.to };
+  const period =
+    parsed.data.kind === "month" ? monthPeriod(parsed.data.month) : { from: parsed.data.from, to: parsed.data.to };
   if (!period) return { ok: false, reason: "invalid" };
   return requestPackage(shop, period, locale, now);
 }

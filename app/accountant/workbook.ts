@@ -55,7 +55,9 @@ const LineSchema = z
     discount: z.union([z.string(), z.number()]).nullish(),
     exemption_code: z.union([z.string(), z.number()]).nullish(),
     exemption_reason: z.string().nullish(),
-    extra_taxes: z.array(z.object({ tax_code: z.string().optional(), tax_rate: z.union([z.string(), z.number()]) })).nullish(),
+    extra_taxes: z
+      .array(z.object({ tax_code: z.string().optional(), tax_rate: z.union([z.string(), z.number()]) }))
+      .nullish(),
   })
   .loose();
 
@@ -114,12 +116,23 @@ export interface InvoiceFacts {
   serviceTotal: string | null;
 }
 
-export type FactsResult = { ok: true; facts: InvoiceFacts } | { ok: false; unreadable: { id: string; orderName: string; serialNumber: string | null; reason: string } };
+export type FactsResult =
+  | { ok: true; facts: InvoiceFacts }
+  | { ok: false; unreadable: { id: string; orderName: string; serialNumber: string | null; reason: string } };
 
 /** What one invoice contributes, from the body it was posted with. */
 export function invoiceFacts(invoice: PackageInvoice): FactsResult {
   const parsed = BodySchema.safeParse(invoice.requestBody);
-  if (!parsed.success) return { ok: false, unreadable: { id: invoice.id, orderName: invoice.orderName, serialNumber: invoice.serialNumber, reason: "unreadable_body" } };
+  if (!parsed.success)
+    return {
+      ok: false,
+      unreadable: {
+        id: invoice.id,
+        orderName: invoice.orderName,
+        serialNumber: invoice.serialNumber,
+        reason: "unreadable_body",
+      },
+    };
   const body = parsed.data;
   const rates = new Map<string, RateAmounts>();
   const exemptions = new Map<string, { reason: string; net: Decimal }>();
@@ -133,17 +146,26 @@ export function invoiceFacts(invoice: PackageInvoice): FactsResult {
     if (dec(line.tax_rate).isZero()) {
       const code = line.exemption_code == null || line.exemption_code === "" ? "-" : String(line.exemption_code);
       const known = exemptions.get(code);
-      exemptions.set(code, { reason: known?.reason || (line.exemption_reason ?? ""), net: (known?.net ?? ZERO).add(t.net) });
+      exemptions.set(code, {
+        reason: known?.reason || (line.exemption_reason ?? ""),
+        net: (known?.net ?? ZERO).add(t.net),
+      });
     }
     extraTax = extraTax.add(t.extraTax);
     total = total.add(t.total);
   }
   const currency = (body.currency || "TRY").toUpperCase();
-  const fx = currency === "TRY" ? dec(1) : body.currency_rate != null && body.currency_rate !== "" ? dec(body.currency_rate) : null;
+  const fx =
+    currency === "TRY"
+      ? dec(1)
+      : body.currency_rate != null && body.currency_rate !== ""
+        ? dec(body.currency_rate)
+        : null;
   const customer = body.customer ?? {};
   const buyer = customer.title?.trim() || [customer.name, customer.surname].filter(Boolean).join(" ").trim();
   const grand = (invoice.remoteTotals as { grand_total?: unknown } | null)?.grand_total;
-  const serviceTotal = typeof grand === "string" && /^-?\d+(\.\d+)?$/.test(grand) && !dec(grand).eq(round2(total)) ? money(grand) : null;
+  const serviceTotal =
+    typeof grand === "string" && /^-?\d+(\.\d+)?$/.test(grand) && !dec(grand).eq(round2(total)) ? money(grand) : null;
   return {
     ok: true,
     facts: {
@@ -193,7 +215,11 @@ export interface PackageContent {
 const byRate = (a: string, b: string) => dec(a).cmp(dec(b));
 
 /** The package's content: each invoice's facts (by issue date and serial), the summary per currency and VAT rate. */
-export function packageContent(invoices: PackageInvoice[], returns: ReturnRow[], failures: PdfFailure[]): PackageContent {
+export function packageContent(
+  invoices: PackageInvoice[],
+  returns: ReturnRow[],
+  failures: PdfFailure[],
+): PackageContent {
   return contentOf(invoices.map(invoiceFacts), returns, failures);
 }
 
@@ -205,9 +231,16 @@ export function contentOf(results: FactsResult[], returns: ReturnRow[], failures
     if (result.ok) facts.push(result.facts);
     else unreadable.push(result.unreadable);
   }
-  facts.sort((a, b) => a.issueDate.localeCompare(b.issueDate) || a.serialNumber.localeCompare(b.serialNumber) || a.id.localeCompare(b.id));
+  facts.sort(
+    (a, b) =>
+      a.issueDate.localeCompare(b.issueDate) ||
+      a.serialNumber.localeCompare(b.serialNumber) ||
+      a.id.localeCompare(b.id),
+  );
   const rates = [...new Set(facts.flatMap((f) => [...f.rates.keys()]))].sort(byRate);
-  const currencies = [...new Set(facts.map((f) => f.currency))].sort((a, b) => (a === "TRY" ? -1 : b === "TRY" ? 1 : a.localeCompare(b)));
+  const currencies = [...new Set(facts.map((f) => f.currency))].sort((a, b) =>
+    a === "TRY" ? -1 : b === "TRY" ? 1 : a.localeCompare(b),
+  );
   const summary = currencies.map((currency): CurrencySummary => {
     const mine = facts.filter((f) => f.currency === currency);
     const perRate = new Map<string, { invoices: number; net: Decimal; vat: Decimal }>();
@@ -379,13 +412,31 @@ const rateLabel = (rate: string) => `%${rate}`;
 
 export function invoicesTable(content: PackageContent, locale: Locale): Table {
   const t = TEXT[locale];
-  const header = [t.date, t.serial, t.ettn, t.kind, t.order, t.buyer, t.taxNumber, ...content.rates.flatMap((r) => [t.net(r), t.vat(r)]), t.exemptions, t.extraTax, t.total, t.currency, t.currencyRate, t.totalTry, t.check];
+  const header = [
+    t.date,
+    t.serial,
+    t.ettn,
+    t.kind,
+    t.order,
+    t.buyer,
+    t.taxNumber,
+    ...content.rates.flatMap((r) => [t.net(r), t.vat(r)]),
+    t.exemptions,
+    t.extraTax,
+    t.total,
+    t.currency,
+    t.currencyRate,
+    t.totalTry,
+    t.check,
+  ];
   const rows = content.invoices.map((f): Cell[] => {
     const perRate = content.rates.flatMap((rate): Cell[] => {
       const a = f.rates.get(rate);
       return a ? [amount(a.net), amount(a.vat)] : ["", ""];
     });
-    const exemptions = [...f.exemptions.entries()].map(([code, e]) => `${code}${e.reason ? ` ${e.reason}` : ""}: ${money(e.net)}`).join("; ");
+    const exemptions = [...f.exemptions.entries()]
+      .map(([code, e]) => `${code}${e.reason ? ` ${e.reason}` : ""}: ${money(e.net)}`)
+      .join("; ");
     return [
       f.issueDate,
       f.serialNumber,
@@ -413,34 +464,123 @@ export function summaryTable(content: PackageContent, locale: Locale): Table {
   const header = [t.section, t.currency, t.rate, t.count, t.netPlain, t.vatPlain, t.extraTax, t.total];
   const rows: Cell[][] = [];
   for (const c of content.summary) {
-    for (const r of c.rates) rows.push([t.perRate, c.currency, rateLabel(r.rate), String(r.invoices), amount(r.net), amount(r.vat), "", amount(r.net.add(r.vat))]);
-    for (const e of c.exemptions) rows.push([`${t.exemption}: ${e.code}${e.reason ? ` ${e.reason}` : ""}`, c.currency, rateLabel("0"), "", amount(e.net), "", "", ""]);
-    rows.push([t.allRates, c.currency, "", String(c.invoices), amount(c.net), amount(c.vat), amount(c.extraTax), amount(c.total)]);
+    for (const r of c.rates)
+      rows.push([
+        t.perRate,
+        c.currency,
+        rateLabel(r.rate),
+        String(r.invoices),
+        amount(r.net),
+        amount(r.vat),
+        "",
+        amount(r.net.add(r.vat)),
+      ]);
+    for (const e of c.exemptions)
+      rows.push([
+        `${t.exemption}: ${e.code}${e.reason ? ` ${e.reason}` : ""}`,
+        c.currency,
+        rateLabel("0"),
+        "",
+        amount(e.net),
+        "",
+        "",
+        "",
+      ]);
+    rows.push([
+      t.allRates,
+      c.currency,
+      "",
+      String(c.invoices),
+      amount(c.net),
+      amount(c.vat),
+      amount(c.extraTax),
+      amount(c.total),
+    ]);
   }
   const tryTotals = content.summary.map((c) => c.totalTry);
   if (content.summary.length > 1 && tryTotals.every((x) => x !== null)) {
-    rows.push([t.tryAll, "TRY", "", String(content.invoices.length), "", "", "", amount(tryTotals.reduce<Decimal>((s, x) => s.add(x!), ZERO))]);
+    rows.push([
+      t.tryAll,
+      "TRY",
+      "",
+      String(content.invoices.length),
+      "",
+      "",
+      "",
+      amount(tryTotals.reduce<Decimal>((s, x) => s.add(x!), ZERO)),
+    ]);
   }
   const refunds = new Map<string, { count: number; sum: Decimal }>();
   for (const r of content.returns) {
     const s = refunds.get(r.currency) ?? { count: 0, sum: ZERO };
     refunds.set(r.currency, { count: s.count + 1, sum: s.sum.add(dec(r.amount)) });
   }
-  for (const [currency, s] of [...refunds.entries()].sort(([a], [b]) => a.localeCompare(b))) rows.push([t.returnsTotal, currency, "", String(s.count), "", "", "", amount(s.sum)]);
-  for (const u of content.unreadable) rows.push([`${t.unreadable}: ${u.serialNumber ?? u.orderName}`, "", "", "", "", "", "", ""]);
-  for (const f of content.failures) rows.push([`${t.missingPdf}: ${f.serialNumber ?? f.orderName}`, "", "", "", "", "", "", ""]);
+  for (const [currency, s] of [...refunds.entries()].sort(([a], [b]) => a.localeCompare(b)))
+    rows.push([t.returnsTotal, currency, "", String(s.count), "", "", "", amount(s.sum)]);
+  for (const u of content.unreadable)
+    rows.push([`${t.unreadable}: ${u.serialNumber ?? u.orderName}`, "", "", "", "", "", "", ""]);
+  for (const f of content.failures)
+    rows.push([`${t.missingPdf}: ${f.serialNumber ?? f.orderName}`, "", "", "", "", "", "", ""]);
   return { sheet: t.summary, file: t.summaryFile, header, rows };
 }
 
-export function returnsTable(content: PackageContent, locale: Locale, zone: string, pathText: (row: ReturnRow) => string): Table {
+export function returnsTable(
+  content: PackageContent,
+  locale: Locale,
+  zone: string,
+  pathText: (row: ReturnRow) => string,
+): Table {
   const t = TEXT[locale];
-  const header = [t.refundDate, t.order, t.serial, t.invoiceDate, t.ettn, t.kind, t.buyer, t.taxNumber, t.item, t.sku, t.quantity, t.itemAmount, t.itemVat, t.shipping, t.refundTotal, t.currency, t.restocked, t.path];
+  const header = [
+    t.refundDate,
+    t.order,
+    t.serial,
+    t.invoiceDate,
+    t.ettn,
+    t.kind,
+    t.buyer,
+    t.taxNumber,
+    t.item,
+    t.sku,
+    t.quantity,
+    t.itemAmount,
+    t.itemVat,
+    t.shipping,
+    t.refundTotal,
+    t.currency,
+    t.restocked,
+    t.path,
+  ];
   const rows: Cell[][] = [];
   for (const row of content.returns) {
-    const base: Cell[] = [dateIn(row.refundedAt, zone) ?? row.refundedAt.slice(0, 10), row.orderName, row.serialNumber ?? "", row.issueDate ?? "", row.ettn ?? "", kindText(row.documentKind), row.buyerName ?? "", row.buyerTaxNumber ?? ""];
-    const tail: Cell[] = [{ amount: money(row.shipping) }, { amount: money(row.amount) }, row.currency, row.restock ? t.yes : t.no, pathText(row)];
+    const base: Cell[] = [
+      dateIn(row.refundedAt, zone) ?? row.refundedAt.slice(0, 10),
+      row.orderName,
+      row.serialNumber ?? "",
+      row.issueDate ?? "",
+      row.ettn ?? "",
+      kindText(row.documentKind),
+      row.buyerName ?? "",
+      row.buyerTaxNumber ?? "",
+    ];
+    const tail: Cell[] = [
+      { amount: money(row.shipping) },
+      { amount: money(row.amount) },
+      row.currency,
+      row.restock ? t.yes : t.no,
+      pathText(row),
+    ];
     if (row.lines.length === 0) rows.push([...base, "", "", "", "", "", ...tail]);
-    for (const line of row.lines) rows.push([...base, line.name, line.sku ?? "", String(line.quantity), { amount: money(line.subtotal) }, { amount: money(line.tax) }, ...tail]);
+    for (const line of row.lines)
+      rows.push([
+        ...base,
+        line.name,
+        line.sku ?? "",
+        String(line.quantity),
+        { amount: money(line.subtotal) },
+        { amount: money(line.tax) },
+        ...tail,
+      ]);
   }
   return { sheet: t.returns, file: t.returnsFile, header, rows };
 }
@@ -449,8 +589,22 @@ export function failuresTable(content: PackageContent, locale: Locale): Table {
   const t = TEXT[locale];
   const header = [t.date, t.serial, t.ettn, t.order, t.reason, t.attempts];
   const rows: Cell[][] = [
-    ...content.failures.map((f): Cell[] => [f.issueDate, f.serialNumber ?? "", f.ettn ?? "", f.orderName, failureText(f.reason, locale), String(f.attempts)]),
-    ...content.unreadable.map((u): Cell[] => ["", u.serialNumber ?? "", "", u.orderName, failureText(u.reason, locale), ""]),
+    ...content.failures.map((f): Cell[] => [
+      f.issueDate,
+      f.serialNumber ?? "",
+      f.ettn ?? "",
+      f.orderName,
+      failureText(f.reason, locale),
+      String(f.attempts),
+    ]),
+    ...content.unreadable.map((u): Cell[] => [
+      "",
+      u.serialNumber ?? "",
+      "",
+      u.orderName,
+      failureText(u.reason, locale),
+      "",
+    ]),
   ];
   return { sheet: t.failures, file: t.failuresFile, header, rows };
 }
@@ -459,9 +613,20 @@ export function failuresTable(content: PackageContent, locale: Locale): Table {
 export function failuresText(content: PackageContent, locale: Locale, period: { from: string; to: string }): string {
   const lines =
     locale === "tr"
-      ? [`${period.from} - ${period.to} dönemi: ${content.failures.length} faturanın PDF'i bu pakette YOK.`, "Bu faturaları panelden ya da uygulamanın fatura sayfasından tek tek indirin.", ""]
-      : [`Period ${period.from} to ${period.to}: the PDFs of ${content.failures.length} invoices are NOT in this package.`, "Download them one by one from the panel or from the invoice's page in the app.", ""];
-  for (const f of content.failures) lines.push(`${f.issueDate}\t${f.serialNumber ?? "-"}\t${f.ettn ?? "-"}\t${f.orderName}\t${failureText(f.reason, locale)}`);
+      ? [
+          `${period.from} - ${period.to} dönemi: ${content.failures.length} faturanın PDF'i bu pakette YOK.`,
+          "Bu faturaları panelden ya da uygulamanın fatura sayfasından tek tek indirin.",
+          "",
+        ]
+      : [
+          `Period ${period.from} to ${period.to}: the PDFs of ${content.failures.length} invoices are NOT in this package.`,
+          "Download them one by one from the panel or from the invoice's page in the app.",
+          "",
+        ];
+  for (const f of content.failures)
+    lines.push(
+      `${f.issueDate}\t${f.serialNumber ?? "-"}\t${f.ettn ?? "-"}\t${f.orderName}\t${failureText(f.reason, locale)}`,
+    );
   return lines.join("\r\n") + "\r\n";
 }
 
@@ -470,8 +635,18 @@ export function failuresTextName(locale: Locale): string {
 }
 
 /** Every table of the package, in the workbook's order. */
-export function packageTables(content: PackageContent, locale: Locale, zone: string, pathText: (row: ReturnRow) => string): Table[] {
-  return [invoicesTable(content, locale), returnsTable(content, locale, zone, pathText), summaryTable(content, locale), failuresTable(content, locale)];
+export function packageTables(
+  content: PackageContent,
+  locale: Locale,
+  zone: string,
+  pathText: (row: ReturnRow) => string,
+): Table[] {
+  return [
+    invoicesTable(content, locale),
+    returnsTable(content, locale, zone, pathText),
+    summaryTable(content, locale),
+    failuresTable(content, locale),
+  ];
 }
 
 /** The package's ZIP and workbook name: muhasebe-2026-11 (a whole month) or muhasebe-2026-11-03_2026-11-17. */

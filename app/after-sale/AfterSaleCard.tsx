@@ -16,7 +16,15 @@ interface CardProps {
   onConfirm: () => void;
 }
 
-export function AfterSaleCard({ afterSale, cancelledInShop, currency, timezone, panelUrl, busy, onConfirm }: CardProps) {
+export function AfterSaleCard({
+  afterSale,
+  cancelledInShop,
+  currency,
+  timezone,
+  panelUrl,
+  busy,
+  onConfirm,
+}: CardProps) {
   const t = useT();
   const locale = t.locale;
   const money = (amount: string) => formatMoney(amount, currency, locale);
@@ -43,7 +51,11 @@ export function AfterSaleCard({ afterSale, cancelledInShop, currency, timezone, 
           </BlockStack>
         </Banner>
       )}
-      {path?.kind === "cancelled_confirmed" && <Banner tone="success">{t("afterSale.path.cancelled_confirmed", { date: formatDateTime(path.at, locale, timezone) })}</Banner>}
+      {path?.kind === "cancelled_confirmed" && (
+        <Banner tone="success">
+          {t("afterSale.path.cancelled_confirmed", { date: formatDateTime(path.at, locale, timezone) })}
+        </Banner>
+      )}
       {path?.kind === "consumer_return" && (
         <Banner tone="info" title={t("afterSale.path.consumer_return.title")}>
           <Text as="p">{t("afterSale.path.consumer_return")}</Text>
@@ -83,8 +95,14 @@ export function AfterSaleCard({ afterSale, cancelledInShop, currency, timezone, 
                 {t("afterSale.shipping")}: {money(refund.shipping)}
               </Text>
             )}
-            {Number(refund.giftCardAmount) > 0 && <Text as="p">{t("afterSale.giftCardPart", { amount: money(refund.giftCardAmount) })}</Text>}
-            {refund.restock && <Text as="p" tone="subdued">{t("afterSale.restocked")}</Text>}
+            {Number(refund.giftCardAmount) > 0 && (
+              <Text as="p">{t("afterSale.giftCardPart", { amount: money(refund.giftCardAmount) })}</Text>
+            )}
+            {refund.restock && (
+              <Text as="p" tone="subdued">
+                {t("afterSale.restocked")}
+              </Text>
+            )}
             <Text as="p" tone="subdued">
               {t.dyn(`afterSale.handling.${refund.handling ?? "pending"}`, refund.handling ?? "")}
             </Text>
@@ -120,7 +138,10 @@ export function Reconciliation({ reconciliation, currency }: { reconciliation: R
         </Text>
       ) : (
         <Text as="p" tone="critical" id="reconciliation">
-          {t("recon.unexplained", { difference: money(reconciliation.difference), unexplained: money(reconciliation.unexplained) })}
+          {t("recon.unexplained", {
+            difference: money(reconciliation.difference),
+            unexplained: money(reconciliation.unexplained),
+          })}
         </Text>
       )}
     </BlockStack>

@@ -29,7 +29,10 @@ export async function refreshEditedOrder(
   readOrder: ReadOrder,
   now: Date,
 ): Promise<{ ok: true; snapshot?: unknown } | { ok: false; reason: string }> {
-  const edits = await prisma.orderEdit.findMany({ where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null }, select: { id: true } });
+  const edits = await prisma.orderEdit.findMany({
+    where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null },
+    select: { id: true },
+  });
   if (edits.length === 0) return { ok: true };
   let fresh: unknown;
   try {
@@ -38,9 +41,13 @@ export async function refreshEditedOrder(
     return { ok: false, reason: error instanceof Error ? error.message.slice(0, 300) : String(error) };
   }
   const parsed = parseShopifyOrder(fresh);
-  if (!parsed.ok || String(parsed.order.id) !== row.orderId) return { ok: false, reason: "the order read again is not this order" };
+  if (!parsed.ok || String(parsed.order.id) !== row.orderId)
+    return { ok: false, reason: "the order read again is not this order" };
   const snapshot = orderSnapshot(fresh);
-  const stored = await prisma.invoice.updateMany({ where: { id: row.id, leaseOwner: row.leaseOwner }, data: { orderSnapshot: snapshot as Prisma.InputJsonValue } });
+  const stored = await prisma.invoice.updateMany({
+    where: { id: row.id, leaseOwner: row.leaseOwner },
+    data: { orderSnapshot: snapshot as Prisma.InputJsonValue },
+  });
   if (stored.count !== 1) return { ok: false, reason: "lease lost" };
   await prisma.orderEdit.updateMany({ where: { id: { in: edits.map((e) => e.id) } }, data: { readAt: now } });
   return { ok: true, snapshot };
@@ -48,11 +55,23 @@ export async function refreshEditedOrder(
 
 /** Refunds as the pure code reads them. */
 export function storedRefunds(rows: RefundRow[]): StoredRefund[] {
-  return rows.map((r) => ({ refundId: r.refundId, refundedAt: r.refundedAt, lineItems: r.lineItems, hasLineItems: r.hasLineItems, shipping: r.shipping, amount: r.amount, giftCardAmount: r.giftCardAmount, restock: r.restock }));
+  return rows.map((r) => ({
+    refundId: r.refundId,
+    refundedAt: r.refundedAt,
+    lineItems: r.lineItems,
+    hasLineItems: r.hasLineItems,
+    shipping: r.shipping,
+    amount: r.amount,
+    giftCardAmount: r.giftCardAmount,
+    restock: r.restock,
+  }));
 }
 
 /** The order as it stands after the stored refunds, and whether anything is left to invoice. */
-export function standing(snapshot: unknown, refunds: RefundRow[]): { order: ShopifyOrder; nothingLeft: boolean } | null {
+export function standing(
+  snapshot: unknown,
+  refunds: RefundRow[],
+): { order: ShopifyOrder; nothingLeft: boolean } | null {
   const parsed = parseShopifyOrder(snapshot);
   if (!parsed.ok) return null;
   const order = orderAsItStands(parsed.order, storedRefunds(refunds));

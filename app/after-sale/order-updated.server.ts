@@ -20,20 +20,37 @@ export const ORDER_UPDATE_DEBOUNCE_MS = 15_000;
 
 const free = (now: Date) => ({ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
 
-export async function recordUpdatedOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+export async function recordUpdatedOrder(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const orderId = String(parsed.envelope.id);
   // One indexed read (shop, order) without the snapshot: most updates are of orders whose invoice is done or never existed.
   const row = await prisma.invoice.findUnique({
     where: { shopDomain_orderId: { shopDomain: shop, orderId } },
-    select: { id: true, state: true, remoteId: true, refreshOrder: true, cancelledInShop: true, waybillId: true, isTest: true, attempts: true },
+    select: {
+      id: true,
+      state: true,
+      remoteId: true,
+      refreshOrder: true,
+      cancelledInShop: true,
+      waybillId: true,
+      isTest: true,
+      attempts: true,
+    },
   });
-  if (!row || row.remoteId !== null || row.cancelledInShop || row.waybillId !== null || row.isTest) return { status: 200, result: "ignored" };
+  if (!row || row.remoteId !== null || row.cancelledInShop || row.waybillId !== null || row.isTest)
+    return { status: 200, result: "ignored" };
   const debounced = row.state === STATE.queued && row.refreshOrder;
-  if (row.state !== STATE.needs_attention && row.state !== STATE.waiting && !debounced) return { status: 200, result: "ignored" };
+  if (row.state !== STATE.needs_attention && row.state !== STATE.waiting && !debounced)
+    return { status: 200, result: "ignored" };
   const stored = await prisma.invoice.findUnique({ where: { id: row.id }, select: { orderSnapshot: true } });
-  if (!stored || !buyerFactsChanged(stored.orderSnapshot, orderSnapshot(payload))) return { status: 200, result: "ignored" };
+  if (!stored || !buyerFactsChanged(stored.orderSnapshot, orderSnapshot(payload)))
+    return { status: 200, result: "ignored" };
 
   const due = new Date(now.getTime() + ORDER_UPDATE_DEBOUNCE_MS);
   const where = { id: row.id, shopDomain: shop, state: row.state, remoteId: null, ...free(now) };
@@ -43,14 +60,30 @@ export async function recordUpdatedOrder(shop: string, payload: unknown, meta: D
       row.state === STATE.waiting
         ? { refreshOrder: true }
         : row.state === STATE.needs_attention
-          ? { state: nextState(row.state, "order_updated"), nextAttemptAt: due, refreshOrder: true, problems: [], lastError: null, attempts: Math.min(row.attempts, 1) }
+          ? {
+              state: nextState(row.state, "order_updated"),
+              nextAttemptAt: due,
+              refreshOrder: true,
+              problems: [],
+              lastError: null,
+              attempts: Math.min(row.attempts, 1),
+            }
           : { nextAttemptAt: due },
   });
   if (updated.count !== 1) return { status: 200, result: "ignored" };
   // The history names the change once; the pushes of a debounce are not worth a line each.
   if (!debounced) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: row.id, type: "order_updated", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null, retryAt: row.state === STATE.needs_attention ? due.toISOString() : null } },
+      data: {
+        invoiceId: row.id,
+        type: "order_updated",
+        at: now,
+        data: {
+          topic: meta.topic,
+          webhookId: meta.webhookId ?? null,
+          retryAt: row.state === STATE.needs_attention ? due.toISOString() : null,
+        },
+      },
     });
   }
   return { status: 200, result: row.state === STATE.waiting ? "marked" : STATE.queued };

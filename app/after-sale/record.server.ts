@@ -12,8 +12,7 @@ import type { DeliveryMeta } from "../shopify/webhook-response";
 import { STATE } from "../invoice-state/transitions";
 
 export type AfterSaleOutcome =
-  | { status: 200; result: "recorded" | "duplicate" | "unknown_shop" }
-  | { status: 400; error: string };
+  { status: 200; result: "recorded" | "duplicate" | "unknown_shop" } | { status: 400; error: string };
 
 const code = (error: unknown) => (error as { code?: string } | null)?.code;
 
@@ -25,8 +24,15 @@ async function shopExists(shop: string): Promise<boolean> {
 const AT_SERVICE_UNFORMALISED: string[] = [STATE.processing, STATE.queued, STATE.needs_attention];
 
 /** Stores one refund; a repeat (same refund id) changes nothing. */
-export async function storeRefund(shop: string, facts: RefundFacts, meta: DeliveryMeta, now = new Date()): Promise<"recorded" | "duplicate" | "unknown_shop"> {
-  const row = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId: facts.orderId } } });
+export async function storeRefund(
+  shop: string,
+  facts: RefundFacts,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<"recorded" | "duplicate" | "unknown_shop"> {
+  const row = await prisma.invoice.findUnique({
+    where: { shopDomain_orderId: { shopDomain: shop, orderId: facts.orderId } },
+  });
   // A refund of a formalised invoice is an after-sale matter from the start (the invoice page shows its path).
   const formalised = row?.state === STATE.completed || (row?.formalStatus === "completed" && row.remoteId !== null);
   try {
@@ -53,7 +59,13 @@ export async function storeRefund(shop: string, facts: RefundFacts, meta: Delive
   }
   if (row) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: row.id, type: "refund", at: now, message: `refund ${facts.refundId}: ${facts.amount}`, data: { topic: meta.topic, refundId: facts.refundId, amount: facts.amount } },
+      data: {
+        invoiceId: row.id,
+        type: "refund",
+        at: now,
+        message: `refund ${facts.refundId}: ${facts.amount}`,
+        data: { topic: meta.topic, refundId: facts.refundId, amount: facts.amount },
+      },
     });
     // Posted, not known to be formalised: the worker reads it now and withdraws or re-issues it while it may.
     if (row.remoteId !== null && !formalised && AT_SERVICE_UNFORMALISED.includes(row.state)) {
@@ -73,7 +85,10 @@ export async function storeRefund(shop: string, facts: RefundFacts, meta: Delive
 async function settleOnClosedRow(invoiceId: string, shop: string, orderId: string, now: Date): Promise<void> {
   const row = await prisma.invoice.findUnique({ where: { id: invoiceId }, select: { state: true, remoteId: true } });
   if (row?.state !== STATE.cancelled || row.remoteId !== null) return;
-  const withdrawn = await prisma.invoiceEvent.findFirst({ where: { invoiceId, type: "withdrawn" }, select: { id: true } });
+  const withdrawn = await prisma.invoiceEvent.findFirst({
+    where: { invoiceId, type: "withdrawn" },
+    select: { id: true },
+  });
   await prisma.refund.updateMany({
     where: { shopDomain: shop, orderId, handling: null },
     data: { handling: withdrawn ? "withdrawn" : "no_invoice", handledAt: now },
@@ -81,7 +96,12 @@ async function settleOnClosedRow(invoiceId: string, shop: string, orderId: strin
 }
 
 /** refunds/create. */
-export async function recordRefund(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<AfterSaleOutcome> {
+export async function recordRefund(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<AfterSaleOutcome> {
   const parsed = parseRefund(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   if (!(await shopExists(shop))) return { status: 200, result: "unknown_shop" };
@@ -91,7 +111,12 @@ export async function recordRefund(shop: string, payload: unknown, meta: Deliver
 }
 
 /** The refunds an orders/cancelled payload carries (Shopify's refund for the cancellation), stored like refunds/create. */
-export async function recordRefundsOf(shop: string, order: { refunds?: unknown }, meta: DeliveryMeta, now = new Date()): Promise<void> {
+export async function recordRefundsOf(
+  shop: string,
+  order: { refunds?: unknown },
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<void> {
   if (!Array.isArray(order.refunds)) return;
   for (const refund of order.refunds) {
     const parsed = parseRefund(refund);
@@ -112,7 +137,12 @@ const OrderEditSchema = z.looseObject({
  * orders/edited: the order's stored snapshot is stale. Recorded once per edit; before posting the worker reads
  * the order again through the Admin API. An edit after posting is noted on the invoice's trail.
  */
-export async function recordOrderEdit(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<AfterSaleOutcome> {
+export async function recordOrderEdit(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<AfterSaleOutcome> {
   const parsed = OrderEditSchema.safeParse(payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -120,23 +150,36 @@ export async function recordOrderEdit(shop: string, payload: unknown, meta: Deli
   }
   const edit = parsed.data.order_edit;
   if (!(await shopExists(shop))) return { status: 200, result: "unknown_shop" };
-  const committed = edit.committed_at && !Number.isNaN(Date.parse(edit.committed_at)) ? edit.committed_at : edit.created_at;
+  const committed =
+    edit.committed_at && !Number.isNaN(Date.parse(edit.committed_at)) ? edit.committed_at : edit.created_at;
   try {
-    await prisma.orderEdit.create({ data: { shopDomain: shop, orderId: edit.order_id, editId: edit.id, committedAt: new Date(committed) } });
+    await prisma.orderEdit.create({
+      data: { shopDomain: shop, orderId: edit.order_id, editId: edit.id, committedAt: new Date(committed) },
+    });
   } catch (error) {
     if (code(error) === "P2002") return { status: 200, result: "duplicate" };
     if (code(error) === "P2003") return { status: 200, result: "unknown_shop" };
     throw error;
   }
-  const row = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId: edit.order_id } }, select: { id: true, remoteId: true } });
+  const row = await prisma.invoice.findUnique({
+    where: { shopDomain_orderId: { shopDomain: shop, orderId: edit.order_id } },
+    select: { id: true, remoteId: true },
+  });
   if (row) {
     await prisma.invoiceEvent.create({
       data: {
         invoiceId: row.id,
         type: "edited",
         at: now,
-        message: row.remoteId === null ? "order edited in Shopify; read again before posting" : "order edited in Shopify after the invoice was posted",
-        data: { topic: meta.topic, editId: edit.id, note: row.remoteId === null ? "edited_before_post" : "edited_after_post" },
+        message:
+          row.remoteId === null
+            ? "order edited in Shopify; read again before posting"
+            : "order edited in Shopify after the invoice was posted",
+        data: {
+          topic: meta.topic,
+          editId: edit.id,
+          note: row.remoteId === null ? "edited_before_post" : "edited_after_post",
+        },
       },
     });
   }

@@ -33,7 +33,8 @@ export const RETURNS_LIMIT = 500;
 
 function bodyField(body: unknown, ...path: string[]): string | null {
   let value: unknown = body;
-  for (const key of path) value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
   return typeof value === "string" || typeof value === "number" ? String(value) : null;
 }
 
@@ -41,7 +42,12 @@ function bodyField(body: unknown, ...path: string[]): string | null {
  * The shop's refunds, newest first: the latest RETURNS_LIMIT, or (the accountant package) every refund made in
  * [refundedFrom, refundedTo).
  */
-export async function listReturns(shop: string, timezone: string, now = new Date(), period?: { refundedFrom: Date; refundedTo: Date }): Promise<ReturnRow[]> {
+export async function listReturns(
+  shop: string,
+  timezone: string,
+  now = new Date(),
+  period?: { refundedFrom: Date; refundedTo: Date },
+): Promise<ReturnRow[]> {
   const refunds = await prisma.refund.findMany({
     where: { shopDomain: shop, ...(period ? { refundedAt: { gte: period.refundedFrom, lt: period.refundedTo } } : {}) },
     orderBy: [{ refundedAt: "desc" }, { id: "desc" }],
@@ -55,14 +61,18 @@ export async function listReturns(shop: string, timezone: string, now = new Date
   const today = todayIn(timezone, now);
   return refunds.map((refund) => {
     const invoice = byOrder.get(refund.orderId) ?? null;
-    const grand = invoice?.remoteTotals && typeof invoice.remoteTotals === "object" ? (invoice.remoteTotals as { grand_total?: unknown }).grand_total : null;
+    const grand =
+      invoice?.remoteTotals && typeof invoice.remoteTotals === "object"
+        ? (invoice.remoteTotals as { grand_total?: unknown }).grand_total
+        : null;
     const view = invoice
       ? afterSalePath(
           {
             state: invoice.state,
             documentKind: invoice.documentKind,
             issueDate: bodyField(invoice.requestBody, "issue_date"),
-            formalised: invoice.remoteId !== null && (invoice.formalStatus === "completed" || invoice.state === STATE.completed),
+            formalised:
+              invoice.remoteId !== null && (invoice.formalStatus === "completed" || invoice.state === STATE.completed),
             cancelledInShop: invoice.cancelledInShop,
             panelCancelConfirmedAt: invoice.panelCancelConfirmedAt,
             refunds: allByOrder.get(refund.orderId) ?? [refund],
@@ -72,7 +82,9 @@ export async function listReturns(shop: string, timezone: string, now = new Date
         )
       : null;
     const customer = (invoice?.requestBody as { customer?: unknown } | null)?.customer;
-    const name = bodyField(customer, "title") ?? ([bodyField(customer, "name"), bodyField(customer, "surname")].filter(Boolean).join(" ") || null);
+    const name =
+      bodyField(customer, "title") ??
+      ([bodyField(customer, "name"), bodyField(customer, "surname")].filter(Boolean).join(" ") || null);
     return {
       refundId: refund.refundId,
       refundedAt: refund.refundedAt.toISOString(),

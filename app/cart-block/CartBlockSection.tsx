@@ -50,7 +50,9 @@ export function CartBlockSection({ usage, editorUrl, timezone, names }: Props) {
           {usage.recent === 0
             ? t("cartBlock.usage.noOrdersBody")
             : t("cartBlock.usage.count", { withDetails: usage.withDetails, recent: usage.recent })}
-          {usage.latestAt ? ` ${t("cartBlock.usage.latest", { date: formatDateTime(usage.latestAt, t.locale, timezone) })}` : ""}
+          {usage.latestAt
+            ? ` ${t("cartBlock.usage.latest", { date: formatDateTime(usage.latestAt, t.locale, timezone) })}`
+            : ""}
         </Text>
         {usage.recent > 0 && usage.withDetails === 0 && (
           <Text as="p" tone="subdued">

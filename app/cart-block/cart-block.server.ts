@@ -22,7 +22,11 @@ export interface CartBlockUsage {
 
 /** Shopify's theme editor on the cart template, opened to add the block to the cart's main section. */
 export function themeEditorUrl(shop: string, appClientId: string): string {
-  const query = new URLSearchParams({ template: "cart", addAppBlockId: `${appClientId}/${BLOCK_HANDLE}`, target: "mainSection" });
+  const query = new URLSearchParams({
+    template: "cart",
+    addAppBlockId: `${appClientId}/${BLOCK_HANDLE}`,
+    target: "mainSection",
+  });
   return `https://${shop}/admin/themes/current/editor?${query}`;
 }
 
@@ -34,7 +38,12 @@ export async function cartBlockUsage(shop: string, mapping: MappingSettings): Pr
     select: { orderSnapshot: true, orderCreatedAt: true },
   });
   const names = new Set(
-    [...mapping.taxNumberAttributes, ...mapping.citizenNumberAttributes, ...mapping.taxOfficeAttributes, ...mapping.companyTitleAttributes].map(foldName),
+    [
+      ...mapping.taxNumberAttributes,
+      ...mapping.citizenNumberAttributes,
+      ...mapping.taxOfficeAttributes,
+      ...mapping.companyTitleAttributes,
+    ].map(foldName),
   );
   let withDetails = 0;
   let latestAt: string | null = null;
@@ -44,7 +53,9 @@ export async function cartBlockUsage(shop: string, mapping: MappingSettings): Pr
       Array.isArray(attributes) &&
       attributes.some(
         (attribute: { name?: unknown; value?: unknown } | null) =>
-          typeof attribute?.name === "string" && names.has(foldName(attribute.name)) && String(attribute.value ?? "").trim() !== "",
+          typeof attribute?.name === "string" &&
+          names.has(foldName(attribute.name)) &&
+          String(attribute.value ?? "").trim() !== "",
       );
     if (!carries) continue;
     withDetails += 1;
@@ -55,13 +66,19 @@ export async function cartBlockUsage(shop: string, mapping: MappingSettings): Pr
 
 /** Everything the settings page's cart block section shows. */
 export async function loadCartBlock(shop: string, mapping: MappingSettings) {
-  const [usage, row] = await Promise.all([cartBlockUsage(shop, mapping), prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } })]);
+  const [usage, row] = await Promise.all([
+    cartBlockUsage(shop, mapping),
+    prisma.shop.findUnique({ where: { domain: shop }, select: { timezone: true } }),
+  ]);
   return {
     usage,
     editorUrl: themeEditorUrl(shop, env().SHOPIFY_API_KEY),
     timezone: zoneOrTurkey(row?.timezone),
-    names: [mapping.citizenNumberAttributes[0], mapping.taxNumberAttributes[0], mapping.taxOfficeAttributes[0], mapping.companyTitleAttributes[0]].filter(
-      (name): name is string => Boolean(name),
-    ),
+    names: [
+      mapping.citizenNumberAttributes[0],
+      mapping.taxNumberAttributes[0],
+      mapping.taxOfficeAttributes[0],
+      mapping.companyTitleAttributes[0],
+    ].filter((name): name is string => Boolean(name)),
   };
 }

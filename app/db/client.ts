@@ -17,7 +17,8 @@ export const SQLITE_LOCK_WAIT_MS = 5000;
 const load = createRequire(import.meta.url);
 const sqliteModules = () => ({
   PrismaClient: (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).PrismaClient,
-  PrismaBetterSqlite3: (load("@prisma/adapter-better-sqlite3") as typeof import("@prisma/adapter-better-sqlite3")).PrismaBetterSqlite3,
+  PrismaBetterSqlite3: (load("@prisma/adapter-better-sqlite3") as typeof import("@prisma/adapter-better-sqlite3"))
+    .PrismaBetterSqlite3,
 });
 const postgresModules = () => ({
   PrismaClient: (load("#prisma/postgresql") as typeof import("#prisma/postgresql")).PrismaClient,
@@ -30,7 +31,8 @@ const postgresModules = () => ({
  */
 export function dbNullFor(databaseUrl: string): typeof import("#prisma/sqlite").Prisma.DbNull {
   return providerOf(databaseUrl) === "postgresql"
-    ? ((load("#prisma/postgresql") as typeof import("#prisma/postgresql")).Prisma.DbNull as unknown as typeof import("#prisma/sqlite").Prisma.DbNull)
+    ? ((load("#prisma/postgresql") as typeof import("#prisma/postgresql")).Prisma
+        .DbNull as unknown as typeof import("#prisma/sqlite").Prisma.DbNull)
     : (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).Prisma.DbNull;
 }
 

@@ -5,8 +5,19 @@
 import pg from "pg";
 import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot.server";
 import {
-  CALLBACK_TARGET, decodeCallbackTarget, claimOrder, claimRowsSql, decodeJobRow, decodeRefund, invoiceColumns, jobRowSql, JSON_COLUMNS, jsonText, newId,
-  quote, refundsSql,
+  CALLBACK_TARGET,
+  decodeCallbackTarget,
+  claimOrder,
+  claimRowsSql,
+  decodeJobRow,
+  decodeRefund,
+  invoiceColumns,
+  jobRowSql,
+  JSON_COLUMNS,
+  jsonText,
+  newId,
+  quote,
+  refundsSql,
 } from "./hot-sql";
 import { postgresConnectionString, postgresSchema } from "./provider";
 
@@ -26,11 +37,12 @@ function pgValue(column: string, value: unknown): unknown {
  */
 const UTC_TIMESTAMPS = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 1114 ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === 1114
+      ? (text: string) => new Date(`${text.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 const pgCode = (error: unknown) => (error as { code?: string } | null)?.code ?? "";
-
 
 export class PostgresStatements implements DialectStatements {
   private readonly pool: pg.Pool;
@@ -62,7 +74,16 @@ export class PostgresStatements implements DialectStatements {
   }
 
   private eventRows(events: NewEvent[]): string {
-    return JSON.stringify(events.map((event) => ({ id: newId(), at: pgDate(event.at), type: event.type, message: event.message ?? null, data: event.data ?? null, dedupeKey: event.dedupeKey ?? null })));
+    return JSON.stringify(
+      events.map((event) => ({
+        id: newId(),
+        at: pgDate(event.at),
+        type: event.type,
+        message: event.message ?? null,
+        data: event.data ?? null,
+        dedupeKey: event.dedupeKey ?? null,
+      })),
+    );
   }
 
   private insertEventsSql(invoiceId: string, rows: string): string {
@@ -73,17 +94,30 @@ export class PostgresStatements implements DialectStatements {
 
   private async insertEvents(client: pg.ClientBase, invoiceId: string, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await client.query({ name: "hot-insert-events", text: this.insertEventsSql("$1", "$2"), values: [invoiceId, this.eventRows(events)] });
+    await client.query({
+      name: "hot-insert-events",
+      text: this.insertEventsSql("$1", "$2"),
+      values: [invoiceId, this.eventRows(events)],
+    });
   }
 
   private cast(column: string): string {
     return JSON_COLUMNS.has(column) ? "::jsonb" : "";
   }
 
-  private async update(client: pg.ClientBase, id: string, owner: string | null, values: InvoiceValues, increment = false): Promise<boolean> {
+  private async update(
+    client: pg.ClientBase,
+    id: string,
+    owner: string | null,
+    values: InvoiceValues,
+    increment = false,
+  ): Promise<boolean> {
     const columns = invoiceColumns(values);
     const args: unknown[] = columns.map((column) => pgValue(column, values[column]));
-    const sets = [...columns.map((column, i) => `${quote(column)} = $${i + 1}${this.cast(column)}`), `"updatedAt" = $${args.push(pgDate(new Date()))}`];
+    const sets = [
+      ...columns.map((column, i) => `${quote(column)} = $${i + 1}${this.cast(column)}`),
+      `"updatedAt" = $${args.push(pgDate(new Date()))}`,
+    ];
     if (increment) sets.push(`"attempts" = "attempts" + 1`);
     let sql = `UPDATE "Invoice" SET ${sets.join(", ")} WHERE "id" = $${args.push(id)}`;
     if (owner !== null) sql += ` AND "leaseOwner" = $${args.push(owner)}`;
@@ -123,7 +157,15 @@ export class PostgresStatements implements DialectStatements {
                  ON CONFLICT ("shopDomain", "orderId") DO NOTHING`;
     try {
       return await this.transaction(async (client) => {
-        if ((await client.query(sql, columns.map((column) => pgValue(column, row[column])))).rowCount !== 1) return "duplicate" as const;
+        if (
+          (
+            await client.query(
+              sql,
+              columns.map((column) => pgValue(column, row[column])),
+            )
+          ).rowCount !== 1
+        )
+          return "duplicate" as const;
         await this.insertEvents(client, row.id as string, events);
         return "created" as const;
       });
@@ -132,7 +174,14 @@ export class PostgresStatements implements DialectStatements {
       throw error;
     }
   };
-  readonly claimRows: HotStatements["claimRows"] = async ({ owner, now, leaseUntil, limit, perShopLimit, priorities }) => {
+  readonly claimRows: HotStatements["claimRows"] = async ({
+    owner,
+    now,
+    leaseUntil,
+    limit,
+    perShopLimit,
+    priorities,
+  }) => {
     if (limit <= 0) return [];
     const { rows } = await this.pool.query({
       name: "hot-claim-rows",
@@ -151,11 +200,21 @@ export class PostgresStatements implements DialectStatements {
     return result.rowCount ?? 0;
   };
   readonly jobRow: HotStatements["jobRow"] = async (id) => {
-    const { rows } = await this.pool.query({ name: "hot-job-row", text: jobRowSql("$1"), values: [id], types: UTC_TIMESTAMPS });
+    const { rows } = await this.pool.query({
+      name: "hot-job-row",
+      text: jobRowSql("$1"),
+      values: [id],
+      types: UTC_TIMESTAMPS,
+    });
     return decodeJobRow(rows[0], false);
   };
   readonly refundsOf: HotStatements["refundsOf"] = async (shop, orderId) => {
-    const { rows } = await this.pool.query({ name: "hot-refunds-of", text: refundsSql("$1", "$2"), values: [shop, orderId], types: UTC_TIMESTAMPS });
+    const { rows } = await this.pool.query({
+      name: "hot-refunds-of",
+      text: refundsSql("$1", "$2"),
+      values: [shop, orderId],
+      types: UTC_TIMESTAMPS,
+    });
     return rows.map((row) => decodeRefund(row, false));
   };
   readonly finishJob: HotStatements["finishJob"] = async (job) => {
@@ -176,10 +235,19 @@ export class PostgresStatements implements DialectStatements {
     };
     const id = arg(job.id);
     const [shop, at] = [lazy(job.shopDomain), lazy(now, "::timestamp(3)")];
-    const steps = [`stored AS (UPDATE "Invoice" SET ${sets.join(", ")} WHERE "id" = ${id} AND "leaseOwner" = ${arg(job.owner)} RETURNING "nextAttemptAt")`];
-    if (job.events.length) steps.push(`events AS (${this.insertEventsSql(id, arg(this.eventRows(job.events)))} WHERE EXISTS (SELECT 1 FROM stored))`);
+    const steps = [
+      `stored AS (UPDATE "Invoice" SET ${sets.join(", ")} WHERE "id" = ${id} AND "leaseOwner" = ${arg(job.owner)} RETURNING "nextAttemptAt")`,
+    ];
+    if (job.events.length)
+      steps.push(
+        `events AS (${this.insertEventsSql(id, arg(this.eventRows(job.events)))} WHERE EXISTS (SELECT 1 FROM stored))`,
+      );
     // Each refund once, with the first handling named for it (as one update per handling did).
-    const refunds = [...new Map(job.refunds.flatMap(({ ids, handling }) => ids.map((refundId) => [refundId, handling] as const)).reverse()).entries()];
+    const refunds = [
+      ...new Map(
+        job.refunds.flatMap(({ ids, handling }) => ids.map((refundId) => [refundId, handling] as const)).reverse(),
+      ).entries(),
+    ];
     if (refunds.length) {
       steps.push(`refunds AS (UPDATE "Refund" AS r SET "handling" = x."handling", "handledAt" = ${at()}
         FROM jsonb_to_recordset(${arg(JSON.stringify(refunds.map(([refundId, handling]) => ({ refundId, handling }))))}::jsonb) AS x("refundId" text, "handling" text)
@@ -201,7 +269,9 @@ export class PostgresStatements implements DialectStatements {
         )`);
     }
     if (job.teamId !== null) {
-      steps.push(`team AS (UPDATE "ShopSettings" SET "teamId" = ${arg(job.teamId)}, "updatedAt" = ${at()} WHERE "shopDomain" = ${shop()} AND "teamId" IS NULL AND EXISTS (SELECT 1 FROM stored))`);
+      steps.push(
+        `team AS (UPDATE "ShopSettings" SET "teamId" = ${arg(job.teamId)}, "updatedAt" = ${at()} WHERE "shopDomain" = ${shop()} AND "teamId" IS NULL AND EXISTS (SELECT 1 FROM stored))`,
+      );
     }
     const { rows } = await this.pool.query<{ nextAttemptAt: string | null }>({
       text: `WITH ${steps.join(", ")} SELECT to_char("nextAttemptAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS "nextAttemptAt" FROM stored`,
@@ -222,7 +292,11 @@ export class PostgresStatements implements DialectStatements {
     return { stored: true, rereadNow: rowCount === 1 };
   };
   readonly callbackTarget: HotStatements["callbackTarget"] = async (invoiceId) => {
-    const { rows } = await this.pool.query({ name: "hot-callback-target", text: `${CALLBACK_TARGET}$1`, values: [invoiceId] });
+    const { rows } = await this.pool.query({
+      name: "hot-callback-target",
+      text: `${CALLBACK_TARGET}$1`,
+      values: [invoiceId],
+    });
     return decodeCallbackTarget(rows[0]);
   };
   readonly markCallback: HotStatements["markCallback"] = async (invoiceId, remoteId, event, readAt, now) => {

@@ -5,7 +5,19 @@
 import type { Db } from "./client";
 import { dbNullFor } from "./client";
 import { providerOf } from "./provider";
-import type { CallbackMark, CallbackTarget, ClaimedRowRef, ClaimRowsOptions, DeliveryKey, FinishJob, HotStatements, InvoiceValues, JobRow, NewEvent, RefundRow } from "./hot.server";
+import type {
+  CallbackMark,
+  CallbackTarget,
+  ClaimedRowRef,
+  ClaimRowsOptions,
+  DeliveryKey,
+  FinishJob,
+  HotStatements,
+  InvoiceValues,
+  JobRow,
+  NewEvent,
+  RefundRow,
+} from "./hot.server";
 
 type KnownError = { code?: string; meta?: { modelName?: string; target?: unknown } };
 const prismaCode = (error: unknown) => (error as KnownError | null)?.code ?? "";
@@ -37,12 +49,21 @@ export class PrismaStatements implements HotStatements {
   }
 
   private static events(events: NewEvent[]) {
-    return events.map((event) => ({ at: event.at, type: event.type, message: event.message ?? null, data: (event.data ?? undefined) as never, dedupeKey: event.dedupeKey ?? null }));
+    return events.map((event) => ({
+      at: event.at,
+      type: event.type,
+      message: event.message ?? null,
+      data: (event.data ?? undefined) as never,
+      dedupeKey: event.dedupeKey ?? null,
+    }));
   }
 
   async recordDelivery(key: DeliveryKey, webhookId: string | null): Promise<boolean> {
     try {
-      await this.db.webhookDelivery.create({ data: { ...key, webhookId, result: "processing", receivedAt: new Date() }, select: { id: true } });
+      await this.db.webhookDelivery.create({
+        data: { ...key, webhookId, result: "processing", receivedAt: new Date() },
+        select: { id: true },
+      });
       return true;
     } catch (error) {
       if (prismaCode(error) === "P2002") return false;
@@ -55,7 +76,10 @@ export class PrismaStatements implements HotStatements {
   }
 
   async shopTrigger(shop: string): Promise<{ trigger: string | null } | null> {
-    const row = await this.db.shop.findUnique({ where: { domain: shop }, select: { settings: { select: { trigger: true } } } });
+    const row = await this.db.shop.findUnique({
+      where: { domain: shop },
+      select: { settings: { select: { trigger: true } } },
+    });
     return row ? { trigger: row.settings?.trigger ?? null } : null;
   }
 
@@ -74,13 +98,25 @@ export class PrismaStatements implements HotStatements {
   }
 
   claimRows(_options: ClaimRowsOptions): Promise<ClaimedRowRef[]> {
-    throw new Error("claimRows has no Prisma form (window functions, LATERAL, FOR UPDATE SKIP LOCKED): hand-written SQL only");
+    throw new Error(
+      "claimRows has no Prisma form (window functions, LATERAL, FOR UPDATE SKIP LOCKED): hand-written SQL only",
+    );
   }
 
-  async claimWriteBacks(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<Array<{ invoiceId: string; shopDomain: string }>> {
+  async claimWriteBacks(
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<Array<{ invoiceId: string; shopDomain: string }>> {
     if (limit <= 0) return [];
     const due = { nextAttemptAt: { lte: now }, ...freeLease(now) };
-    const picked = await this.db.orderWriteBack.findMany({ where: due, orderBy: { nextAttemptAt: "asc" }, take: limit, select: { invoiceId: true } });
+    const picked = await this.db.orderWriteBack.findMany({
+      where: due,
+      orderBy: { nextAttemptAt: "asc" },
+      take: limit,
+      select: { invoiceId: true },
+    });
     if (picked.length === 0) return [];
     // The update checks the due condition again: a row another worker leased since the read is left out.
     return this.db.orderWriteBack.updateManyAndReturn({
@@ -92,10 +128,16 @@ export class PrismaStatements implements HotStatements {
 
   async nextDue(): Promise<Date | null> {
     const [invoice, writeBack] = await Promise.all([
-      this.db.invoice.findFirst({ where: { nextAttemptAt: { not: null } }, orderBy: { nextAttemptAt: "asc" }, select: { nextAttemptAt: true, leaseUntil: true } }),
+      this.db.invoice.findFirst({
+        where: { nextAttemptAt: { not: null } },
+        orderBy: { nextAttemptAt: "asc" },
+        select: { nextAttemptAt: true, leaseUntil: true },
+      }),
       this.db.orderWriteBack.aggregate({ _min: { nextAttemptAt: true } }),
     ]);
-    const invoiceDue = invoice && (invoice.leaseUntil && invoice.leaseUntil > invoice.nextAttemptAt! ? invoice.leaseUntil : invoice.nextAttemptAt);
+    const invoiceDue =
+      invoice &&
+      (invoice.leaseUntil && invoice.leaseUntil > invoice.nextAttemptAt! ? invoice.leaseUntil : invoice.nextAttemptAt);
     const dates = [invoiceDue, writeBack._min.nextAttemptAt].filter((date): date is Date => date instanceof Date);
     return dates.length ? dates.reduce((a, b) => (a < b ? a : b)) : null;
   }
@@ -103,17 +145,26 @@ export class PrismaStatements implements HotStatements {
   async jobRow(id: string): Promise<JobRow | null> {
     const row = await this.db.invoice.findUnique({ where: { id }, include: { shop: { include: { settings: true } } } });
     if (!row) return null;
-    const edit = await this.db.orderEdit.findFirst({ where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null }, select: { id: true } });
+    const edit = await this.db.orderEdit.findFirst({
+      where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null },
+      select: { id: true },
+    });
     return { row, unreadEdits: edit !== null };
   }
 
   refundsOf(shop: string, orderId: string): Promise<RefundRow[]> {
-    return this.db.refund.findMany({ where: { shopDomain: shop, orderId }, orderBy: [{ refundedAt: "asc" }, { id: "asc" }] });
+    return this.db.refund.findMany({
+      where: { shopDomain: shop, orderId },
+      orderBy: [{ refundedAt: "asc" }, { id: "asc" }],
+    });
   }
 
   async finishJob(job: FinishJob): Promise<{ stored: boolean; rereadNow: boolean }> {
     return this.db.$transaction(async (tx) => {
-      const { count } = await tx.invoice.updateMany({ where: { id: job.id, leaseOwner: job.owner }, data: { ...this.values(job.values), leaseOwner: null, leaseUntil: null } });
+      const { count } = await tx.invoice.updateMany({
+        where: { id: job.id, leaseOwner: job.owner },
+        data: { ...this.values(job.values), leaseOwner: null, leaseUntil: null },
+      });
       if (count !== 1) return { stored: false, rereadNow: false };
       const now = new Date();
       // Each refund once, with the first handling named for it.
@@ -121,11 +172,21 @@ export class PrismaStatements implements HotStatements {
       for (const { ids, handling } of job.refunds) {
         const fresh = ids.filter((id) => !handled.has(id));
         fresh.forEach((id) => handled.add(id));
-        if (fresh.length) await tx.refund.updateMany({ where: { shopDomain: job.shopDomain, refundId: { in: fresh }, handling: null }, data: { handling, handledAt: now } });
+        if (fresh.length)
+          await tx.refund.updateMany({
+            where: { shopDomain: job.shopDomain, refundId: { in: fresh }, handling: null },
+            data: { handling, handledAt: now },
+          });
       }
-      if (job.events.length) await tx.invoiceEvent.createMany({ data: PrismaStatements.events(job.events).map((event) => ({ ...event, invoiceId: job.id })) });
+      if (job.events.length)
+        await tx.invoiceEvent.createMany({
+          data: PrismaStatements.events(job.events).map((event) => ({ ...event, invoiceId: job.id })),
+        });
       if (job.writeBack) {
-        const session = await tx.session.findFirst({ where: { shop: job.shopDomain, isOnline: false }, select: { scope: true } });
+        const session = await tx.session.findFirst({
+          where: { shop: job.shopDomain, isOnline: false },
+          select: { scope: true },
+        });
         const start = job.writeBack(session?.scope ?? null);
         await tx.orderWriteBack.upsert({
           where: { invoiceId: job.id },
@@ -133,7 +194,11 @@ export class PrismaStatements implements HotStatements {
           update: { ...start, attempts: 0, version: { increment: 1 } },
         });
       }
-      if (job.teamId !== null) await tx.shopSettings.updateMany({ where: { shopDomain: job.shopDomain, teamId: null }, data: { teamId: job.teamId } });
+      if (job.teamId !== null)
+        await tx.shopSettings.updateMany({
+          where: { shopDomain: job.shopDomain, teamId: null },
+          data: { teamId: job.teamId },
+        });
       let rereadNow = false;
       if (job.callbacksSince) {
         const reread = await tx.invoice.updateMany({
@@ -148,16 +213,30 @@ export class PrismaStatements implements HotStatements {
 
   async renewLeases(owner: string, ids: string[], until: Date): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.invoice.updateManyAndReturn({ where: { id: { in: ids }, leaseOwner: owner }, data: { leaseUntil: until }, select: { id: true } });
+    const rows = await this.db.invoice.updateManyAndReturn({
+      where: { id: { in: ids }, leaseOwner: owner },
+      data: { leaseUntil: until },
+      select: { id: true },
+    });
     return rows.map((row) => row.id);
   }
 
   async releaseLeases(owner: string, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    return (await this.db.invoice.updateMany({ where: { id: { in: ids }, leaseOwner: owner }, data: { leaseOwner: null, leaseUntil: null } })).count;
+    return (
+      await this.db.invoice.updateMany({
+        where: { id: { in: ids }, leaseOwner: owner },
+        data: { leaseOwner: null, leaseUntil: null },
+      })
+    ).count;
   }
 
-  async updateLeased(id: string, owner: string, values: InvoiceValues, options?: { incrementAttempts?: boolean }): Promise<boolean> {
+  async updateLeased(
+    id: string,
+    owner: string,
+    values: InvoiceValues,
+    options?: { incrementAttempts?: boolean },
+  ): Promise<boolean> {
     const data = { ...this.values(values), ...(options?.incrementAttempts ? { attempts: { increment: 1 } } : {}) };
     return (await this.db.invoice.updateMany({ where: { id, leaseOwner: owner }, data })).count === 1;
   }
@@ -165,12 +244,29 @@ export class PrismaStatements implements HotStatements {
   async callbackTarget(invoiceId: string): Promise<CallbackTarget | null> {
     const row = await this.db.invoice.findUnique({
       where: { id: invoiceId },
-      select: { id: true, shopDomain: true, shop: { select: { settings: { select: { teamId: true, apiKeyEncrypted: true } } } } },
+      select: {
+        id: true,
+        shopDomain: true,
+        shop: { select: { settings: { select: { teamId: true, apiKeyEncrypted: true } } } },
+      },
     });
-    return row && { id: row.id, shopDomain: row.shopDomain, teamId: row.shop.settings?.teamId ?? null, apiKeyEncrypted: row.shop.settings?.apiKeyEncrypted ?? null };
+    return (
+      row && {
+        id: row.id,
+        shopDomain: row.shopDomain,
+        teamId: row.shop.settings?.teamId ?? null,
+        apiKeyEncrypted: row.shop.settings?.apiKeyEncrypted ?? null,
+      }
+    );
   }
 
-  async markCallback(invoiceId: string, remoteId: number, event: NewEvent, readAt: Date, now: Date): Promise<CallbackMark> {
+  async markCallback(
+    invoiceId: string,
+    remoteId: number,
+    event: NewEvent,
+    readAt: Date,
+    now: Date,
+  ): Promise<CallbackMark> {
     try {
       return await this.db.$transaction(async (tx) => {
         // The row due for a read at `readAt` unless one is due sooner; then whether the row is this callback's at all.
@@ -178,13 +274,24 @@ export class PrismaStatements implements HotStatements {
           where: { id: invoiceId, remoteId, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }] },
           data: { nextAttemptAt: readAt, updatedAt: now },
         });
-        const ours = async () => sooner.count === 1 || (await tx.invoice.updateMany({ where: { id: invoiceId, remoteId }, data: { updatedAt: now } })).count === 1;
+        const ours = async () =>
+          sooner.count === 1 ||
+          (await tx.invoice.updateMany({ where: { id: invoiceId, remoteId }, data: { updatedAt: now } })).count === 1;
         let marked = await ours();
-        const early = !marked && (await tx.invoice.updateMany({ where: { id: invoiceId, remoteId: null, leaseUntil: { gt: now } }, data: { updatedAt: now } })).count === 1;
+        const early =
+          !marked &&
+          (
+            await tx.invoice.updateMany({
+              where: { id: invoiceId, remoteId: null, leaseUntil: { gt: now } },
+              data: { updatedAt: now },
+            })
+          ).count === 1;
         // The worker may have stored the remote id between the two updates.
         if (!marked && !early) marked = await ours();
         if (!marked && !early) return "not_found" as const;
-        await tx.invoiceEvent.createMany({ data: PrismaStatements.events([event]).map((row) => ({ ...row, invoiceId })) });
+        await tx.invoiceEvent.createMany({
+          data: PrismaStatements.events([event]).map((row) => ({ ...row, invoiceId })),
+        });
         return marked ? ("marked" as const) : ("early" as const);
       });
     } catch (error) {
@@ -195,7 +302,12 @@ export class PrismaStatements implements HotStatements {
 
   async scheduleRead(invoiceId: string, remoteId: number, readAt: Date): Promise<boolean> {
     const { count } = await this.db.invoice.updateMany({
-      where: { id: invoiceId, remoteId, state: "processing", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }] },
+      where: {
+        id: invoiceId,
+        remoteId,
+        state: "processing",
+        OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }],
+      },
       data: { nextAttemptAt: readAt },
     });
     return count === 1;

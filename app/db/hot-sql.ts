@@ -8,13 +8,15 @@ import { columnsOf, scalarFields, type ScalarField } from "./schema";
 export const CALLBACK_TARGET = `SELECT i."id" AS "id", i."shopDomain" AS "shopDomain", s."teamId" AS "teamId", s."apiKeyEncrypted" AS "apiKeyEncrypted"
   FROM "Invoice" AS i LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain" WHERE i."id" = `;
 
-export const decodeCallbackTarget = (row: { id: string; shopDomain: string; teamId: unknown; apiKeyEncrypted: string | null } | undefined): CallbackTarget | null =>
-  row ? { ...row, teamId: row.teamId === null ? null : Number(row.teamId) } : null;
+export const decodeCallbackTarget = (
+  row: { id: string; shopDomain: string; teamId: unknown; apiKeyEncrypted: string | null } | undefined,
+): CallbackTarget | null => (row ? { ...row, teamId: row.teamId === null ? null : Number(row.teamId) } : null);
 
 type ClaimParam = "now" | "perShop" | "limit" | "priorities";
 
 /** A due row whose lease is free (`i` names the row). */
-const dueAndFree = (i: string, now: string) => `${i}."nextAttemptAt" <= ${now} AND (${i}."leaseUntil" IS NULL OR ${i}."leaseUntil" < ${now})`;
+const dueAndFree = (i: string, now: string) =>
+  `${i}."nextAttemptAt" <= ${now} AND (${i}."leaseUntil" IS NULL OR ${i}."leaseUntil" < ${now})`;
 
 /**
  * The claim's choice, in rounds: every shop's next row before any shop's row after it, where a shop with k rows in
@@ -81,7 +83,12 @@ const claimChoice = (p: (name: ClaimParam) => string, provider: "sqlite" | "post
  * (`= ANY (ARRAY (…))` keeps the lock to the picked rows' primary keys: with `IN (…)` the generic plan of the
  * prepared statement hash-joined every due row to them.) Exported for bench/claim.bench.ts (its plans).
  */
-const PG_CLAIM_PARAMS: Record<ClaimParam, string> = { now: "$1::timestamp(3)", perShop: "$2::int", limit: "$3::int", priorities: "$7::int[]" };
+const PG_CLAIM_PARAMS: Record<ClaimParam, string> = {
+  now: "$1::timestamp(3)",
+  perShop: "$2::int",
+  limit: "$3::int",
+  priorities: "$7::int[]",
+};
 export const claimRowsSql = {
   sqlite: `WITH ${claimChoice((name) => `@${name}`, "sqlite")}
     UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = @updated
@@ -100,13 +107,17 @@ export const claimRowsSql = {
 };
 
 /** Claimed rows in the order the worker starts them: live first, then oldest first. */
-export const claimOrder = (rows: Array<{ id: string; shopDomain: string; priority: unknown; nextAttemptAt: unknown }>): ClaimedRowRef[] =>
+export const claimOrder = (
+  rows: Array<{ id: string; shopDomain: string; priority: unknown; nextAttemptAt: unknown }>,
+): ClaimedRowRef[] =>
   rows
-    .map((row) => ({ ...row, priority: Number(row.priority), at: new Date(row.nextAttemptAt as string | Date).getTime() }))
+    .map((row) => ({
+      ...row,
+      priority: Number(row.priority),
+      at: new Date(row.nextAttemptAt as string | Date).getTime(),
+    }))
     .sort((a, b) => a.priority - b.priority || a.at - b.at || (a.id < b.id ? -1 : 1))
     .map(({ id, shopDomain }) => ({ id, shopDomain }));
-
-
 
 // Columns the dynamic statements may name (the schema's, never anything from outside the code), and the JSON ones.
 const { all: INVOICE_COLUMNS, json: JSON_COLUMNS } = columnsOf("Invoice");
@@ -154,13 +165,18 @@ const JOB_MODELS = [
   { alias: "h", model: "Shop", prefix: "shop." },
   { alias: "s", model: "ShopSettings", prefix: "settings." },
 ] as const;
-const jobFields: Array<{ prefix: string; fields: ScalarField[] }> = JOB_MODELS.map(({ model, prefix }) => ({ prefix, fields: scalarFields(model) }));
+const jobFields: Array<{ prefix: string; fields: ScalarField[] }> = JOB_MODELS.map(({ model, prefix }) => ({
+  prefix,
+  fields: scalarFields(model),
+}));
 /** The text per placeholder style, built once: it names about 80 columns, and every job reads its row. */
 const jobRowSqls = new Map<string, string>();
 export function jobRowSql(param: string): string {
   const cached = jobRowSqls.get(param);
   if (cached) return cached;
-  const columns = JOB_MODELS.flatMap(({ alias }, k) => jobFields[k].fields.map((f) => `${alias}."${f.name}" AS "${jobFields[k].prefix}${f.name}"`));
+  const columns = JOB_MODELS.flatMap(({ alias }, k) =>
+    jobFields[k].fields.map((f) => `${alias}."${f.name}" AS "${jobFields[k].prefix}${f.name}"`),
+  );
   const sql = `SELECT ${columns.join(", ")},
       EXISTS (SELECT 1 FROM "OrderEdit" AS e WHERE e."shopDomain" = i."shopDomain" AND e."orderId" = i."orderId" AND e."readAt" IS NULL) AS "unreadEdits"
     FROM "Invoice" AS i JOIN "Shop" AS h ON h."domain" = i."shopDomain" LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain"
@@ -200,7 +216,10 @@ export function decodeJobRow(raw: Record<string, unknown> | undefined, jsonIsTex
   const [invoice, shop, settings] = jobFields.map(({ prefix, fields }) =>
     Object.fromEntries(fields.map((field) => [field.name, decodeField(field, raw[prefix + field.name], jsonIsText)])),
   );
-  const row = { ...invoice, shop: { ...shop, settings: settings.shopDomain === null ? null : settings } } as unknown as JobInvoice;
+  const row = {
+    ...invoice,
+    shop: { ...shop, settings: settings.shopDomain === null ? null : settings },
+  } as unknown as JobInvoice;
   return { row, unreadEdits: decodeField({ name: "", type: "Boolean" }, raw.unreadEdits, false) as boolean };
 }
 
@@ -209,4 +228,6 @@ export function refundsSql(shop: string, order: string): string {
   return `SELECT ${refundFields.map((f) => `"${f.name}"`).join(", ")} FROM "Refund" WHERE "shopDomain" = ${shop} AND "orderId" = ${order} ORDER BY "refundedAt", "id"`;
 }
 export const decodeRefund = (raw: Record<string, unknown>, jsonIsText: boolean) =>
-  Object.fromEntries(refundFields.map((field) => [field.name, decodeField(field, raw[field.name], jsonIsText)])) as unknown as RefundRow;
+  Object.fromEntries(
+    refundFields.map((field) => [field.name, decodeField(field, raw[field.name], jsonIsText)]),
+  ) as unknown as RefundRow;

@@ -7,8 +7,20 @@ import type Database from "better-sqlite3";
 import { SQLITE_LOCK_WAIT_MS } from "./client";
 import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot.server";
 import {
-  CALLBACK_TARGET, decodeCallbackTarget, claimOrder, claimRowsSql, decodeJobRow, decodeRefund, invoiceColumns, jobRowSql, JSON_COLUMNS, jsonText, newId,
-  quote, refundsSql, toDate,
+  CALLBACK_TARGET,
+  decodeCallbackTarget,
+  claimOrder,
+  claimRowsSql,
+  decodeJobRow,
+  decodeRefund,
+  invoiceColumns,
+  jobRowSql,
+  JSON_COLUMNS,
+  jsonText,
+  newId,
+  quote,
+  refundsSql,
+  toDate,
 } from "./hot-sql";
 
 /** Write-backs due now, oldest first; `p` names a parameter: now, limit. */
@@ -43,8 +55,8 @@ function sqliteValue(column: string, value: unknown): unknown {
 }
 
 const sqliteCode = (error: unknown) => (error as { code?: string } | null)?.code ?? "";
-const isBusy = (error: unknown) => sqliteCode(error).startsWith("SQLITE_BUSY") || sqliteCode(error).startsWith("SQLITE_LOCKED");
-
+const isBusy = (error: unknown) =>
+  sqliteCode(error).startsWith("SQLITE_BUSY") || sqliteCode(error).startsWith("SQLITE_LOCKED");
 
 export class SqliteStatements implements DialectStatements {
   /** The connection the statements are prepared on (Prisma's); a new one after Prisma reconnects. */
@@ -140,7 +152,11 @@ export class SqliteStatements implements DialectStatements {
   /** Runs `work` (one statement, or several as one savepoint) in the next group commit; resolves once committed. */
   private write<T>(work: () => T, several = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, several, settle: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.value as T)) });
+      this.pending.push({
+        work,
+        several,
+        settle: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.value as T)),
+      });
       // One batch at a time; the writes asked for meanwhile form the next one.
       const drain = async (): Promise<void> => {
         await this.flush();
@@ -152,17 +168,36 @@ export class SqliteStatements implements DialectStatements {
   }
 
   private insertEvents(invoiceId: string, events: NewEvent[]) {
-    const insert = this.prepared(`INSERT INTO "InvoiceEvent" ("id", "invoiceId", "at", "type", "message", "data", "dedupeKey") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insert = this.prepared(
+      `INSERT INTO "InvoiceEvent" ("id", "invoiceId", "at", "type", "message", "data", "dedupeKey") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
     for (const event of events) {
-      insert.run(newId(), invoiceId, sqliteDate(event.at), event.type, event.message ?? null, event.data === undefined || event.data === null ? null : JSON.stringify(event.data), event.dedupeKey ?? null);
+      insert.run(
+        newId(),
+        invoiceId,
+        sqliteDate(event.at),
+        event.type,
+        event.message ?? null,
+        event.data === undefined || event.data === null ? null : JSON.stringify(event.data),
+        event.dedupeKey ?? null,
+      );
     }
   }
 
   private update(id: string, owner: string | null, values: InvoiceValues, increment = false) {
     const columns = invoiceColumns(values);
-    const sets = [...columns.map((column) => `${quote(column)} = ?`), `"updatedAt" = ?`, ...(increment ? [`"attempts" = "attempts" + 1`] : [])];
+    const sets = [
+      ...columns.map((column) => `${quote(column)} = ?`),
+      `"updatedAt" = ?`,
+      ...(increment ? [`"attempts" = "attempts" + 1`] : []),
+    ];
     const sql = `UPDATE "Invoice" SET ${sets.join(", ")} WHERE "id" = ?${owner === null ? "" : ` AND "leaseOwner" = ?`}`;
-    const args = [...columns.map((column) => sqliteValue(column, values[column])), sqliteDate(new Date()), id, ...(owner === null ? [] : [owner])];
+    const args = [
+      ...columns.map((column) => sqliteValue(column, values[column])),
+      sqliteDate(new Date()),
+      id,
+      ...(owner === null ? [] : [owner]),
+    ];
     return this.prepared(sql).run(...args).changes === 1;
   }
 
@@ -178,14 +213,20 @@ export class SqliteStatements implements DialectStatements {
     );
   };
   readonly setDeliveryResult: HotStatements["setDeliveryResult"] = async (key, result) => {
-    await this.write(() => this.prepared(`UPDATE "WebhookDelivery" SET "result" = ? WHERE "shopDomain" = ? AND "topic" = ? AND "eventId" = ?`).run(result, key.shopDomain, key.topic, key.eventId), false);
+    await this.write(
+      () =>
+        this.prepared(
+          `UPDATE "WebhookDelivery" SET "result" = ? WHERE "shopDomain" = ? AND "topic" = ? AND "eventId" = ?`,
+        ).run(result, key.shopDomain, key.topic, key.eventId),
+      false,
+    );
   };
   readonly shopTrigger: HotStatements["shopTrigger"] = async (shop) => {
     const row = await this.read(
       () =>
-        this.prepared(`SELECT s."trigger" AS "trigger" FROM "Shop" AS h LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = h."domain" WHERE h."domain" = ?`).get(shop) as
-          | { trigger: string | null }
-          | undefined,
+        this.prepared(
+          `SELECT s."trigger" AS "trigger" FROM "Shop" AS h LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = h."domain" WHERE h."domain" = ?`,
+        ).get(shop) as { trigger: string | null } | undefined,
     );
     return row ? { trigger: row.trigger } : null;
   };
@@ -196,7 +237,8 @@ export class SqliteStatements implements DialectStatements {
     const sql = `INSERT INTO "Invoice" (${columns.map(quote).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ON CONFLICT ("shopDomain", "orderId") DO NOTHING`;
     try {
       return await this.write(() => {
-        if (this.prepared(sql).run(...columns.map((column) => sqliteValue(column, row[column]))).changes !== 1) return "duplicate" as const;
+        if (this.prepared(sql).run(...columns.map((column) => sqliteValue(column, row[column]))).changes !== 1)
+          return "duplicate" as const;
         this.insertEvents(row.id as string, events);
         return "created" as const;
       });
@@ -205,12 +247,25 @@ export class SqliteStatements implements DialectStatements {
       throw error;
     }
   };
-  readonly claimRows: HotStatements["claimRows"] = async ({ owner, now, leaseUntil, limit, perShopLimit, priorities }) => {
+  readonly claimRows: HotStatements["claimRows"] = async ({
+    owner,
+    now,
+    leaseUntil,
+    limit,
+    perShopLimit,
+    priorities,
+  }) => {
     if (limit <= 0) return [];
     const rows = await this.write(
       () =>
         this.prepared(claimRowsSql.sqlite).all({
-          now: sqliteDate(now), perShop: perShopLimit, limit, priorities: JSON.stringify(priorities), owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()),
+          now: sqliteDate(now),
+          perShop: perShopLimit,
+          limit,
+          priorities: JSON.stringify(priorities),
+          owner,
+          until: sqliteDate(leaseUntil),
+          updated: sqliteDate(new Date()),
         }) as Parameters<typeof claimOrder>[0],
       false,
     );
@@ -224,7 +279,13 @@ export class SqliteStatements implements DialectStatements {
           `UPDATE "OrderWriteBack" SET "leaseOwner" = @owner, "leaseUntil" = @until, "updatedAt" = @updated
            WHERE "invoiceId" IN (${writeBackChoice((name) => `@${name}`)})
            RETURNING "invoiceId", "shopDomain"`,
-        ).all({ owner, until: sqliteDate(leaseUntil), updated: sqliteDate(new Date()), now: sqliteDate(now), limit }) as Array<{ invoiceId: string; shopDomain: string }>,
+        ).all({
+          owner,
+          until: sqliteDate(leaseUntil),
+          updated: sqliteDate(new Date()),
+          now: sqliteDate(now),
+          limit,
+        }) as Array<{ invoiceId: string; shopDomain: string }>,
       false,
     );
   };
@@ -232,9 +293,9 @@ export class SqliteStatements implements DialectStatements {
     if (ids.length === 0) return [];
     const rows = await this.write(
       () =>
-        this.prepared(`UPDATE "Invoice" SET "leaseUntil" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ? RETURNING "id"`).all(
-          sqliteDate(until), JSON.stringify(ids), owner,
-        ) as Array<{ id: string }>,
+        this.prepared(
+          `UPDATE "Invoice" SET "leaseUntil" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ? RETURNING "id"`,
+        ).all(sqliteDate(until), JSON.stringify(ids), owner) as Array<{ id: string }>,
       false,
     );
     return rows.map((row) => row.id);
@@ -243,46 +304,62 @@ export class SqliteStatements implements DialectStatements {
     if (ids.length === 0) return 0;
     return this.write(
       () =>
-        this.prepared(`UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ?`).run(
-          sqliteDate(new Date()), JSON.stringify(ids), owner,
-        ).changes,
+        this.prepared(
+          `UPDATE "Invoice" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE "id" IN (SELECT "value" FROM json_each(?)) AND "leaseOwner" = ?`,
+        ).run(sqliteDate(new Date()), JSON.stringify(ids), owner).changes,
       false,
     );
   };
   readonly nextDue: HotStatements["nextDue"] = async () => {
-    return earliest(await this.read(() => this.prepared(NEXT_DUE).get() as { invoice: unknown; writeBack: unknown } | undefined));
+    return earliest(
+      await this.read(() => this.prepared(NEXT_DUE).get() as { invoice: unknown; writeBack: unknown } | undefined),
+    );
   };
   readonly jobRow: HotStatements["jobRow"] = async (id) => {
-    return decodeJobRow(await this.read(() => this.prepared(jobRowSql("?")).get(id) as Record<string, unknown> | undefined), true);
+    return decodeJobRow(
+      await this.read(() => this.prepared(jobRowSql("?")).get(id) as Record<string, unknown> | undefined),
+      true,
+    );
   };
   readonly refundsOf: HotStatements["refundsOf"] = async (shop, orderId) => {
-    const rows = await this.read(() => this.prepared(refundsSql("?", "?")).all(shop, orderId) as Record<string, unknown>[]);
+    const rows = await this.read(
+      () => this.prepared(refundsSql("?", "?")).all(shop, orderId) as Record<string, unknown>[],
+    );
     return rows.map((row) => decodeRefund(row, true));
   };
   readonly finishJob: HotStatements["finishJob"] = async (job) => {
     return this.write(() => {
-      if (!this.update(job.id, job.owner, { ...job.values, leaseOwner: null, leaseUntil: null })) return { stored: false, rereadNow: false };
+      if (!this.update(job.id, job.owner, { ...job.values, leaseOwner: null, leaseUntil: null }))
+        return { stored: false, rereadNow: false };
       const now = sqliteDate(new Date());
       for (const refunds of job.refunds) {
         if (refunds.ids.length === 0) continue;
-        this.prepared(`UPDATE "Refund" SET "handling" = ?, "handledAt" = ? WHERE "shopDomain" = ? AND "refundId" IN (SELECT "value" FROM json_each(?)) AND "handling" IS NULL`).run(
-          refunds.handling,
-          now,
-          job.shopDomain,
-          JSON.stringify(refunds.ids),
-        );
+        this.prepared(
+          `UPDATE "Refund" SET "handling" = ?, "handledAt" = ? WHERE "shopDomain" = ? AND "refundId" IN (SELECT "value" FROM json_each(?)) AND "handling" IS NULL`,
+        ).run(refunds.handling, now, job.shopDomain, JSON.stringify(refunds.ids));
       }
       this.insertEvents(job.id, job.events);
       if (job.writeBack) {
-        const session = this.prepared(`SELECT "scope" FROM "Session" WHERE "shop" = ? AND "isOnline" = 0 LIMIT 1`).get(job.shopDomain) as { scope: string | null } | undefined;
+        const session = this.prepared(`SELECT "scope" FROM "Session" WHERE "shop" = ? AND "isOnline" = 0 LIMIT 1`).get(
+          job.shopDomain,
+        ) as { scope: string | null } | undefined;
         const start = job.writeBack(session?.scope ?? null);
         this.prepared(
           `INSERT INTO "OrderWriteBack" ("invoiceId", "shopDomain", "status", "attempts", "nextAttemptAt", "lastError", "updatedAt") VALUES (?, ?, ?, 0, ?, ?, ?)
            ON CONFLICT ("invoiceId") DO UPDATE SET "status" = excluded."status", "attempts" = 0, "nextAttemptAt" = excluded."nextAttemptAt", "lastError" = excluded."lastError", "updatedAt" = excluded."updatedAt", "version" = "OrderWriteBack"."version" + 1`,
-        ).run(job.id, job.shopDomain, start.status, start.nextAttemptAt && sqliteDate(start.nextAttemptAt), start.lastError, now);
+        ).run(
+          job.id,
+          job.shopDomain,
+          start.status,
+          start.nextAttemptAt && sqliteDate(start.nextAttemptAt),
+          start.lastError,
+          now,
+        );
       }
       if (job.teamId !== null) {
-        this.prepared(`UPDATE "ShopSettings" SET "teamId" = ?, "updatedAt" = ? WHERE "shopDomain" = ? AND "teamId" IS NULL`).run(job.teamId, now, job.shopDomain);
+        this.prepared(
+          `UPDATE "ShopSettings" SET "teamId" = ?, "updatedAt" = ? WHERE "shopDomain" = ? AND "teamId" IS NULL`,
+        ).run(job.teamId, now, job.shopDomain);
       }
       let rereadNow = false;
       if (job.callbacksSince) {
@@ -299,7 +376,11 @@ export class SqliteStatements implements DialectStatements {
     return this.write(() => this.update(id, owner, values, options?.incrementAttempts), false);
   };
   readonly callbackTarget: HotStatements["callbackTarget"] = async (invoiceId) => {
-    return decodeCallbackTarget(await this.read(() => this.prepared(`${CALLBACK_TARGET}?`).get(invoiceId) as Parameters<typeof decodeCallbackTarget>[0]));
+    return decodeCallbackTarget(
+      await this.read(
+        () => this.prepared(`${CALLBACK_TARGET}?`).get(invoiceId) as Parameters<typeof decodeCallbackTarget>[0],
+      ),
+    );
   };
   readonly markCallback: HotStatements["markCallback"] = async (invoiceId, remoteId, event, readAt, now) => {
     try {
@@ -310,7 +391,11 @@ export class SqliteStatements implements DialectStatements {
            WHERE "id" = ? AND "remoteId" = ?`,
         ).run(at, sqliteDate(readAt), sqliteDate(readAt), invoiceId, remoteId);
         const early =
-          due.changes === 1 ? null : this.prepared(`UPDATE "Invoice" SET "updatedAt" = ? WHERE "id" = ? AND "remoteId" IS NULL AND "leaseUntil" > ?`).run(at, invoiceId, at);
+          due.changes === 1
+            ? null
+            : this.prepared(
+                `UPDATE "Invoice" SET "updatedAt" = ? WHERE "id" = ? AND "remoteId" IS NULL AND "leaseUntil" > ?`,
+              ).run(at, invoiceId, at);
         if (due.changes !== 1 && early!.changes !== 1) return "not_found" as const;
         this.insertEvents(invoiceId, [event]);
         return due.changes === 1 ? ("marked" as const) : ("early" as const);

@@ -112,7 +112,12 @@ export interface HotStatements {
    */
   claimRows(options: ClaimRowsOptions): Promise<ClaimedRowRef[]>;
   /** Leases up to `limit` due write-backs (oldest first) to `owner`, in one statement. */
-  claimWriteBacks(owner: string, now: Date, leaseUntil: Date, limit: number): Promise<Array<{ invoiceId: string; shopDomain: string }>>;
+  claimWriteBacks(
+    owner: string,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+  ): Promise<Array<{ invoiceId: string; shopDomain: string }>>;
   /** The earliest moment an invoice row (its lease's end, if later) or a write-back becomes due, to sleep until then. */
   nextDue(): Promise<Date | null>;
   /** A claimed row with its shop and the shop's settings, and whether the order has unread edits: one read. */
@@ -132,7 +137,12 @@ export interface HotStatements {
    */
   releaseLeases(owner: string, ids: string[]): Promise<number>;
   /** Updates a row only while `owner` holds its lease; false when the lease was lost. */
-  updateLeased(id: string, owner: string, values: InvoiceValues, options?: { incrementAttempts?: boolean }): Promise<boolean>;
+  updateLeased(
+    id: string,
+    owner: string,
+    values: InvoiceValues,
+    options?: { incrementAttempts?: boolean },
+  ): Promise<boolean>;
   /** What a callback for an invoice row is checked with: the row's shop, its team and its encrypted API key. */
   callbackTarget(invoiceId: string): Promise<CallbackTarget | null>;
   /** A verified callback: the row due for a read at `readAt` (unless sooner), or recorded while it is being posted. */
@@ -146,8 +156,23 @@ export interface HotStatements {
 
 /** The statements of HotStatements, in the order the benchmark reports them. */
 export const HOT_STATEMENTS = [
-  "recordDelivery", "setDeliveryResult", "shopTrigger", "insertInvoice", "claimRows", "claimWriteBacks", "nextDue", "jobRow", "refundsOf",
-  "finishJob", "renewLeases", "releaseLeases", "updateLeased", "callbackTarget", "markCallback", "scheduleRead", "notify",
+  "recordDelivery",
+  "setDeliveryResult",
+  "shopTrigger",
+  "insertInvoice",
+  "claimRows",
+  "claimWriteBacks",
+  "nextDue",
+  "jobRow",
+  "refundsOf",
+  "finishJob",
+  "renewLeases",
+  "releaseLeases",
+  "updateLeased",
+  "callbackTarget",
+  "markCallback",
+  "scheduleRead",
+  "notify",
 ] as const satisfies ReadonlyArray<keyof HotStatements>;
 export type HotStatementName = (typeof HOT_STATEMENTS)[number];
 /** Which path runs a statement: Prisma's client, or the dialect's hand-written SQL (where it has any). */
@@ -158,7 +183,9 @@ export type DialectStatements = Partial<Omit<HotStatements, "close">> & Pick<Hot
 
 /** The dialect class of `databaseUrl`'s database: on SQLite it shares `db`'s connection, on PostgreSQL it has a small pool. */
 export function dialectStatements(databaseUrl: string, db: Db): DialectStatements {
-  return providerOf(databaseUrl) === "sqlite" ? new SqliteStatements(() => sqliteConnectionOf(db)) : new PostgresStatements(databaseUrl);
+  return providerOf(databaseUrl) === "sqlite"
+    ? new SqliteStatements(() => sqliteConnectionOf(db))
+    : new PostgresStatements(databaseUrl);
 }
 
 /**
@@ -169,11 +196,17 @@ export function dialectStatements(databaseUrl: string, db: Db): DialectStatement
 export function createHotStatements(databaseUrl: string, db: Db, via?: (name: HotStatementName) => Via): HotStatements {
   const sql = dialectStatements(databaseUrl, db);
   const orm = new PrismaStatements(db, databaseUrl);
-  const choose = via ?? (process.env.HOT_STATEMENTS_VIA === "prisma" ? (name: HotStatementName) => (name === "claimRows" ? "sql" : "prisma") : () => "sql");
+  const choose =
+    via ??
+    (process.env.HOT_STATEMENTS_VIA === "prisma"
+      ? (name: HotStatementName) => (name === "claimRows" ? "sql" : "prisma")
+      : () => "sql");
   const statements = { close: () => sql.close() } as HotStatements;
   for (const name of HOT_STATEMENTS) {
     const path: Partial<HotStatements> = choose(name) === "sql" && sql[name] ? sql : orm;
-    (statements as unknown as Record<string, unknown>)[name] = (path[name] as (...args: unknown[]) => unknown).bind(path);
+    (statements as unknown as Record<string, unknown>)[name] = (path[name] as (...args: unknown[]) => unknown).bind(
+      path,
+    );
   }
   return statements;
 }

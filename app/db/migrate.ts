@@ -66,7 +66,9 @@ function migrateSqlite(databaseUrl: string, migrations: Migration[]): string[] {
     db.pragma("journal_mode = WAL");
     db.exec(SQLITE_TABLE);
     const rows = db
-      .prepare(`SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
+      .prepare(
+        `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      )
       .all() as { migration_name: string; checksum: string }[];
     const todo = pending(new Map(rows.map((r) => [r.migration_name, r.checksum])), migrations);
     for (const m of todo) {

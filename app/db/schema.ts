@@ -18,5 +18,8 @@ export function scalarFields(model: ModelName): ScalarField[] {
 /** The model's columns, and those of them that hold JSON. */
 export function columnsOf(model: ModelName): { all: ReadonlySet<string>; json: ReadonlySet<string> } {
   const fields = scalarFields(model);
-  return { all: new Set(fields.map((f) => f.name)), json: new Set(fields.filter((f) => f.type === "Json").map((f) => f.name)) };
+  return {
+    all: new Set(fields.map((f) => f.name)),
+    json: new Set(fields.filter((f) => f.type === "Json").map((f) => f.name)),
+  };
 }

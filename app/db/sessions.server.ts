@@ -44,7 +44,8 @@ export function sessionToRow(session: Session): SessionData {
 
 /** A row as a session: only what the row holds (a missing name stays missing, never the text "null"). */
 export function rowToSession(row: SessionRow): Session {
-  const present = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
+  const present = <T extends object>(value: T) =>
+    Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
   const user = present({
     id: row.userId === null ? null : Number(row.userId),
     first_name: row.firstName,
@@ -75,7 +76,8 @@ export class PrismaSessions implements SessionStore {
 
   async storeSession(session: Session): Promise<boolean> {
     const data = sessionToRow(session);
-    const upsert = () => this.db.session.upsert({ where: { id: session.id }, create: { id: session.id, ...data }, update: data });
+    const upsert = () =>
+      this.db.session.upsert({ where: { id: session.id }, create: { id: session.id, ...data }, update: data });
     try {
       await upsert();
     } catch (error) {
@@ -104,7 +106,10 @@ export class PrismaSessions implements SessionStore {
 
   /** Every session of the shop, the latest expiry first (the offline one, without expiry, last). */
   async findSessionsByShop(shop: string): Promise<Session[]> {
-    const rows = await this.db.session.findMany({ where: { shop }, orderBy: [{ expires: { sort: "desc", nulls: "last" } }, { id: "asc" }] });
+    const rows = await this.db.session.findMany({
+      where: { shop },
+      orderBy: [{ expires: { sort: "desc", nulls: "last" } }, { id: "asc" }],
+    });
     return rows.map(rowToSession);
   }
 }

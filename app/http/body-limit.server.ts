@@ -74,7 +74,12 @@ export async function readTextLimited(request: Request, limit: number): Promise<
 export async function bufferedRequest(request: Request, limit: number): Promise<Request> {
   const bytes = await readBodyLimited(request, limit);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(request.url, { method: request.method, headers: request.headers, body: hasBody ? bytes : undefined, signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? bytes : undefined,
+    signal: request.signal,
+  });
 }
 
 /**

@@ -14,7 +14,11 @@ import ipaddr from "ipaddr.js";
 import { Agent, buildConnector, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from "undici";
 import { env } from "../env.server";
 
-type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 export interface OutboundPolicy {
   /** Lower-case host names, each optionally with ":port" (without a port, only https's default port matches). */
@@ -61,7 +65,10 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /** The static part of the check (scheme, host, literal address), for settings and before each call. */
-export function checkOutboundUrl(value: string, policy: OutboundPolicy): { ok: true; url: URL } | { ok: false; reason: OutboundRefusal } {
+export function checkOutboundUrl(
+  value: string,
+  policy: OutboundPolicy,
+): { ok: true; url: URL } | { ok: false; reason: OutboundRefusal } {
   let url: URL;
   try {
     url = new URL(value);
@@ -84,12 +91,19 @@ export function checkOutboundUrl(value: string, policy: OutboundPolicy): { ok: t
  * allowed. The socket connects to exactly the addresses checked here.
  */
 export function checkingLookup(policy: OutboundPolicy) {
-  const resolve: Resolver = policy.resolve ?? ((hostname, options, callback) => dns.lookup(hostname, options, callback));
+  const resolve: Resolver =
+    policy.resolve ?? ((hostname, options, callback) => dns.lookup(hostname, options, callback));
   return (hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error);
       const refused = addresses.length === 0 || addresses.some((entry) => !isAllowedAddress(entry.address, policy));
-      if (refused) return callback(new OutboundBlockedError("address", `${hostname} → ${addresses.map((a) => a.address).join(", ") || "nothing"}`));
+      if (refused)
+        return callback(
+          new OutboundBlockedError(
+            "address",
+            `${hostname} → ${addresses.map((a) => a.address).join(", ") || "nothing"}`,
+          ),
+        );
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
     });

@@ -65,7 +65,11 @@ export class Throttle {
       return { allowed: true, quiet, refusedBefore };
     }
     bucket.refused += 1;
-    return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) * refillMs), firstRefusal: bucket.refused === 1 };
+    return {
+      allowed: false,
+      retryAfterMs: Math.ceil((1 - bucket.tokens) * refillMs),
+      firstRefusal: bucket.refused === 1,
+    };
   }
 }
 

@@ -24,20 +24,25 @@ export const en = {
   "dashboard.needsAttention": "Need attention",
   "dashboard.failed": "Failed",
   "banner.attention.title": "Invoices needing your attention: {count}",
-  "banner.attention.body": "Something the app cannot fix by itself stopped them: open an invoice to see what to change, then retry.",
+  "banner.attention.body":
+    "Something the app cannot fix by itself stopped them: open an invoice to see what to change, then retry.",
   "banner.attention.action": "Show them",
   "banner.failed.title": "Failed invoices: {count}",
   "banner.deadline.title": "Invoices close to or past their 7-day deadline: {count}",
-  "banner.deadline.body": "An invoice must be made out within 7 days of delivery (VUK 231/5); a later one counts as not made out. The app counts from the order's date, so it warns early, never late. Fix what stops them, issue them, or close them if you issued them in the invoicing panel.",
+  "banner.deadline.body":
+    "An invoice must be made out within 7 days of delivery (VUK 231/5); a later one counts as not made out. The app counts from the order's date, so it warns early, never late. Fix what stops them, issue them, or close them if you issued them in the invoicing panel.",
   "banner.deadline.action": "Show late invoices",
   "banner.accountProblem.title": "Test and live invoice accounts are swapped",
   "banner.testMode.title": "Test mode is on",
-  "banner.testMode.body": "Invoices are issued through the test account: they are not legal invoices and nothing reaches the tax authority. Turn test mode off in Settings to go live.",
+  "banner.testMode.body":
+    "Invoices are issued through the test account: they are not legal invoices and nothing reaches the tax authority. Turn test mode off in Settings to go live.",
   "banner.issueForReal.title": "Orders invoiced in test mode: {count}",
-  "banner.issueForReal.body": "They only have test invoices, which are not legal invoices. Now that you are live, issue them for real.",
+  "banner.issueForReal.body":
+    "They only have test invoices, which are not legal invoices. Now that you are live, issue them for real.",
   "banner.issueForReal.action": "Issue {count} for real…",
   "issueForReal.title": "Issue {count} invoices for real?",
-  "issueForReal.body": "Each of these orders gets a legal invoice through your live invoice account. This uses {count} invoices of your quota. The test invoices stay in the invoicing panel as they are.",
+  "issueForReal.body":
+    "Each of these orders gets a legal invoice through your live invoice account. This uses {count} invoices of your quota. The test invoices stay in the invoicing panel as they are.",
   "issueForReal.confirm": "Issue {count} invoices",
   "issueForReal.cancel": "Cancel",
   "issueForReal.done": "{count} invoices queued to be issued for real",
@@ -85,9 +90,11 @@ export const en = {
   "onboarding.apiKey": "Enter your invoicing service API key",
   "onboarding.apiKey.help": "Copy it from the invoicing service's panel; the app checks it before saving it.",
   "onboarding.integration": "Choose the invoice account",
-  "onboarding.integration.help": "The account invoices are issued from (in test mode: the test account, which uses no quota).",
+  "onboarding.integration.help":
+    "The account invoices are issued from (in test mode: the test account, which uses no quota).",
   "onboarding.saleChannel": "Choose the sales channel",
-  "onboarding.saleChannel.help": "The channel this shop's invoices are recorded under. If your invoicing account has none for this shop, Settings creates it with one click.",
+  "onboarding.saleChannel.help":
+    "The channel this shop's invoices are recorded under. If your invoicing account has none for this shop, Settings creates it with one click.",
   "onboarding.testInvoice": "Send a test invoice",
   "onboarding.testInvoice.help": "A 100 TRY sample through the test account proves the whole path works.",
   "onboarding.testInvoice.state": "Test invoice: {state}",
@@ -98,67 +105,127 @@ export const en = {
   "onboarding.done": "Done",
 
   // Problems (app/problems.ts): what stopped an invoice or what it assumed, and what to fix where. `{name}` from the problem's params.
-  "problem.order.invalid_payload": "The Shopify order data could not be read ({path}: {message}). Open the order in Shopify and invoice it again; contact support if it persists.",
-  "problem.order.no_invoiceable_lines": "The order has no items to invoice (all were refunded, removed or are gift cards). Ignore it if no invoice is needed.",
-  "problem.order.currency_rate_unavailable": "The TRY exchange rate for an invoice in {currency} cannot be derived from the order. Set Settings > Invoice currency to the shop currency (TRY), or issue this invoice by hand in the panel.",
-  "problem.order.total_mismatch": "The invoiced items add up to {invoiced} but the order's paid total is {orderTotal} (a tip, duties or a refund adjustment?). Check the order before sending the invoice.",
-  "problem.order.vat_added_to_prices": "The order has no tax lines and Settings > 'Prices include VAT' is off: {rate}% VAT was added on top, so the invoice total exceeds the Shopify total. Turn the setting on if your prices include VAT.",
-  "problem.order.refund_adjustments_ignored": "Refund adjustments on the order (e.g. a shipping refund) are not reflected on the invoice. Check the invoice amount.",
-  "problem.order.issue_date_clamped": "The issue date was set to {date} so that it is not later than today in Turkey. Check the shop's time zone.",
-  "problem.line.unsupported_tax_rate": "Line '{line}' has a {rate}% tax rate; e-invoices accept only 0, 1, 10, 20 (and legacy 8, 18) %. Fix the product's tax rate in Shopify > Settings > Taxes and duties.",
-  "problem.line.zero_rate_without_exemption": "Line '{line}' has 0% VAT but no exemption code and text are set. Enter the exemption code and its official text under Settings > VAT exemption (e.g. 301 – 11/1-a Mal İhracatı).",
-  "problem.line.negative_amount": "Line '{line}' has a negative amount ({amount}). Check the order's discounts in Shopify; issue this invoice by hand in the panel.",
-  "problem.customer.invalid_tax_number": "The buyer's tax / citizen number '{value}' is not valid (the order's '{source}' field). A tax number (VKN) has 10 digits, the last one a check digit; a T.C. citizen number has 11, never starts with 0, and ends with two check digits. Get the right number from the customer and put it on the order, or check Settings > Tax number fields; nothing is sent until then.",
-  "problem.customer.invalid_tax_number_in_company": "The number '{value}' in the billing address's Company field is not a valid tax / citizen number (its check digit does not match). Correct the order's billing address in Shopify, or turn off Settings > 'Take the company title from the billing address'; nothing is sent until then.",
-  "problem.customer.company_without_tax_office": "The buyer is a company (tax number {taxNumber}) but no tax office is given. Add a 'Vergi Dairesi' note attribute to the order, or match Settings > Tax office fields to your checkout's field.",
-  "problem.customer.invalid_company_tax_number": "The B2B company {company} has '{value}' as its tax registration id in Shopify, which is not a valid tax number (VKN) or citizen number (its check digit does not match). Correct it in Shopify (Customers > Companies > the location > Tax details), then retry; nothing is sent until then.",
-  "problem.customer.company_without_tax_number": "The buyer is the B2B company {company} (location {location}), which has no tax registration id in Shopify and no tax number in the order's notes. Add its tax number (VKN) in Shopify (Customers > Companies > the location > Tax details), or set the buyer on this page, then retry.",
-  "problem.customer.company_without_tax_office_b2b": "The buyer is the B2B company {company}, but its tax office is not given. Add it to the company location (or the company) in Shopify as the metafield '{metafield}' (Settings > B2B companies names it), then retry.",
-  "problem.customer.from_company": "The buyer is the B2B company {company} (location {location}): its tax number, tax office and billing address are taken from Shopify.",
-  "problem.customer.b2b_without_scope": "This is a B2B order, but the app may not read companies in Shopify: the buyer was taken from the order's notes and billing address. Allow reading companies in Settings > B2B companies to invoice the company itself.",
-  "problem.customer.company_unread": "This is a B2B order and its company could not be read from Shopify ({details}). The invoice waits and is retried on its own.",
-  "problem.customer.company_without_title": "The buyer is a company (tax number {taxNumber}) but no company title is given. Enter the title in the billing address's Company field.",
-  "problem.customer.attribute_too_long": "The order's '{source}' field is {length} characters long; at most {max} are accepted (the cart block allows no more). Correct the value on the order in Shopify (or ask the customer), then retry; nothing is sent until then.",
-  "problem.customer.attribute_not_text": "The order's '{source}' field holds characters that are not text (private-use or unassigned code points). Correct the value on the order in Shopify, then retry; nothing is sent until then.",
-  "problem.customer.missing_address": "The buyer's address lacks '{part}', in both billing and shipping address. Complete the order's address in Shopify, or fill in Settings > Default address.",
-  "problem.customer.address_from_shipping": "'{parts}' missing from the billing address was taken from the shipping address.",
-  "problem.customer.address_from_defaults": "'{parts}' missing from the order was taken from Settings > Default address.",
-  "problem.customer.missing_name": "The order has no buyer name; the invoice is made out to 'Nihai Tüketici' (final consumer). Add a billing address to the order if needed.",
-  "problem.customer.foreign_buyer": "The buyer is outside Turkey ({country}); the foreign-buyer number {taxNumber} was used (Settings > Foreign buyer number).",
-  "problem.customer.foreign_tax_id": "The buyer's foreign tax ID {taxId} is written in the invoice's note; the tax number field carries {taxNumber} (e-Archive practice for buyers abroad).",
-  "problem.order.export_zero_rated": "The order ships abroad ({country}) and no tax was collected: it is invoiced as an export at 0 % VAT with exemption {code} (type ISTISNA), not at the default {rate}% rate. The code and its text are under Settings > VAT.",
-  "problem.payment.unknown_method": "Payment gateway '{gateway}' is not recognised and was sent as 'other'. Add it to Settings > Payment method mapping.",
-  "problem.shipment.no_carrier": "No carrier found for this shipped order (tracking company: '{trackingCompany}'). Add it to Settings > Carriers, or set Settings > Default carrier (title and tax number).",
-  "problem.shipment.unknown_carrier": "'{trackingCompany}' is not in the carrier table; the default carrier {carrier} was used. If that is wrong, add it to Settings > Carriers.",
-  "problem.totals.rounding_difference": "Because of kuruş rounding the invoice total differs from the amount paid by {difference} (at most 0.01 is allowed).",
-  "problem.totals.difference_over_limit": "The invoice total ({grandTotal}) differs from the amount paid ({paid}) by {difference}; more than 0.01 is not accepted. Check the order, issue the invoice by hand in the panel and contact support.",
-  "problem.settings.invalid": "An invoicing setting is not valid ({path}: {message}). Correct this field on the Settings page.",
-  "problem.settings.missing_api_key": "No API key of the invoicing service is saved. Enter it under Settings → Connection.",
-  "problem.settings.missing_api_key_unreadable": "The saved API key can no longer be read (the app's encryption key was changed). Enter the API key again under Settings → Connection, then retry.",
+  "problem.order.invalid_payload":
+    "The Shopify order data could not be read ({path}: {message}). Open the order in Shopify and invoice it again; contact support if it persists.",
+  "problem.order.no_invoiceable_lines":
+    "The order has no items to invoice (all were refunded, removed or are gift cards). Ignore it if no invoice is needed.",
+  "problem.order.currency_rate_unavailable":
+    "The TRY exchange rate for an invoice in {currency} cannot be derived from the order. Set Settings > Invoice currency to the shop currency (TRY), or issue this invoice by hand in the panel.",
+  "problem.order.total_mismatch":
+    "The invoiced items add up to {invoiced} but the order's paid total is {orderTotal} (a tip, duties or a refund adjustment?). Check the order before sending the invoice.",
+  "problem.order.vat_added_to_prices":
+    "The order has no tax lines and Settings > 'Prices include VAT' is off: {rate}% VAT was added on top, so the invoice total exceeds the Shopify total. Turn the setting on if your prices include VAT.",
+  "problem.order.refund_adjustments_ignored":
+    "Refund adjustments on the order (e.g. a shipping refund) are not reflected on the invoice. Check the invoice amount.",
+  "problem.order.issue_date_clamped":
+    "The issue date was set to {date} so that it is not later than today in Turkey. Check the shop's time zone.",
+  "problem.line.unsupported_tax_rate":
+    "Line '{line}' has a {rate}% tax rate; e-invoices accept only 0, 1, 10, 20 (and legacy 8, 18) %. Fix the product's tax rate in Shopify > Settings > Taxes and duties.",
+  "problem.line.zero_rate_without_exemption":
+    "Line '{line}' has 0% VAT but no exemption code and text are set. Enter the exemption code and its official text under Settings > VAT exemption (e.g. 301 – 11/1-a Mal İhracatı).",
+  "problem.line.negative_amount":
+    "Line '{line}' has a negative amount ({amount}). Check the order's discounts in Shopify; issue this invoice by hand in the panel.",
+  "problem.customer.invalid_tax_number":
+    "The buyer's tax / citizen number '{value}' is not valid (the order's '{source}' field). A tax number (VKN) has 10 digits, the last one a check digit; a T.C. citizen number has 11, never starts with 0, and ends with two check digits. Get the right number from the customer and put it on the order, or check Settings > Tax number fields; nothing is sent until then.",
+  "problem.customer.invalid_tax_number_in_company":
+    "The number '{value}' in the billing address's Company field is not a valid tax / citizen number (its check digit does not match). Correct the order's billing address in Shopify, or turn off Settings > 'Take the company title from the billing address'; nothing is sent until then.",
+  "problem.customer.company_without_tax_office":
+    "The buyer is a company (tax number {taxNumber}) but no tax office is given. Add a 'Vergi Dairesi' note attribute to the order, or match Settings > Tax office fields to your checkout's field.",
+  "problem.customer.invalid_company_tax_number":
+    "The B2B company {company} has '{value}' as its tax registration id in Shopify, which is not a valid tax number (VKN) or citizen number (its check digit does not match). Correct it in Shopify (Customers > Companies > the location > Tax details), then retry; nothing is sent until then.",
+  "problem.customer.company_without_tax_number":
+    "The buyer is the B2B company {company} (location {location}), which has no tax registration id in Shopify and no tax number in the order's notes. Add its tax number (VKN) in Shopify (Customers > Companies > the location > Tax details), or set the buyer on this page, then retry.",
+  "problem.customer.company_without_tax_office_b2b":
+    "The buyer is the B2B company {company}, but its tax office is not given. Add it to the company location (or the company) in Shopify as the metafield '{metafield}' (Settings > B2B companies names it), then retry.",
+  "problem.customer.from_company":
+    "The buyer is the B2B company {company} (location {location}): its tax number, tax office and billing address are taken from Shopify.",
+  "problem.customer.b2b_without_scope":
+    "This is a B2B order, but the app may not read companies in Shopify: the buyer was taken from the order's notes and billing address. Allow reading companies in Settings > B2B companies to invoice the company itself.",
+  "problem.customer.company_unread":
+    "This is a B2B order and its company could not be read from Shopify ({details}). The invoice waits and is retried on its own.",
+  "problem.customer.company_without_title":
+    "The buyer is a company (tax number {taxNumber}) but no company title is given. Enter the title in the billing address's Company field.",
+  "problem.customer.attribute_too_long":
+    "The order's '{source}' field is {length} characters long; at most {max} are accepted (the cart block allows no more). Correct the value on the order in Shopify (or ask the customer), then retry; nothing is sent until then.",
+  "problem.customer.attribute_not_text":
+    "The order's '{source}' field holds characters that are not text (private-use or unassigned code points). Correct the value on the order in Shopify, then retry; nothing is sent until then.",
+  "problem.customer.missing_address":
+    "The buyer's address lacks '{part}', in both billing and shipping address. Complete the order's address in Shopify, or fill in Settings > Default address.",
+  "problem.customer.address_from_shipping":
+    "'{parts}' missing from the billing address was taken from the shipping address.",
+  "problem.customer.address_from_defaults":
+    "'{parts}' missing from the order was taken from Settings > Default address.",
+  "problem.customer.missing_name":
+    "The order has no buyer name; the invoice is made out to 'Nihai Tüketici' (final consumer). Add a billing address to the order if needed.",
+  "problem.customer.foreign_buyer":
+    "The buyer is outside Turkey ({country}); the foreign-buyer number {taxNumber} was used (Settings > Foreign buyer number).",
+  "problem.customer.foreign_tax_id":
+    "The buyer's foreign tax ID {taxId} is written in the invoice's note; the tax number field carries {taxNumber} (e-Archive practice for buyers abroad).",
+  "problem.order.export_zero_rated":
+    "The order ships abroad ({country}) and no tax was collected: it is invoiced as an export at 0 % VAT with exemption {code} (type ISTISNA), not at the default {rate}% rate. The code and its text are under Settings > VAT.",
+  "problem.payment.unknown_method":
+    "Payment gateway '{gateway}' is not recognised and was sent as 'other'. Add it to Settings > Payment method mapping.",
+  "problem.shipment.no_carrier":
+    "No carrier found for this shipped order (tracking company: '{trackingCompany}'). Add it to Settings > Carriers, or set Settings > Default carrier (title and tax number).",
+  "problem.shipment.unknown_carrier":
+    "'{trackingCompany}' is not in the carrier table; the default carrier {carrier} was used. If that is wrong, add it to Settings > Carriers.",
+  "problem.totals.rounding_difference":
+    "Because of kuruş rounding the invoice total differs from the amount paid by {difference} (at most 0.01 is allowed).",
+  "problem.totals.difference_over_limit":
+    "The invoice total ({grandTotal}) differs from the amount paid ({paid}) by {difference}; more than 0.01 is not accepted. Check the order, issue the invoice by hand in the panel and contact support.",
+  "problem.settings.invalid":
+    "An invoicing setting is not valid ({path}: {message}). Correct this field on the Settings page.",
+  "problem.settings.missing_api_key":
+    "No API key of the invoicing service is saved. Enter it under Settings → Connection.",
+  "problem.settings.missing_api_key_unreadable":
+    "The saved API key can no longer be read (the app's encryption key was changed). Enter the API key again under Settings → Connection, then retry.",
   "problem.settings.missing_sale_channel": "No sales channel is chosen. Pick one under Settings → Connection.",
-  "problem.settings.missing_invoice_integration": "No invoice account (integration) is chosen for live invoicing. Pick one under Settings → Connection.",
-  "problem.settings.missing_dummy_integration": "Test mode is on but no test (dummy) integration is chosen. Pick it under Settings → Connection, or turn test mode off.",
-  "problem.settings.api_key_rejected": "The invoicing service rejected the API key. Copy a valid key from the service's panel into Settings, then retry.",
-  "problem.settings.base_url_not_allowed": "The service address in Settings is not one the app may send your API key to. Enter the invoicing service's own address (https://app.faturaentegrator.com/api) with your API key, then retry.",
-  "problem.customer.buyer_set_by_merchant": "The buyer on this invoice was set by hand on the invoice page (reason: {reason}), not taken from the order.",
-  "problem.settings.live_account_is_test": "The invoice account chosen for live invoices is a test account at the invoicing service: its invoices would reach no tax authority. Nothing was sent. Choose your live account under Settings → Connection, then retry.",
-  "problem.settings.test_account_is_live": "The account chosen as the test account is a live account at the invoicing service: a test invoice would be a legal invoice and use quota. Nothing was sent. Choose the test account under Settings → Connection, then retry.",
-  "problem.settings.not_found_at_service": "The service answered 'not found' ({details}). Check the service address, the sales channel and the invoice account in Settings.",
-  "problem.service.rejected": "The invoicing service rejected the invoice: {details}. Fix the order or the settings, then retry.",
-  "problem.service.duplicate_unresolved": "The service says an invoice already exists for this order, but it could not be found by the order number. Check the invoicing panel.",
-  "problem.service.unavailable": "The invoicing service could not be reached after {attempts} attempts. Last reason: {details}. Retry when it is back.",
-  "problem.service.formalisation_failed": "The tax authority step failed: {details}. Correct the data in the invoicing panel or the order, then issue a new invoice there.",
-  "problem.service.serial_invalid": "The invoicing service answered an invoice number that is not one ({details}); it was not stored. Check the invoice in the invoicing panel.",
-  "problem.invoice.unexpected_error": "Sending this invoice failed {attempts} times. Last reason: {details}. Retry; if it fails again, contact the app's support.",
-  "problem.invoice.status_unknown": "The service has not finished this invoice for a long time. Check it in the invoicing panel.",
-  "problem.invoice.missing_at_service": "The invoice can no longer be found at the service (deleted?). Check the invoicing panel.",
-  "problem.invoice.cancelled_after_invoicing": "The order was cancelled in Shopify after its invoice was formalised, so the app could no longer delete it. 'After the sale' on this page says what applies to this invoice.",
-  "problem.order.edited_unread": "The order was edited in Shopify and could not be read again ({details}). The invoice waits for the order as it stands and is retried on its own.",
-  "problem.invoice.withdraw_refused": "The invoice had to be withdrawn after a refund or cancellation, but the service refused to delete it ({details}). 'After the sale' on this page says what applies.",
-  "problem.invoice.total_mismatch": "The service's grand total {remote} differs from the amount paid {paid}. Check the invoice before sending it to the customer.",
-  "problem.waybill.not_found": "The invoicing service refused waybill {waybillId}: it is an incoming waybill or not one of this account's. Check it in the invoicing panel.",
-  "problem.waybill.already_invoiced": "Waybill {waybillId} was invoiced elsewhere (invoice {invoiceId} at the service), not by this app. Check the invoicing panel; nothing more was posted.",
-  "problem.waybill.form_invalid": "The invoice of this waybill could not be built ({details}). Open Invoice from a waybill, enter the waybill again and correct it.",
+  "problem.settings.missing_invoice_integration":
+    "No invoice account (integration) is chosen for live invoicing. Pick one under Settings → Connection.",
+  "problem.settings.missing_dummy_integration":
+    "Test mode is on but no test (dummy) integration is chosen. Pick it under Settings → Connection, or turn test mode off.",
+  "problem.settings.api_key_rejected":
+    "The invoicing service rejected the API key. Copy a valid key from the service's panel into Settings, then retry.",
+  "problem.settings.base_url_not_allowed":
+    "The service address in Settings is not one the app may send your API key to. Enter the invoicing service's own address (https://app.faturaentegrator.com/api) with your API key, then retry.",
+  "problem.customer.buyer_set_by_merchant":
+    "The buyer on this invoice was set by hand on the invoice page (reason: {reason}), not taken from the order.",
+  "problem.settings.live_account_is_test":
+    "The invoice account chosen for live invoices is a test account at the invoicing service: its invoices would reach no tax authority. Nothing was sent. Choose your live account under Settings → Connection, then retry.",
+  "problem.settings.test_account_is_live":
+    "The account chosen as the test account is a live account at the invoicing service: a test invoice would be a legal invoice and use quota. Nothing was sent. Choose the test account under Settings → Connection, then retry.",
+  "problem.settings.not_found_at_service":
+    "The service answered 'not found' ({details}). Check the service address, the sales channel and the invoice account in Settings.",
+  "problem.service.rejected":
+    "The invoicing service rejected the invoice: {details}. Fix the order or the settings, then retry.",
+  "problem.service.duplicate_unresolved":
+    "The service says an invoice already exists for this order, but it could not be found by the order number. Check the invoicing panel.",
+  "problem.service.unavailable":
+    "The invoicing service could not be reached after {attempts} attempts. Last reason: {details}. Retry when it is back.",
+  "problem.service.formalisation_failed":
+    "The tax authority step failed: {details}. Correct the data in the invoicing panel or the order, then issue a new invoice there.",
+  "problem.service.serial_invalid":
+    "The invoicing service answered an invoice number that is not one ({details}); it was not stored. Check the invoice in the invoicing panel.",
+  "problem.invoice.unexpected_error":
+    "Sending this invoice failed {attempts} times. Last reason: {details}. Retry; if it fails again, contact the app's support.",
+  "problem.invoice.status_unknown":
+    "The service has not finished this invoice for a long time. Check it in the invoicing panel.",
+  "problem.invoice.missing_at_service":
+    "The invoice can no longer be found at the service (deleted?). Check the invoicing panel.",
+  "problem.invoice.cancelled_after_invoicing":
+    "The order was cancelled in Shopify after its invoice was formalised, so the app could no longer delete it. 'After the sale' on this page says what applies to this invoice.",
+  "problem.order.edited_unread":
+    "The order was edited in Shopify and could not be read again ({details}). The invoice waits for the order as it stands and is retried on its own.",
+  "problem.invoice.withdraw_refused":
+    "The invoice had to be withdrawn after a refund or cancellation, but the service refused to delete it ({details}). 'After the sale' on this page says what applies.",
+  "problem.invoice.total_mismatch":
+    "The service's grand total {remote} differs from the amount paid {paid}. Check the invoice before sending it to the customer.",
+  "problem.waybill.not_found":
+    "The invoicing service refused waybill {waybillId}: it is an incoming waybill or not one of this account's. Check it in the invoicing panel.",
+  "problem.waybill.already_invoiced":
+    "Waybill {waybillId} was invoiced elsewhere (invoice {invoiceId} at the service), not by this app. Check the invoicing panel; nothing more was posted.",
+  "problem.waybill.form_invalid":
+    "The invoice of this waybill could not be built ({details}). Open Invoice from a waybill, enter the waybill again and correct it.",
 
   // Detail
   "detail.title": "Invoice for {order}",
@@ -171,7 +238,8 @@ export const en = {
   "detail.deadline": "Legal deadline (7 days)",
   "detail.deadline.near": "This invoice's 7-day legal deadline ends {at}",
   "detail.deadline.passed": "This invoice's 7-day legal deadline ended {at}",
-  "detail.deadline.body": "An invoice must be made out within 7 days of delivery (VUK 231/5), counted here from the order's date. Fix what stops it and retry, or close it if you issued it in the invoicing panel.",
+  "detail.deadline.body":
+    "An invoice must be made out within 7 days of delivery (VUK 231/5), counted here from the order's date. Fix what stops it and retry, or close it if you issued it in the invoicing panel.",
   "detail.customer": "Customer",
   "detail.serial": "Serial number",
   "detail.ettn": "ETTN",
@@ -212,10 +280,12 @@ export const en = {
   "detail.notFound": "Invoice not found.",
   "error.title": "Something went wrong",
   "error.notFound": "This page does not exist.",
-  "error.body": "The app could not show this page (error {status}). Your invoices are safe: nothing was lost. Reload the page, or go back to the invoices; if it happens again, contact the app's support.",
+  "error.body":
+    "The app could not show this page (error {status}). Your invoices are safe: nothing was lost. Reload the page, or go back to the invoices; if it happens again, contact the app's support.",
   "error.back": "Back to the invoices",
   "detail.test": "This is a test invoice, issued through the test account.",
-  "detail.testMode": "This order was invoiced while test mode was on, through the test account: it is not a legal invoice. Once you are live, issue it for real from the invoices page.",
+  "detail.testMode":
+    "This order was invoiced while test mode was on, through the test account: it is not a legal invoice. Once you are live, issue it for real from the invoices page.",
 
   "event.received": "Order received",
   "event.queued": "Queued",
@@ -241,9 +311,12 @@ export const en = {
   "settings.saved": "Settings saved",
   "settings.savedKeyChecked": "Settings saved. The API key works.",
   "settings.notSaved": "Nothing was saved. Fix the fields marked below.",
-  "settings.webhook.registered": "Account notifications from the invoicing service: address registered on {date} (updated on every save).",
-  "settings.webhook.none": "Account notifications from the invoicing service: not registered yet; saving the settings registers the address.",
-  "settings.webhookFailed": "Saved, but the account notification address could not be registered with the invoicing service ({detail}). Invoices are still followed through their own callbacks; save again later.",
+  "settings.webhook.registered":
+    "Account notifications from the invoicing service: address registered on {date} (updated on every save).",
+  "settings.webhook.none":
+    "Account notifications from the invoicing service: not registered yet; saving the settings registers the address.",
+  "settings.webhookFailed":
+    "Saved, but the account notification address could not be registered with the invoicing service ({detail}). Invoices are still followed through their own callbacks; save again later.",
   "settings.connection": "Connection",
   "settings.connection.help": "The invoicing service account this shop invoices through.",
   "settings.apiKey": "API key",
@@ -259,19 +332,25 @@ export const en = {
   "settings.account.test": "test account",
   "settings.saleChannel": "Sales channel",
   "settings.saleChannel.none": "Your invoicing account has no sales channel for {domain}",
-  "settings.saleChannel.noneBody": "The app can create it and select it for you. This shop's invoices are then recorded under it.",
+  "settings.saleChannel.noneBody":
+    "The app can create it and select it for you. This shop's invoices are then recorded under it.",
   "settings.saleChannel.create": "Create sales channel",
   "settings.saleChannel.created": "Sales channel created and selected",
   "settings.saleChannel.selected": "This shop's sales channel selected",
   "settings.saleChannel.error.no_api_key": "Save a working API key first.",
-  "settings.saleChannel.error.api_key_rejected": "The invoicing service rejected the saved API key. Enter it again and save.",
-  "settings.saleChannel.error.rejected": "The invoicing service refused to create the channel ({detail}). Create it in the invoicing panel, then choose it here.",
-  "settings.saleChannel.error.unavailable": "The invoicing service did not answer ({detail}). Nothing was created; try again.",
+  "settings.saleChannel.error.api_key_rejected":
+    "The invoicing service rejected the saved API key. Enter it again and save.",
+  "settings.saleChannel.error.rejected":
+    "The invoicing service refused to create the channel ({detail}). Create it in the invoicing panel, then choose it here.",
+  "settings.saleChannel.error.unavailable":
+    "The invoicing service did not answer ({detail}). Nothing was created; try again.",
   "settings.choose": "Choose…",
   "settings.listsNeedKey": "Save a working API key to choose from your accounts and channels.",
-  "settings.listsError": "The lists could not be read from the invoicing service ({error}). Check the key and the address.",
+  "settings.listsError":
+    "The lists could not be read from the invoicing service ({error}). Check the key and the address.",
   "settings.testMode": "Test mode",
-  "settings.testMode.help": "Invoices go to the test account: nothing reaches the tax authority and no quota is used. Turn off to go live.",
+  "settings.testMode.help":
+    "Invoices go to the test account: nothing reaches the tax authority and no quota is used. Turn off to go live.",
   "settings.trigger": "When to invoice",
   "settings.trigger.paid": "When the order is paid",
   "settings.trigger.fulfilled": "When the order is fulfilled",
@@ -282,7 +361,8 @@ export const en = {
   "settings.defaultTaxRate": "Default VAT rate (%)",
   "settings.defaultTaxRate.help": "Used when an order carries no tax lines.",
   "settings.pricesIncludeVat": "Prices include VAT",
-  "settings.pricesIncludeVat.help": "When an order has no tax lines: are the prices already VAT-inclusive? Set from your Shopify tax settings at install until you change it here.",
+  "settings.pricesIncludeVat.help":
+    "When an order has no tax lines: are the prices already VAT-inclusive? Set from your Shopify tax settings at install until you change it here.",
   "settings.exemptionCode": "VAT exemption code",
   "settings.exemptionCode.help": "For 0 % lines, e.g. 301.",
   "settings.exemptionReason": "Exemption text",
@@ -290,20 +370,26 @@ export const en = {
   "settings.exportExemptionCode": "Export exemption code",
   "settings.exportExemptionCode.help": "Orders shipped abroad without tax (0 %). Default 301.",
   "settings.exportExemptionReason": "Export exemption text",
-  "settings.exportExemptionReason.help": "The official text of the code; default “11/1-a Mal İhracatı”. Empty fields restore the default.",
+  "settings.exportExemptionReason.help":
+    "The official text of the code; default “11/1-a Mal İhracatı”. Empty fields restore the default.",
   "settings.customer": "Buyer details",
   "settings.taxNumberAttributes": "Tax number fields",
-  "settings.taxNumberAttributes.help": "Names of the order's note attributes that hold the tax number, comma-separated.",
+  "settings.taxNumberAttributes.help":
+    "Names of the order's note attributes that hold the tax number, comma-separated.",
   "settings.citizenNumberAttributes": "Citizen number fields",
   "settings.taxOfficeAttributes": "Tax office fields",
   "settings.companyTitleAttributes": "Company title fields",
-  "settings.companyTitleAttributes.help": "Note attributes with the company title a buyer typed for the invoice; they win over the billing address's company.",
+  "settings.companyTitleAttributes.help":
+    "Note attributes with the company title a buyer typed for the invoice; they win over the billing address's company.",
   "cartBlock.title": "Invoice details at the cart",
-  "cartBlock.description": "The “Fatura bilgileri / Invoice details” block lets buyers give their T.C. identity number, or their company's title, tax number and tax office, on the cart page. Checkout fields for this need Shopify Plus; the block works on every plan.",
+  "cartBlock.description":
+    "The “Fatura bilgileri / Invoice details” block lets buyers give their T.C. identity number, or their company's title, tax number and tax office, on the cart page. Checkout fields for this need Shopify Plus; the block works on every plan.",
   "cartBlock.how": "Add it to your theme",
   "cartBlock.step1": "Open the theme editor (button below, or Online Store › Themes › Customize) on the Cart page.",
-  "cartBlock.step2": "In the cart section choose Add block › Apps › “Fatura bilgileri” and place it above the checkout button.",
-  "cartBlock.step3": "Save. The block speaks Turkish and English with your store and checks the numbers as buyers type.",
+  "cartBlock.step2":
+    "In the cart section choose Add block › Apps › “Fatura bilgileri” and place it above the checkout button.",
+  "cartBlock.step3":
+    "Save. The block speaks Turkish and English with your store and checks the numbers as buyers type.",
   "cartBlock.open": "Add the block in the theme editor",
   "cartBlock.usage": "Recent orders",
   "cartBlock.usage.noOrders": "No orders yet",
@@ -312,7 +398,8 @@ export const en = {
   "cartBlock.usage.notSeen": "Not seen",
   "cartBlock.usage.count": "{withDetails} of the last {recent} orders carry invoice details.",
   "cartBlock.usage.latest": "Latest: {date}.",
-  "cartBlock.usage.notSeenBody": "None of them carries a tax number, T.C. number or tax office. If your buyers need invoices in their name, add the block.",
+  "cartBlock.usage.notSeenBody":
+    "None of them carries a tax number, T.C. number or tax office. If your buyers need invoices in their name, add the block.",
   "cartBlock.names": "The block saves {names} on the order; these are the first names in the buyer fields above.",
   "settings.useBillingCompany": "Take the company title from the billing address's company field",
   "settings.foreignBuyerTaxNumber": "Foreign buyer number",
@@ -331,26 +418,34 @@ export const en = {
   "settings.payment.payment_agent": "Payment intermediary",
   "settings.payment.other": "Other",
   "settings.carriers": "Carriers",
-  "settings.carriers.help": "Tracking company names as Shopify shows them, with the carrier's legal title and tax number. Check the numbers against your carrier's invoice.",
+  "settings.carriers.help":
+    "Tracking company names as Shopify shows them, with the carrier's legal title and tax number. Check the numbers against your carrier's invoice.",
   "settings.carriers.name": "Tracking company",
   "settings.carriers.title": "Legal title",
   "settings.carriers.taxNumber": "Tax number",
   "settings.carriers.add": "Add carrier",
   "settings.defaultCarrier": "Default carrier",
-  "settings.defaultCarrier.help": "Used when an order is not shipped yet or its carrier is not in the table. Leave empty for none.",
+  "settings.defaultCarrier.help":
+    "Used when an order is not shipped yet or its carrier is not in the table. Leave empty for none.",
   "settings.remove": "Remove",
 
   "settings.error.required": "Required.",
   "settings.error.invalid": "This value is not valid.",
   "settings.error.url": "Enter an https address, e.g. https://app.faturaentegrator.com/api.",
   "settings.error.api_key_format": "An API key is 8 to 512 characters long.",
-  "settings.error.api_key_rejected": "The invoicing service rejected this API key ({detail}). It was not saved. Copy the key again from the invoicing panel.",
-  "settings.error.api_key_unchecked": "The key could not be checked: the invoicing service did not answer properly ({detail}). Nothing was saved; check the address and try again.",
+  "settings.error.api_key_rejected":
+    "The invoicing service rejected this API key ({detail}). It was not saved. Copy the key again from the invoicing panel.",
+  "settings.error.api_key_unchecked":
+    "The key could not be checked: the invoicing service did not answer properly ({detail}). Nothing was saved; check the address and try again.",
   "settings.error.base_url_not_service": "No invoicing service answers at this address ({detail}). Nothing was saved.",
-  "settings.error.base_url_not_allowed": "Only the invoicing service's own https addresses can be used, e.g. https://app.faturaentegrator.com/api. Nothing was saved.",
-  "settings.error.api_key_required_for_address": "A new service address needs the API key entered again: your key is never sent to an address it was not saved for. Nothing was saved.",
-  "settings.error.live_account_is_test": "This is a test account at the invoicing service: live invoices sent to it would reach no tax authority. Choose your live invoice account. Nothing was saved.",
-  "settings.error.test_account_is_live": "This is a live account at the invoicing service: test invoices sent to it would be legal invoices and use quota. Choose the test account. Nothing was saved.",
+  "settings.error.base_url_not_allowed":
+    "Only the invoicing service's own https addresses can be used, e.g. https://app.faturaentegrator.com/api. Nothing was saved.",
+  "settings.error.api_key_required_for_address":
+    "A new service address needs the API key entered again: your key is never sent to an address it was not saved for. Nothing was saved.",
+  "settings.error.live_account_is_test":
+    "This is a test account at the invoicing service: live invoices sent to it would reach no tax authority. Choose your live invoice account. Nothing was saved.",
+  "settings.error.test_account_is_live":
+    "This is a live account at the invoicing service: test invoices sent to it would be legal invoices and use quota. Choose the test account. Nothing was saved.",
   "settings.error.invoice_integration_required": "Choose the invoice account before turning test mode off.",
   "settings.error.unit": "Use a UN/ECE unit code such as C62.",
   "settings.error.exemption_code": "An exemption code has 3 digits, e.g. 301.",
@@ -366,14 +461,20 @@ export const en = {
   "waybill.title": "Invoice from a waybill",
   "waybill.subtitle": "Issue the invoice of a completed outgoing waybill (e-İrsaliye) of your invoicing account.",
   "waybill.id": "Waybill id",
-  "waybill.id.help": "The waybill's id in the invoicing panel (the number in its page's address), not its document number.",
+  "waybill.id.help":
+    "The waybill's id in the invoicing panel (the number in its page's address), not its document number.",
   "waybill.read": "Read waybill",
-  "waybill.empty": "Enter a waybill id: the app reads the waybill and prefills the invoice, which you can check and correct before it is issued.",
+  "waybill.empty":
+    "Enter a waybill id: the app reads the waybill and prefills the invoice, which you can check and correct before it is issued.",
   "waybill.found": "Waybill {number} of {date}",
-  "waybill.foundHelp": "Completed and not invoiced yet. The invoice below is filled from the waybill: check and complete it, then click Create invoice.",
-  "waybill.foundRetry": "An earlier invoice of this waybill needed attention and never reached the service. Correct it below and create it again.",
-  "waybill.late": "The waybill is dated {date}: an invoice issued today comes later than 7 days after delivery (VUK art. 231/5). Check with your accountant.",
-  "waybill.testMode": "Test mode is on: this invoice is issued through the test account and is not a legal invoice. The invoicing service may still count the waybill as invoiced; invoice real waybills after turning test mode off.",
+  "waybill.foundHelp":
+    "Completed and not invoiced yet. The invoice below is filled from the waybill: check and complete it, then click Create invoice.",
+  "waybill.foundRetry":
+    "An earlier invoice of this waybill needed attention and never reached the service. Correct it below and create it again.",
+  "waybill.late":
+    "The waybill is dated {date}: an invoice issued today comes later than 7 days after delivery (VUK art. 231/5). Check with your accountant.",
+  "waybill.testMode":
+    "Test mode is on: this invoice is issued through the test account and is not a legal invoice. The invoicing service may still count the waybill as invoiced; invoice real waybills after turning test mode off.",
   "waybill.create": "Create invoice",
   "waybill.queued": "Invoice queued: it is issued in a moment",
   "waybill.refused": "This waybill cannot be invoiced",
@@ -381,9 +482,12 @@ export const en = {
   "waybill.openInvoice": "Open its invoice",
   "waybill.refusal.not_configured": "Finish the settings first: API key, sales channel and invoice account.",
   "waybill.refusal.invalid_id": "A waybill id is a number, e.g. 31.",
-  "waybill.refusal.not_found": "Your invoicing account has no waybill with id {id}. Check the id in the invoicing panel (waybills of other accounts cannot be invoiced here).",
-  "waybill.refusal.incoming": "Waybill {number} is an incoming waybill (sent to you). Only your own outgoing waybills can be invoiced.",
-  "waybill.refusal.not_completed": "Waybill {number} is not completed yet (status: {status}). Only completed waybills can be invoiced; complete it in the invoicing panel first.",
+  "waybill.refusal.not_found":
+    "Your invoicing account has no waybill with id {id}. Check the id in the invoicing panel (waybills of other accounts cannot be invoiced here).",
+  "waybill.refusal.incoming":
+    "Waybill {number} is an incoming waybill (sent to you). Only your own outgoing waybills can be invoiced.",
+  "waybill.refusal.not_completed":
+    "Waybill {number} is not completed yet (status: {status}). Only completed waybills can be invoiced; complete it in the invoicing panel first.",
   "waybill.status.draft": "draft",
   "waybill.status.pending": "pending",
   "waybill.status.processing": "being processed",
@@ -391,11 +495,14 @@ export const en = {
   "waybill.status.canceled": "cancelled",
   "waybill.status.cancelled": "cancelled",
   "waybill.status.other": "not completed",
-  "waybill.refusal.already_invoiced": "Waybill {number} was already invoiced (invoice {invoiceId} at the service). A waybill can be invoiced only once.",
+  "waybill.refusal.already_invoiced":
+    "Waybill {number} was already invoiced (invoice {invoiceId} at the service). A waybill can be invoiced only once.",
   "waybill.refusal.in_app": "This app is already invoicing this waybill.",
   "waybill.refusal.api_key_rejected": "The invoicing service rejected the API key. Enter a valid key in Settings.",
-  "waybill.refusal.address_not_allowed": "The service address in Settings is not one the app may send your API key to. Use the invoicing service's own https address.",
-  "waybill.refusal.service": "The waybill could not be read from the invoicing service ({detail}). Try again in a moment.",
+  "waybill.refusal.address_not_allowed":
+    "The service address in Settings is not one the app may send your API key to. Use the invoicing service's own https address.",
+  "waybill.refusal.service":
+    "The waybill could not be read from the invoicing service ({detail}). Try again in a moment.",
   "waybill.recipient": "Recipient",
   "waybill.customerType": "Recipient type",
   "waybill.customerType.company": "Company (tax number)",
@@ -434,9 +541,11 @@ export const en = {
   "waybill.description": "Note on the invoice",
   "waybill.totalsPending": "The totals appear when every line has a quantity, a unit price and a VAT rate.",
   "waybill.error.required": "Required.",
-  "waybill.error.waybill_number": "Digits only: the invoicing service takes the waybill number as a number (leave out a prefix such as IRS).",
+  "waybill.error.waybill_number":
+    "Digits only: the invoicing service takes the waybill number as a number (leave out a prefix such as IRS).",
   "waybill.error.vkn": "“{value}” is not a valid tax number: 10 digits with a valid check digit.",
-  "waybill.error.tckn": "“{value}” is not a valid T.C. citizen number: 11 digits with valid check digits (or 11111111111 for an anonymous consumer).",
+  "waybill.error.tckn":
+    "“{value}” is not a valid T.C. citizen number: 11 digits with valid check digits (or 11111111111 for an anonymous consumer).",
   "waybill.error.email": "Enter an e-mail address, or leave it empty.",
   "waybill.error.too_long": "At most {max} characters.",
   "waybill.error.lines_empty": "An invoice needs at least one line.",
@@ -456,26 +565,33 @@ export const en = {
   "detail.waybillId": "Waybill id at the service",
   "detail.totalsMatchWaybill": "The service's invoice total matches the invoice as entered.",
   "event.receivedWaybill": "Created from the waybill",
-  "detail.testModeWaybill": "This waybill was invoiced while test mode was on, through the test account: it is not a legal invoice. A waybill is invoiced only once, so check in the invoicing panel whether it can still be invoiced for real.",
+  "detail.testModeWaybill":
+    "This waybill was invoiced while test mode was on, through the test account: it is not a legal invoice. A waybill is invoiced only once, so check in the invoicing panel whether it can still be invoiced for real.",
   "detail.titleWaybill": "Invoice for waybill {number}",
   "detail.waybillTotal": "Invoice total as entered",
   // Writing the invoice back to the Shopify order (app/write-back)
   "writeBack.title": "Shopify orders",
-  "writeBack.help": "When an invoice is issued, the app writes it to its order: a tag to filter the order list by, and the serial number, ETTN, PDF link, kind, state and date as the order's metafields (read by the customer's account and by your notification e-mails). Your own tags are never replaced.",
+  "writeBack.help":
+    "When an invoice is issued, the app writes it to its order: a tag to filter the order list by, and the serial number, ETTN, PDF link, kind, state and date as the order's metafields (read by the customer's account and by your notification e-mails). Your own tags are never replaced.",
   "writeBack.scope.granted": "Writing to orders is allowed (write_orders).",
   "writeBack.scope.missingTitle": "Invoices are not written to your orders",
-  "writeBack.scope.missing": "Adding the tag and the invoice link to orders needs the \"write_orders\" permission. Until you allow it, invoicing works as before and nothing is written to your orders.",
+  "writeBack.scope.missing":
+    'Adding the tag and the invoice link to orders needs the "write_orders" permission. Until you allow it, invoicing works as before and nothing is written to your orders.',
   "writeBack.scope.grant": "Allow writing to orders",
   "b2b.title": "B2B companies",
-  "b2b.help": "Orders placed for a company with Shopify B2B are invoiced to the company: its name, its location's tax registration id (VKN) and billing address, and the tax office from a metafield.",
+  "b2b.help":
+    "Orders placed for a company with Shopify B2B are invoiced to the company: its name, its location's tax registration id (VKN) and billing address, and the tax office from a metafield.",
   "b2b.scope.granted": "The app may read companies (read_companies).",
   "b2b.scope.missingTitle": "B2B orders are invoiced from the order's notes",
-  "b2b.scope.missing": "Reading a company's tax number and address needs the \"read_companies\" permission. Until you allow it, a B2B order is invoiced like any other, from its note attributes and billing address, and its invoice says so.",
+  "b2b.scope.missing":
+    'Reading a company\'s tax number and address needs the "read_companies" permission. Until you allow it, a B2B order is invoiced like any other, from its note attributes and billing address, and its invoice says so.',
   "b2b.scope.grant": "Allow reading companies",
   "settings.companyTaxOfficeMetafield": "Tax office metafield",
-  "settings.companyTaxOfficeMetafield.help": "namespace.key of the company location's (or the company's) metafield that holds its tax office, e.g. custom.tax_office.",
+  "settings.companyTaxOfficeMetafield.help":
+    "namespace.key of the company location's (or the company's) metafield that holds its tax office, e.g. custom.tax_office.",
   "writeBack.orderTag": "Order tag",
-  "writeBack.orderTag.help": "Added to an order when its invoice is completed, removed again if the invoice is cancelled. Empty: no tag.",
+  "writeBack.orderTag.help":
+    "Added to an order when its invoice is completed, removed again if the invoice is cancelled. Empty: no tag.",
   "writeBack.eArchiveTag": "Extra tag for e-Archive invoices",
   "writeBack.eInvoiceTag": "Extra tag for e-Invoices",
   "writeBack.kindTag.help": "Optional: a second tag by the invoice's kind.",
@@ -484,7 +600,8 @@ export const en = {
   "writeBack.status.written": "Written to Shopify ✓",
   "writeBack.status.pending": "Writing to Shopify: pending",
   "writeBack.status.failed": "Writing to Shopify failed",
-  "writeBack.status.no_scope": "Not written to Shopify: the app may not write to orders (write_orders). Allow it in Settings.",
+  "writeBack.status.no_scope":
+    "Not written to Shopify: the app may not write to orders (write_orders). Allow it in Settings.",
   "writeBack.status.none": "Nothing written to the Shopify order yet.",
   "writeBack.lastError": "Reason: {error}",
   "writeBack.retry": "Write to Shopify again",
@@ -493,9 +610,11 @@ export const en = {
   // Past orders and reconciliation
   "nav.pastOrders": "Past orders",
   "past.title": "Invoice past orders",
-  "past.subtitle": "Orders paid before the app was installed, or that no webhook brought: check them first, then invoice them in the background.",
+  "past.subtitle":
+    "Orders paid before the app was installed, or that no webhook brought: check them first, then invoice them in the background.",
   "past.reconcile.title": "Missed orders",
-  "past.reconcile.body": "Every {minutes} minutes the app asks Shopify for the paid orders updated since its last check and invoices any that no webhook brought.",
+  "past.reconcile.body":
+    "Every {minutes} minutes the app asks Shopify for the paid orders updated since its last check and invoices any that no webhook brought.",
   "past.reconcile.bodyOff": "Scheduled checks are off (RECONCILE_INTERVAL_MINUTES=0); check by hand here.",
   "past.reconcile.never": "Not checked yet.",
   "past.reconcile.last": "Last checked {when}: {read} orders read, {recorded} missed orders found.",
@@ -507,11 +626,15 @@ export const en = {
   "past.range.title": "Date range",
   "past.range.from": "From",
   "past.range.to": "To (inclusive)",
-  "past.range.help": "Days in the shop's time zone ({zone}). Orders paid in this range that have no invoice yet are invoiced.",
-  "past.range.limit": "Shopify lets the app read only the last {days} days of orders (from {earliest}). Older orders need the read_all_orders permission, which the app asks for only if you need it: contact support.",
+  "past.range.help":
+    "Days in the shop's time zone ({zone}). Orders paid in this range that have no invoice yet are invoiced.",
+  "past.range.limit":
+    "Shopify lets the app read only the last {days} days of orders (from {earliest}). Older orders need the read_all_orders permission, which the app asks for only if you need it: contact support.",
   "past.range.dryRun": "Dry run",
-  "past.range.dryRunHelp": "A dry run reads the orders and tells what would happen; nothing is invoiced until you start.",
-  "past.error.needs_read_all_orders": "This range starts more than {days} days ago: Shopify serves such orders only with the read_all_orders permission. Choose a later start date.",
+  "past.range.dryRunHelp":
+    "A dry run reads the orders and tells what would happen; nothing is invoiced until you start.",
+  "past.error.needs_read_all_orders":
+    "This range starts more than {days} days ago: Shopify serves such orders only with the read_all_orders permission. Choose a later start date.",
   "past.error.order": "The start date must be before the end date.",
   "past.error.future": "The range is in the future.",
   "past.error.invalid": "Enter both dates.",
@@ -520,7 +643,8 @@ export const en = {
   "past.error.not_found": "This run does not exist.",
   "past.error.throttled": "Too many dry runs or starts in a short time. Wait a minute, then try again.",
   "past.mode.bulk": "Read in bulk: the orders come from Shopify as one file instead of page by page.",
-  "past.mode.bulkBuilding": "Reading in bulk: Shopify is preparing one file of the range's orders ({objects} records so far).",
+  "past.mode.bulkBuilding":
+    "Reading in bulk: Shopify is preparing one file of the range's orders ({objects} records so far).",
   "past.mode.paged": "The orders are read from Shopify page by page.",
   "past.counting": "Dry run: reading the orders of {from} – {to}… {orders} paid orders so far.",
   "past.plan.title": "Dry run: {from} – {to}",
@@ -544,7 +668,8 @@ export const en = {
   "past.start": "Start invoicing {count} orders",
   "past.discard": "Discard",
   "past.progress.title": "Invoicing past orders: {from} – {to}",
-  "past.progress.counts": "Of {total} orders to invoice: {done} done · {needsAttention} need attention · {failed} failed",
+  "past.progress.counts":
+    "Of {total} orders to invoice: {done} done · {needsAttention} need attention · {failed} failed",
   "past.progress.already": "{count} orders of the range were invoiced before this run: skipped, never invoiced twice.",
   "past.progress.reading": "Still reading orders from Shopify; the total may grow.",
   "past.progress.queued": "{count} in the queue (today's orders always go first).",
@@ -573,22 +698,29 @@ export const en = {
   "afterSale.handling.pending": "Being taken into account…",
   "afterSale.cancelledInShop": "The order was cancelled in Shopify.",
   "afterSale.path.cancel.title": "Cancel this e-Arşiv invoice by {deadline}",
-  "afterSale.path.cancel.panel": "The whole sale was undone and an e-Arşiv invoice may still be cancelled within 8 days. The invoicing service offers no cancel call for a formalised invoice: cancel it in its panel, then confirm here.",
+  "afterSale.path.cancel.panel":
+    "The whole sale was undone and an e-Arşiv invoice may still be cancelled within 8 days. The invoicing service offers no cancel call for a formalised invoice: cancel it in its panel, then confirm here.",
   "afterSale.path.cancel.confirm": "I cancelled it in the panel",
   "afterSale.path.cancel.confirmed": "Marked as cancelled in the invoicing panel",
-  "afterSale.path.cancelled_confirmed": "You confirmed on {date} that this invoice was cancelled in the invoicing panel.",
+  "afterSale.path.cancelled_confirmed":
+    "You confirmed on {date} that this invoice was cancelled in the invoicing panel.",
   "afterSale.path.consumer_return.title": "Record the return (the invoice stays)",
-  "afterSale.path.consumer_return": "The buyer is a consumer (e-Arşiv). The seller records the return, usually with an expense voucher (gider pusulası) naming the buyer, the goods and their unit prices. The Returns page lists what your accountant needs. Do not issue a return (İADE) invoice to your own customer.",
-  "afterSale.path.consumer_return.windowPassed": "The 8-day cancellation window of this e-Arşiv invoice ended on {deadline}.",
+  "afterSale.path.consumer_return":
+    "The buyer is a consumer (e-Arşiv). The seller records the return, usually with an expense voucher (gider pusulası) naming the buyer, the goods and their unit prices. The Returns page lists what your accountant needs. Do not issue a return (İADE) invoice to your own customer.",
+  "afterSale.path.consumer_return.windowPassed":
+    "The 8-day cancellation window of this e-Arşiv invoice ended on {deadline}.",
   "afterSale.path.buyer_return_invoice.title": "Expect the buyer's return invoice (the invoice stays)",
-  "afterSale.path.buyer_return_invoice": "The buyer is registered for e-Fatura. The buyer issues its own return (İADE) invoice to you, naming this invoice's date, number and ETTN; it arrives among your incoming e-invoices (outside this app). Do not issue one yourself.",
-  "afterSale.path.unknown_document": "The document kind of this invoice is not known; ask your accountant which path applies.",
+  "afterSale.path.buyer_return_invoice":
+    "The buyer is registered for e-Fatura. The buyer issues its own return (İADE) invoice to you, naming this invoice's date, number and ETTN; it arrives among your incoming e-invoices (outside this app). Do not issue one yourself.",
+  "afterSale.path.unknown_document":
+    "The document kind of this invoice is not known; ask your accountant which path applies.",
   "recon.reasons": "Known reasons",
   "recon.gift_cards": "Gift cards sold (not a VAT sale; invoiced when redeemed)",
   "recon.tip": "Tip (not a sale)",
   "recon.refunds_before_invoice": "Refunded before invoicing (left off the invoice)",
   "recon.explained": "The difference of {difference} is explained by the reasons above.",
-  "recon.unexplained": "The invoice total differs from the amount paid by {difference}; {unexplained} of it is not explained by gift cards, tips or refunds. Check the order.",
+  "recon.unexplained":
+    "The invoice total differs from the amount paid by {difference}; {unexplained} of it is not explained by gift cards, tips or refunds. Check the order.",
   "event.refund": "Refund received",
   "event.edited": "Order edited",
   "event.withdrawn": "Deleted at the service",
@@ -603,10 +735,12 @@ export const en = {
   "event.closed": "Closed by hand",
   "event.reopened": "Reopened",
   "detail.retriedFromShopify": "Retry queued, with the order as it stands in Shopify now",
-  "detail.retriedLater": "Retry queued. Shopify could not be read just now: the app reads the order again before sending",
+  "detail.retriedLater":
+    "Retry queued. Shopify could not be read just now: the app reads the order again before sending",
   "writeBack.status.writtenState": "Written to Shopify (state: {state})",
   "fix.title": "Fix it here",
-  "fix.body": "Correct the order in Shopify and retry (the order is read again), set the buyer here, or close the invoice if the app need not send it.",
+  "fix.body":
+    "Correct the order in Shopify and retry (the order is read again), set the buyer here, or close the invoice if the app need not send it.",
   "fix.buyer": "Set the buyer…",
   "fix.buyer.change": "Change the buyer…",
   "fix.buyer.remove": "Use the order's buyer",
@@ -629,18 +763,21 @@ export const en = {
   "fix.cancel": "Cancel",
   "fix.closePanel": "Issued in the panel…",
   "fix.closePanel.title": "Issued in the invoicing panel",
-  "fix.closePanel.body": "The app will not send this invoice. Enter the serial number of the invoice you issued in the invoicing panel. You can reopen it later.",
+  "fix.closePanel.body":
+    "The app will not send this invoice. Enter the serial number of the invoice you issued in the invoicing panel. You can reopen it later.",
   "fix.closePanel.serial": "Serial number",
   "fix.closePanel.note": "Note (optional)",
   "fix.closePanel.confirm": "Close as issued",
   "fix.closeNotNeeded": "No invoice needed…",
   "fix.closeNotNeeded.title": "No invoice needed",
-  "fix.closeNotNeeded.body": "The app will not send this invoice. Say why, for your accountant. You can reopen it later.",
+  "fix.closeNotNeeded.body":
+    "The app will not send this invoice. Say why, for your accountant. You can reopen it later.",
   "fix.closeNotNeeded.reason": "Reason",
   "fix.closeNotNeeded.confirm": "Close without an invoice",
   "fix.closed.panel": "Issued in the invoicing panel: {serial}",
   "fix.closed.not_needed": "No invoice needed",
-  "fix.closed.body": "Closed by hand on {date}. The app does nothing more for this invoice, and it is not counted as needing attention or late.",
+  "fix.closed.body":
+    "Closed by hand on {date}. The app does nothing more for this invoice, and it is not counted as needing attention or late.",
   "fix.reopen": "Reopen",
   "history.closedSerial": "Serial number {serial}",
   "fix.done.buyer": "Buyer saved",
@@ -675,13 +812,18 @@ export const en = {
   "history.source.bulk_action": "Read from Shopify when you chose Create invoices in the order list.",
   "history.note.uninstalled": "The app is uninstalled; the invoice waits until the shop installs it again.",
   "history.note.cancelled_before_post": "The order was cancelled in Shopify before it was invoiced: no invoice.",
-  "history.note.cancelled_nothing_at_service": "The order was cancelled in Shopify and the service has no invoice for it.",
+  "history.note.cancelled_nothing_at_service":
+    "The order was cancelled in Shopify and the service has no invoice for it.",
   "history.note.refunded_before_invoice": "The order was fully refunded before it was invoiced: no invoice.",
-  "history.note.cancelled_withdrawn": "The order was cancelled in Shopify; its invoice was deleted before it was formalised.",
+  "history.note.cancelled_withdrawn":
+    "The order was cancelled in Shopify; its invoice was deleted before it was formalised.",
   "history.note.refunded_withdrawn": "The order was fully refunded; its invoice was deleted before it was formalised.",
-  "history.note.delete_refused": "The service refused to delete invoice {remoteId}; it is most likely formalised already.",
-  "history.note.cancelled_asking_service": "The order was cancelled in Shopify; the app asks the service whether an earlier try created an invoice.",
-  "history.note.cancelled_deleting": "The order was cancelled in Shopify; the invoice is deleted at the service if it is not formalised yet.",
+  "history.note.delete_refused":
+    "The service refused to delete invoice {remoteId}; it is most likely formalised already.",
+  "history.note.cancelled_asking_service":
+    "The order was cancelled in Shopify; the app asks the service whether an earlier try created an invoice.",
+  "history.note.cancelled_deleting":
+    "The order was cancelled in Shopify; the invoice is deleted at the service if it is not formalised yet.",
   "history.note.bulk_action": "Invoiced from Shopify's order list, with the order as it stands now.",
   "history.note.test_invoice": "A test invoice sent from the app.",
   "history.note.issued_for_real": "Issued for real; the test invoice {remoteId} ({serial}) stays at the service.",
@@ -702,7 +844,8 @@ export const en = {
   "reason.authentication": "The invoicing service refused the API key",
   "reason.not_found": "The invoicing service does not know it",
   "detail.retrying.title": "The app retries by itself",
-  "detail.retrying.body": "{reason}. Next try on {at} (try {attempt} of {max}). You need to do nothing; the invoice is issued as soon as the service answers.",
+  "detail.retrying.body":
+    "{reason}. Next try on {at} (try {attempt} of {max}). You need to do nothing; the invoice is issued as soon as the service answers.",
   "detail.retrying.bodyNoReason": "Next try on {at} (try {attempt} of {max}). You need to do nothing.",
   "state.retrying": "Retrying",
   "returns.title": "Returns",
@@ -731,7 +874,8 @@ export const en = {
   // Accountant package (app/accountant/)
   "nav.accountant": "Accountant package",
   "accountant.title": "Accountant package",
-  "accountant.subtitle": "Every invoice of a month in one download for your accountant: the PDFs, a workbook and CSV files.",
+  "accountant.subtitle":
+    "Every invoice of a month in one download for your accountant: the PDFs, a workbook and CSV files.",
   "accountant.form.title": "Choose the period",
   "accountant.form.kind": "Period",
   "accountant.form.month": "A month",
@@ -740,8 +884,10 @@ export const en = {
   "accountant.form.from": "From",
   "accountant.form.to": "To",
   "accountant.form.submit": "Build the package",
-  "accountant.form.help": "Days in the shop's time zone ({zone}), by each invoice's own date. Only legal invoices are in it (completed, not test invoices).",
-  "accountant.form.contents": "The ZIP holds every invoice's formal PDF, a workbook (invoices with net and VAT per rate, exemptions and currency; returns; a summary per VAT rate; PDFs that could not be read) and the same tables as CSV files. It is built in the background: you can leave this page.",
+  "accountant.form.help":
+    "Days in the shop's time zone ({zone}), by each invoice's own date. Only legal invoices are in it (completed, not test invoices).",
+  "accountant.form.contents":
+    "The ZIP holds every invoice's formal PDF, a workbook (invoices with net and VAT per rate, exemptions and currency; returns; a summary per VAT rate; PDFs that could not be read) and the same tables as CSV files. It is built in the background: you can leave this page.",
   "accountant.list.title": "Packages",
   "accountant.list.empty": "No package yet.",
   "accountant.period": "{from} – {to}",
@@ -756,7 +902,8 @@ export const en = {
   "accountant.ready": "{total} invoices · {size}",
   "accountant.expires": "Kept until {date}; then deleted.",
   "accountant.expired": "Deleted after its time. Build it again if you need it.",
-  "accountant.missing": "PDFs the invoicing service did not give: {count}. The package names each of these invoices (in the workbook's sheet of missing PDFs, its CSV file and a text file); download their PDFs from the invoice's page.",
+  "accountant.missing":
+    "PDFs the invoicing service did not give: {count}. The package names each of these invoices (in the workbook's sheet of missing PDFs, its CSV file and a text file); download their PDFs from the invoice's page.",
   "accountant.download": "Download ZIP",
   "accountant.linkHelp": "The download link works for 15 minutes; this page renews it.",
   "accountant.failed": "The package could not be built: {error}",

@@ -24,6 +24,11 @@ export function translate(locale: Locale, key: MessageKey, params: Record<string
 }
 
 /** For keys built at run time ("state." + state): the text if the key exists, otherwise `fallback`. */
-export function translateKey(locale: Locale, key: string, fallback: string, params: Record<string, string | number> = {}): string {
+export function translateKey(
+  locale: Locale,
+  key: string,
+  fallback: string,
+  params: Record<string, string | number> = {},
+): string {
   return key in messages.en ? translate(locale, key as MessageKey, params) : fallback;
 }

@@ -12,7 +12,8 @@ export function pageTitle(matches: Array<{ handle?: unknown; data?: unknown }>, 
   for (const match of [...matches].reverse()) {
     const handle = match.handle as Partial<TitleHandle> | undefined;
     if (!handle?.title) continue;
-    const title = typeof handle.title === "function" ? handle.title(match.data, locale) : translate(locale, handle.title);
+    const title =
+      typeof handle.title === "function" ? handle.title(match.data, locale) : translate(locale, handle.title);
     if (title) return `${title} · ${app}`;
   }
   return app;

@@ -19,9 +19,13 @@ export type T = ((key: MessageKey, params?: Record<string, string | number>) => 
 /** `t(key, params)` in the admin's locale. */
 export function useT(): T {
   const locale = useLocale();
-  const t = useCallback((key: MessageKey, params?: Record<string, string | number>) => translate(locale, key, params), [locale]);
+  const t = useCallback(
+    (key: MessageKey, params?: Record<string, string | number>) => translate(locale, key, params),
+    [locale],
+  );
   return Object.assign(t, {
-    dyn: (key: string, fallback: string, params?: Record<string, string | number>) => translateKey(locale, key, fallback, params),
+    dyn: (key: string, fallback: string, params?: Record<string, string | number>) =>
+      translateKey(locale, key, fallback, params),
     locale,
   });
 }

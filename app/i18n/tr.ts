@@ -24,20 +24,25 @@ export const tr: Record<keyof typeof en, string> = {
   "dashboard.needsAttention": "İlgilenmeniz gereken",
   "dashboard.failed": "Başarısız",
   "banner.attention.title": "{count} fatura ile ilgilenmeniz gerekiyor",
-  "banner.attention.body": "Uygulamanın kendi başına düzeltemeyeceği bir sorun bunları durdurdu: neyi değiştirmeniz gerektiğini görmek için faturayı açın, sonra yeniden deneyin.",
+  "banner.attention.body":
+    "Uygulamanın kendi başına düzeltemeyeceği bir sorun bunları durdurdu: neyi değiştirmeniz gerektiğini görmek için faturayı açın, sonra yeniden deneyin.",
   "banner.attention.action": "Bunları göster",
   "banner.accountProblem.title": "Test ve canlı fatura hesapları yer değiştirmiş",
   "banner.failed.title": "{count} fatura başarısız oldu",
   "banner.deadline.title": "{count} faturanın 7 günlük yasal süresi dolmak üzere veya doldu",
-  "banner.deadline.body": "Fatura, teslimden itibaren 7 gün içinde düzenlenmelidir (VUK 231/5); sonra düzenlenen fatura hiç düzenlenmemiş sayılır. Uygulama süreyi sipariş tarihinden sayar: geç değil, erken uyarır. Bunları durduran sorunu düzeltin ve faturalayın ya da panelden kestiyseniz kapatın.",
+  "banner.deadline.body":
+    "Fatura, teslimden itibaren 7 gün içinde düzenlenmelidir (VUK 231/5); sonra düzenlenen fatura hiç düzenlenmemiş sayılır. Uygulama süreyi sipariş tarihinden sayar: geç değil, erken uyarır. Bunları durduran sorunu düzeltin ve faturalayın ya da panelden kestiyseniz kapatın.",
   "banner.deadline.action": "Süresi dolanları göster",
   "banner.testMode.title": "Test modu açık",
-  "banner.testMode.body": "Faturalar test hesabından kesiliyor: yasal fatura değiller ve GİB'e hiçbir şey ulaşmıyor. Canlıya geçmek için Ayarlar'dan test modunu kapatın.",
+  "banner.testMode.body":
+    "Faturalar test hesabından kesiliyor: yasal fatura değiller ve GİB'e hiçbir şey ulaşmıyor. Canlıya geçmek için Ayarlar'dan test modunu kapatın.",
   "banner.issueForReal.title": "Test modunda faturalanan siparişler: {count}",
-  "banner.issueForReal.body": "Bu siparişlerin yalnızca test faturası var; test faturaları yasal fatura değildir. Artık canlıdasınız: gerçek faturalarını kesin.",
+  "banner.issueForReal.body":
+    "Bu siparişlerin yalnızca test faturası var; test faturaları yasal fatura değildir. Artık canlıdasınız: gerçek faturalarını kesin.",
   "banner.issueForReal.action": "{count} siparişi gerçek faturala…",
   "issueForReal.title": "{count} gerçek fatura kesilsin mi?",
-  "issueForReal.body": "Bu siparişlerin her biri canlı fatura hesabınızdan yasal bir fatura alır. Bu işlem kotanızdan {count} fatura kullanır. Test faturaları fatura panelinde olduğu gibi kalır.",
+  "issueForReal.body":
+    "Bu siparişlerin her biri canlı fatura hesabınızdan yasal bir fatura alır. Bu işlem kotanızdan {count} fatura kullanır. Test faturaları fatura panelinde olduğu gibi kalır.",
   "issueForReal.confirm": "{count} fatura kes",
   "issueForReal.cancel": "Vazgeç",
   "issueForReal.done": "{count} fatura gerçek olarak kesilmek üzere sıraya alındı",
@@ -85,7 +90,8 @@ export const tr: Record<keyof typeof en, string> = {
   "onboarding.integration": "Fatura hesabını seçin",
   "onboarding.integration.help": "Faturaların kesileceği hesap (test modunda kontör harcamayan test hesabı).",
   "onboarding.saleChannel": "Satış kanalını seçin",
-  "onboarding.saleChannel.help": "Bu mağazanın faturalarının kaydedileceği kanal. Fatura hesabınızda bu mağaza için kanal yoksa Ayarlar tek tıkla oluşturur.",
+  "onboarding.saleChannel.help":
+    "Bu mağazanın faturalarının kaydedileceği kanal. Fatura hesabınızda bu mağaza için kanal yoksa Ayarlar tek tıkla oluşturur.",
   "onboarding.testInvoice": "Test faturası gönderin",
   "onboarding.testInvoice.help": "Test hesabından kesilen 100 TL'lik örnek, tüm yolun çalıştığını gösterir.",
   "onboarding.testInvoice.state": "Test faturası: {state}",
@@ -96,67 +102,124 @@ export const tr: Record<keyof typeof en, string> = {
   "onboarding.done": "Tamam",
 
   // Sorunlar (app/problems.ts)
-  "problem.order.invalid_payload": "Shopify sipariş verisi okunamadı ({path}: {message}). Siparişi Shopify'da açıp tekrar faturalayın; sorun sürerse destekle iletişime geçin.",
-  "problem.order.no_invoiceable_lines": "Siparişte faturalanacak kalem yok (tüm kalemler iade edilmiş, kaldırılmış ya da hediye çeki). Bu sipariş için fatura gerekmiyorsa yok sayın.",
-  "problem.order.currency_rate_unavailable": "{currency} para biriminde fatura için TRY kuru siparişten çıkarılamadı. Ayarlar > Fatura para birimi seçeneğini mağaza para birimine (TRY) çevirin veya faturayı panelden elle kesin.",
-  "problem.order.total_mismatch": "Faturalanan kalemlerin toplamı ({invoiced}) siparişin ödenen tutarıyla ({orderTotal}) uyuşmuyor (bahşiş, gümrük veya iade düzeltmesi olabilir). Faturayı göndermeden önce siparişi kontrol edin.",
-  "problem.order.vat_added_to_prices": "Siparişte KDV satırı yok ve Ayarlar > 'Fiyatlara KDV dahil' kapalı: fiyatların üzerine %{rate} KDV eklendi, fatura toplamı Shopify toplamından yüksek. Fiyatlarınız KDV dahilse bu ayarı açın.",
-  "problem.order.refund_adjustments_ignored": "Siparişteki iade düzeltmeleri (ör. kargo iadesi) faturaya yansıtılmadı. Fatura tutarını kontrol edin.",
-  "problem.order.issue_date_clamped": "Fatura tarihi, Türkiye saatine göre bugünden sonraya düşmesin diye {date} olarak alındı. Ayarlar > Saat dilimi doğru mu kontrol edin.",
-  "problem.line.unsupported_tax_rate": "'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli. Shopify > Ayarlar > Vergiler'de bu ürünün vergi oranını düzeltin.",
-  "problem.line.zero_rate_without_exemption": "'{line}' kalemi %0 KDV'li, fakat istisna kodu ve açıklaması ayarlanmamış. Ayarlar > KDV istisnası bölümünde istisna kodunu ve resmi açıklamasını girin (ör. 301 – 11/1-a Mal İhracatı).",
-  "problem.line.negative_amount": "'{line}' kaleminin tutarı negatif ({amount}). Siparişteki indirimleri Shopify'da kontrol edin; bu sipariş için faturayı panelden elle kesin.",
-  "problem.customer.invalid_tax_number": "Alıcının vergi / T.C. kimlik numarası '{value}' geçersiz (siparişin '{source}' alanı). Vergi numarası 10 hanedir ve son hanesi kontrol hanesidir; T.C. kimlik numarası 11 hanedir, 0 ile başlamaz ve son iki hanesi kontrol haneleridir. Doğru numarayı müşteriden alıp siparişe girin ya da Ayarlar > Vergi numarası alanlarını kontrol edin; fatura bu düzeltilmeden gönderilmez.",
-  "problem.customer.invalid_tax_number_in_company": "Fatura adresinin Şirket alanındaki '{value}' numarası geçerli bir vergi / T.C. kimlik numarası değil (kontrol hanesi tutmuyor). Shopify'da siparişin fatura adresini düzeltin ya da Ayarlar'da 'Şirket unvanını fatura adresinden al' seçeneğini kapatın; fatura bu düzeltilmeden gönderilmez.",
-  "problem.customer.company_without_tax_office": "Alıcı şirket (vergi no {taxNumber}) ama vergi dairesi yok. Siparişe 'Vergi Dairesi' notu ekleyin ya da Ayarlar > Vergi dairesi alan adlarını ödeme sayfanızdaki alanla eşleştirin.",
-  "problem.customer.invalid_company_tax_number": "B2B şirketi {company} için Shopify'daki vergi kimlik numarası '{value}' geçerli bir vergi (VKN) ya da T.C. kimlik numarası değil (kontrol hanesi tutmuyor). Shopify'da düzeltin (Müşteriler > Şirketler > konum > Vergi bilgileri) ve yeniden deneyin; fatura bu düzeltilmeden gönderilmez.",
-  "problem.customer.company_without_tax_number": "Alıcı B2B şirketi {company} ({location} konumu); Shopify'da vergi kimlik numarası yok, sipariş notlarında da vergi numarası yok. Vergi numarasını (VKN) Shopify'da ekleyin (Müşteriler > Şirketler > konum > Vergi bilgileri) ya da alıcıyı bu sayfada belirleyin, sonra yeniden deneyin.",
-  "problem.customer.company_without_tax_office_b2b": "Alıcı B2B şirketi {company}, ama vergi dairesi yok. Shopify'da şirket konumuna (ya da şirkete) '{metafield}' meta alanı olarak ekleyin (adı Ayarlar > B2B şirketleri'nde), sonra yeniden deneyin.",
-  "problem.customer.from_company": "Alıcı B2B şirketi {company} ({location} konumu): vergi numarası, vergi dairesi ve fatura adresi Shopify'dan alındı.",
-  "problem.customer.b2b_without_scope": "Bu bir B2B siparişi, ama uygulamanın Shopify'da şirketleri okuma izni yok: alıcı sipariş notlarından ve fatura adresinden alındı. Şirketin kendisine fatura kesmek için Ayarlar > B2B şirketleri'nden şirketleri okuma izni verin.",
-  "problem.customer.company_unread": "Bu bir B2B siparişi ve şirketi Shopify'dan okunamadı ({details}). Fatura bekliyor; kendiliğinden yeniden denenecek.",
-  "problem.customer.company_without_title": "Alıcı şirket (vergi no {taxNumber}) ama şirket unvanı yok. Fatura adresindeki 'Şirket' alanına unvanı yazın.",
-  "problem.customer.attribute_too_long": "Siparişin '{source}' alanı {length} karakter; en fazla {max} karakter kabul edilir (sepet bloğu da daha fazlasına izin vermez). Değeri Shopify'da siparişte düzeltin (veya müşteriye sorun), sonra yeniden deneyin; o zamana kadar hiçbir şey gönderilmez.",
-  "problem.customer.attribute_not_text": "Siparişin '{source}' alanında metin olmayan karakterler var (özel kullanım veya tanımsız kod noktaları). Değeri Shopify'da siparişte düzeltin, sonra yeniden deneyin; o zamana kadar hiçbir şey gönderilmez.",
-  "problem.customer.missing_address": "Alıcının adresinde '{part}' eksik; fatura ve teslimat adresinde de yok. Siparişin adresini Shopify'da tamamlayın ya da Ayarlar > Varsayılan adres bölümünü doldurun.",
+  "problem.order.invalid_payload":
+    "Shopify sipariş verisi okunamadı ({path}: {message}). Siparişi Shopify'da açıp tekrar faturalayın; sorun sürerse destekle iletişime geçin.",
+  "problem.order.no_invoiceable_lines":
+    "Siparişte faturalanacak kalem yok (tüm kalemler iade edilmiş, kaldırılmış ya da hediye çeki). Bu sipariş için fatura gerekmiyorsa yok sayın.",
+  "problem.order.currency_rate_unavailable":
+    "{currency} para biriminde fatura için TRY kuru siparişten çıkarılamadı. Ayarlar > Fatura para birimi seçeneğini mağaza para birimine (TRY) çevirin veya faturayı panelden elle kesin.",
+  "problem.order.total_mismatch":
+    "Faturalanan kalemlerin toplamı ({invoiced}) siparişin ödenen tutarıyla ({orderTotal}) uyuşmuyor (bahşiş, gümrük veya iade düzeltmesi olabilir). Faturayı göndermeden önce siparişi kontrol edin.",
+  "problem.order.vat_added_to_prices":
+    "Siparişte KDV satırı yok ve Ayarlar > 'Fiyatlara KDV dahil' kapalı: fiyatların üzerine %{rate} KDV eklendi, fatura toplamı Shopify toplamından yüksek. Fiyatlarınız KDV dahilse bu ayarı açın.",
+  "problem.order.refund_adjustments_ignored":
+    "Siparişteki iade düzeltmeleri (ör. kargo iadesi) faturaya yansıtılmadı. Fatura tutarını kontrol edin.",
+  "problem.order.issue_date_clamped":
+    "Fatura tarihi, Türkiye saatine göre bugünden sonraya düşmesin diye {date} olarak alındı. Ayarlar > Saat dilimi doğru mu kontrol edin.",
+  "problem.line.unsupported_tax_rate":
+    "'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli. Shopify > Ayarlar > Vergiler'de bu ürünün vergi oranını düzeltin.",
+  "problem.line.zero_rate_without_exemption":
+    "'{line}' kalemi %0 KDV'li, fakat istisna kodu ve açıklaması ayarlanmamış. Ayarlar > KDV istisnası bölümünde istisna kodunu ve resmi açıklamasını girin (ör. 301 – 11/1-a Mal İhracatı).",
+  "problem.line.negative_amount":
+    "'{line}' kaleminin tutarı negatif ({amount}). Siparişteki indirimleri Shopify'da kontrol edin; bu sipariş için faturayı panelden elle kesin.",
+  "problem.customer.invalid_tax_number":
+    "Alıcının vergi / T.C. kimlik numarası '{value}' geçersiz (siparişin '{source}' alanı). Vergi numarası 10 hanedir ve son hanesi kontrol hanesidir; T.C. kimlik numarası 11 hanedir, 0 ile başlamaz ve son iki hanesi kontrol haneleridir. Doğru numarayı müşteriden alıp siparişe girin ya da Ayarlar > Vergi numarası alanlarını kontrol edin; fatura bu düzeltilmeden gönderilmez.",
+  "problem.customer.invalid_tax_number_in_company":
+    "Fatura adresinin Şirket alanındaki '{value}' numarası geçerli bir vergi / T.C. kimlik numarası değil (kontrol hanesi tutmuyor). Shopify'da siparişin fatura adresini düzeltin ya da Ayarlar'da 'Şirket unvanını fatura adresinden al' seçeneğini kapatın; fatura bu düzeltilmeden gönderilmez.",
+  "problem.customer.company_without_tax_office":
+    "Alıcı şirket (vergi no {taxNumber}) ama vergi dairesi yok. Siparişe 'Vergi Dairesi' notu ekleyin ya da Ayarlar > Vergi dairesi alan adlarını ödeme sayfanızdaki alanla eşleştirin.",
+  "problem.customer.invalid_company_tax_number":
+    "B2B şirketi {company} için Shopify'daki vergi kimlik numarası '{value}' geçerli bir vergi (VKN) ya da T.C. kimlik numarası değil (kontrol hanesi tutmuyor). Shopify'da düzeltin (Müşteriler > Şirketler > konum > Vergi bilgileri) ve yeniden deneyin; fatura bu düzeltilmeden gönderilmez.",
+  "problem.customer.company_without_tax_number":
+    "Alıcı B2B şirketi {company} ({location} konumu); Shopify'da vergi kimlik numarası yok, sipariş notlarında da vergi numarası yok. Vergi numarasını (VKN) Shopify'da ekleyin (Müşteriler > Şirketler > konum > Vergi bilgileri) ya da alıcıyı bu sayfada belirleyin, sonra yeniden deneyin.",
+  "problem.customer.company_without_tax_office_b2b":
+    "Alıcı B2B şirketi {company}, ama vergi dairesi yok. Shopify'da şirket konumuna (ya da şirkete) '{metafield}' meta alanı olarak ekleyin (adı Ayarlar > B2B şirketleri'nde), sonra yeniden deneyin.",
+  "problem.customer.from_company":
+    "Alıcı B2B şirketi {company} ({location} konumu): vergi numarası, vergi dairesi ve fatura adresi Shopify'dan alındı.",
+  "problem.customer.b2b_without_scope":
+    "Bu bir B2B siparişi, ama uygulamanın Shopify'da şirketleri okuma izni yok: alıcı sipariş notlarından ve fatura adresinden alındı. Şirketin kendisine fatura kesmek için Ayarlar > B2B şirketleri'nden şirketleri okuma izni verin.",
+  "problem.customer.company_unread":
+    "Bu bir B2B siparişi ve şirketi Shopify'dan okunamadı ({details}). Fatura bekliyor; kendiliğinden yeniden denenecek.",
+  "problem.customer.company_without_title":
+    "Alıcı şirket (vergi no {taxNumber}) ama şirket unvanı yok. Fatura adresindeki 'Şirket' alanına unvanı yazın.",
+  "problem.customer.attribute_too_long":
+    "Siparişin '{source}' alanı {length} karakter; en fazla {max} karakter kabul edilir (sepet bloğu da daha fazlasına izin vermez). Değeri Shopify'da siparişte düzeltin (veya müşteriye sorun), sonra yeniden deneyin; o zamana kadar hiçbir şey gönderilmez.",
+  "problem.customer.attribute_not_text":
+    "Siparişin '{source}' alanında metin olmayan karakterler var (özel kullanım veya tanımsız kod noktaları). Değeri Shopify'da siparişte düzeltin, sonra yeniden deneyin; o zamana kadar hiçbir şey gönderilmez.",
+  "problem.customer.missing_address":
+    "Alıcının adresinde '{part}' eksik; fatura ve teslimat adresinde de yok. Siparişin adresini Shopify'da tamamlayın ya da Ayarlar > Varsayılan adres bölümünü doldurun.",
   "problem.customer.address_from_shipping": "Fatura adresinde eksik olan '{parts}' teslimat adresinden alındı.",
   "problem.customer.address_from_defaults": "Siparişte olmayan '{parts}' Ayarlar > Varsayılan adres bölümünden alındı.",
-  "problem.customer.missing_name": "Siparişte alıcı adı yok; fatura 'Nihai Tüketici' adına kesildi. Gerekirse siparişe fatura adresi ekleyin.",
-  "problem.customer.foreign_buyer": "Alıcı Türkiye dışında ({country}); yabancı alıcı numarası {taxNumber} kullanıldı (Ayarlar > Yabancı alıcı numarası).",
-  "problem.customer.foreign_tax_id": "Alıcının yabancı vergi numarası {taxId} faturanın açıklamasına yazıldı; vergi numarası alanında {taxNumber} gönderildi (e-Arşiv yurt dışı uygulaması).",
-  "problem.order.export_zero_rated": "Yurt dışına ({country}) gönderilen ve vergi alınmayan sipariş ihracat olarak %0 KDV ve {code} istisnasıyla (İSTİSNA) faturalandı; varsayılan %{rate} oranı uygulanmadı. Kod ve açıklama Ayarlar > KDV bölümünde.",
-  "problem.payment.unknown_method": "'{gateway}' ödeme yöntemi tanınmadı ve 'diğer' olarak gönderildi. Ayarlar > Ödeme yöntemi eşleştirmesine bu ödeme sağlayıcısını ekleyin.",
-  "problem.shipment.no_carrier": "Kargolu sipariş için kargo firması bulunamadı (takip firması: '{trackingCompany}'). Ayarlar > Kargo firmaları tablosuna bu firmayı ekleyin ya da Ayarlar > Varsayılan kargo firmasını (unvan ve vergi no) girin.",
-  "problem.shipment.unknown_carrier": "'{trackingCompany}' kargo tablosunda yok; varsayılan kargo firması {carrier} kullanıldı. Doğru değilse Ayarlar > Kargo firmaları tablosuna ekleyin.",
-  "problem.totals.rounding_difference": "Kuruş yuvarlaması nedeniyle fatura toplamı ödenen tutardan {difference} farklı (izin verilen en fazla 0,01).",
-  "problem.totals.difference_over_limit": "Fatura toplamı ({grandTotal}) ödenen tutardan ({paid}) {difference} farklı; 0,01'den fazla fark kabul edilmez. Siparişi kontrol edip faturayı panelden elle kesin ve destekle iletişime geçin.",
-  "problem.settings.invalid": "Fatura ayarlarında geçersiz değer ({path}: {message}). Ayarlar sayfasında bu alanı düzeltin.",
-  "problem.settings.missing_api_key": "Fatura servisinin API anahtarı kayıtlı değil. Ayarlar → Bağlantı bölümünden girin.",
-  "problem.settings.missing_api_key_unreadable": "Kayıtlı API anahtarı artık okunamıyor (uygulamanın şifreleme anahtarı değişmiş). API anahtarını Ayarlar → Bağlantı bölümüne yeniden girip tekrar deneyin.",
+  "problem.customer.missing_name":
+    "Siparişte alıcı adı yok; fatura 'Nihai Tüketici' adına kesildi. Gerekirse siparişe fatura adresi ekleyin.",
+  "problem.customer.foreign_buyer":
+    "Alıcı Türkiye dışında ({country}); yabancı alıcı numarası {taxNumber} kullanıldı (Ayarlar > Yabancı alıcı numarası).",
+  "problem.customer.foreign_tax_id":
+    "Alıcının yabancı vergi numarası {taxId} faturanın açıklamasına yazıldı; vergi numarası alanında {taxNumber} gönderildi (e-Arşiv yurt dışı uygulaması).",
+  "problem.order.export_zero_rated":
+    "Yurt dışına ({country}) gönderilen ve vergi alınmayan sipariş ihracat olarak %0 KDV ve {code} istisnasıyla (İSTİSNA) faturalandı; varsayılan %{rate} oranı uygulanmadı. Kod ve açıklama Ayarlar > KDV bölümünde.",
+  "problem.payment.unknown_method":
+    "'{gateway}' ödeme yöntemi tanınmadı ve 'diğer' olarak gönderildi. Ayarlar > Ödeme yöntemi eşleştirmesine bu ödeme sağlayıcısını ekleyin.",
+  "problem.shipment.no_carrier":
+    "Kargolu sipariş için kargo firması bulunamadı (takip firması: '{trackingCompany}'). Ayarlar > Kargo firmaları tablosuna bu firmayı ekleyin ya da Ayarlar > Varsayılan kargo firmasını (unvan ve vergi no) girin.",
+  "problem.shipment.unknown_carrier":
+    "'{trackingCompany}' kargo tablosunda yok; varsayılan kargo firması {carrier} kullanıldı. Doğru değilse Ayarlar > Kargo firmaları tablosuna ekleyin.",
+  "problem.totals.rounding_difference":
+    "Kuruş yuvarlaması nedeniyle fatura toplamı ödenen tutardan {difference} farklı (izin verilen en fazla 0,01).",
+  "problem.totals.difference_over_limit":
+    "Fatura toplamı ({grandTotal}) ödenen tutardan ({paid}) {difference} farklı; 0,01'den fazla fark kabul edilmez. Siparişi kontrol edip faturayı panelden elle kesin ve destekle iletişime geçin.",
+  "problem.settings.invalid":
+    "Fatura ayarlarında geçersiz değer ({path}: {message}). Ayarlar sayfasında bu alanı düzeltin.",
+  "problem.settings.missing_api_key":
+    "Fatura servisinin API anahtarı kayıtlı değil. Ayarlar → Bağlantı bölümünden girin.",
+  "problem.settings.missing_api_key_unreadable":
+    "Kayıtlı API anahtarı artık okunamıyor (uygulamanın şifreleme anahtarı değişmiş). API anahtarını Ayarlar → Bağlantı bölümüne yeniden girip tekrar deneyin.",
   "problem.settings.missing_sale_channel": "Satış kanalı seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
-  "problem.settings.missing_invoice_integration": "Canlı faturalama için fatura hesabı (entegrasyon) seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
-  "problem.settings.missing_dummy_integration": "Test modu açık ama test (dummy) entegrasyonu seçilmemiş. Ayarlar → Bağlantı bölümünden seçin ya da test modunu kapatın.",
-  "problem.settings.api_key_rejected": "Fatura servisi API anahtarını kabul etmedi. Paneldeki geçerli anahtarı Ayarlar'a girip yeniden deneyin.",
-  "problem.settings.base_url_not_allowed": "Ayarlar'daki servis adresi, API anahtarınızın gönderilebileceği bir adres değil. Fatura servisinin kendi adresini (https://app.faturaentegrator.com/api) API anahtarınızla girip yeniden deneyin.",
-  "problem.customer.buyer_set_by_merchant": "Bu faturadaki alıcı siparişten alınmadı, fatura sayfasında elle girildi (neden: {reason}).",
-  "problem.settings.live_account_is_test": "Canlı faturalar için seçilen fatura hesabı, fatura servisinde bir test hesabı: faturaları vergi idaresine ulaşmaz. Hiçbir şey gönderilmedi. Ayarlar → Bağlantı bölümünden canlı hesabınızı seçip yeniden deneyin.",
-  "problem.settings.test_account_is_live": "Test hesabı olarak seçilen hesap, fatura servisinde canlı bir hesap: test faturası yasal bir fatura olur ve kontör kullanır. Hiçbir şey gönderilmedi. Ayarlar → Bağlantı bölümünden test hesabını seçip yeniden deneyin.",
-  "problem.settings.not_found_at_service": "Servis 'bulunamadı' yanıtı verdi ({details}). Ayarlar'daki servis adresini, satış kanalını ve fatura hesabını kontrol edin.",
-  "problem.service.rejected": "Fatura servisi faturayı reddetti: {details}. Siparişi veya ayarları düzeltip yeniden deneyin.",
-  "problem.service.duplicate_unresolved": "Servis bu sipariş için zaten bir fatura olduğunu söylüyor ama sipariş numarasıyla bulunamadı. Fatura panelini kontrol edin.",
-  "problem.service.unavailable": "Fatura servisine {attempts} denemede ulaşılamadı. Son neden: {details}. Servis düzelince yeniden deneyin.",
-  "problem.service.formalisation_failed": "GİB'e gönderim başarısız oldu: {details}. Bilgileri fatura panelinde veya siparişte düzeltip faturayı yeniden düzenleyin.",
-  "problem.service.serial_invalid": "Fatura servisi geçerli olmayan bir fatura numarası döndürdü ({details}); kaydedilmedi. Faturayı fatura panelinde kontrol edin.",
-  "problem.invoice.unexpected_error": "Bu fatura {attempts} kez gönderilemedi. Son neden: {details}. Yeniden deneyin; yine olmazsa uygulamanın desteğine başvurun.",
+  "problem.settings.missing_invoice_integration":
+    "Canlı faturalama için fatura hesabı (entegrasyon) seçilmemiş. Ayarlar → Bağlantı bölümünden seçin.",
+  "problem.settings.missing_dummy_integration":
+    "Test modu açık ama test (dummy) entegrasyonu seçilmemiş. Ayarlar → Bağlantı bölümünden seçin ya da test modunu kapatın.",
+  "problem.settings.api_key_rejected":
+    "Fatura servisi API anahtarını kabul etmedi. Paneldeki geçerli anahtarı Ayarlar'a girip yeniden deneyin.",
+  "problem.settings.base_url_not_allowed":
+    "Ayarlar'daki servis adresi, API anahtarınızın gönderilebileceği bir adres değil. Fatura servisinin kendi adresini (https://app.faturaentegrator.com/api) API anahtarınızla girip yeniden deneyin.",
+  "problem.customer.buyer_set_by_merchant":
+    "Bu faturadaki alıcı siparişten alınmadı, fatura sayfasında elle girildi (neden: {reason}).",
+  "problem.settings.live_account_is_test":
+    "Canlı faturalar için seçilen fatura hesabı, fatura servisinde bir test hesabı: faturaları vergi idaresine ulaşmaz. Hiçbir şey gönderilmedi. Ayarlar → Bağlantı bölümünden canlı hesabınızı seçip yeniden deneyin.",
+  "problem.settings.test_account_is_live":
+    "Test hesabı olarak seçilen hesap, fatura servisinde canlı bir hesap: test faturası yasal bir fatura olur ve kontör kullanır. Hiçbir şey gönderilmedi. Ayarlar → Bağlantı bölümünden test hesabını seçip yeniden deneyin.",
+  "problem.settings.not_found_at_service":
+    "Servis 'bulunamadı' yanıtı verdi ({details}). Ayarlar'daki servis adresini, satış kanalını ve fatura hesabını kontrol edin.",
+  "problem.service.rejected":
+    "Fatura servisi faturayı reddetti: {details}. Siparişi veya ayarları düzeltip yeniden deneyin.",
+  "problem.service.duplicate_unresolved":
+    "Servis bu sipariş için zaten bir fatura olduğunu söylüyor ama sipariş numarasıyla bulunamadı. Fatura panelini kontrol edin.",
+  "problem.service.unavailable":
+    "Fatura servisine {attempts} denemede ulaşılamadı. Son neden: {details}. Servis düzelince yeniden deneyin.",
+  "problem.service.formalisation_failed":
+    "GİB'e gönderim başarısız oldu: {details}. Bilgileri fatura panelinde veya siparişte düzeltip faturayı yeniden düzenleyin.",
+  "problem.service.serial_invalid":
+    "Fatura servisi geçerli olmayan bir fatura numarası döndürdü ({details}); kaydedilmedi. Faturayı fatura panelinde kontrol edin.",
+  "problem.invoice.unexpected_error":
+    "Bu fatura {attempts} kez gönderilemedi. Son neden: {details}. Yeniden deneyin; yine olmazsa uygulamanın desteğine başvurun.",
   "problem.invoice.status_unknown": "Servis bu faturayı uzun süredir tamamlamadı. Fatura panelinden kontrol edin.",
-  "problem.invoice.missing_at_service": "Fatura serviste artık bulunamıyor (silinmiş olabilir). Fatura panelini kontrol edin.",
-  "problem.invoice.cancelled_after_invoicing": "Sipariş, faturası resmileştikten sonra Shopify'da iptal edildi; uygulama faturayı artık silemez. Bu sayfadaki 'Satış sonrası' bölümü bu fatura için ne yapılacağını söyler.",
-  "problem.order.edited_unread": "Sipariş Shopify'da düzenlendi ve yeniden okunamadı ({details}). Fatura siparişin son hâlini bekliyor; kendiliğinden yeniden denenecek.",
-  "problem.invoice.withdraw_refused": "İade veya iptal sonrası faturanın geri çekilmesi gerekiyordu ama servis silmeyi reddetti ({details}). Bu sayfadaki 'Satış sonrası' bölümü ne yapılacağını söyler.",
-  "problem.invoice.total_mismatch": "Servisin hesapladığı genel toplam {remote}, ödenen tutardan {paid} farklı. Faturayı müşteriye göndermeden önce kontrol edin.",
-  "problem.waybill.not_found": "Fatura servisi {waybillId} numaralı irsaliyeyi reddetti: gelen bir irsaliye ya da bu hesaba ait değil. Fatura panelinden kontrol edin.",
-  "problem.waybill.already_invoiced": "{waybillId} numaralı irsaliye başka yerden faturalanmış (serviste {invoiceId} numaralı fatura), bu uygulamadan değil. Fatura panelini kontrol edin; başka bir şey gönderilmedi.",
-  "problem.waybill.form_invalid": "Bu irsaliyenin faturası oluşturulamadı ({details}). İrsaliyeden fatura sayfasında irsaliyeyi yeniden girip düzeltin.",
+  "problem.invoice.missing_at_service":
+    "Fatura serviste artık bulunamıyor (silinmiş olabilir). Fatura panelini kontrol edin.",
+  "problem.invoice.cancelled_after_invoicing":
+    "Sipariş, faturası resmileştikten sonra Shopify'da iptal edildi; uygulama faturayı artık silemez. Bu sayfadaki 'Satış sonrası' bölümü bu fatura için ne yapılacağını söyler.",
+  "problem.order.edited_unread":
+    "Sipariş Shopify'da düzenlendi ve yeniden okunamadı ({details}). Fatura siparişin son hâlini bekliyor; kendiliğinden yeniden denenecek.",
+  "problem.invoice.withdraw_refused":
+    "İade veya iptal sonrası faturanın geri çekilmesi gerekiyordu ama servis silmeyi reddetti ({details}). Bu sayfadaki 'Satış sonrası' bölümü ne yapılacağını söyler.",
+  "problem.invoice.total_mismatch":
+    "Servisin hesapladığı genel toplam {remote}, ödenen tutardan {paid} farklı. Faturayı müşteriye göndermeden önce kontrol edin.",
+  "problem.waybill.not_found":
+    "Fatura servisi {waybillId} numaralı irsaliyeyi reddetti: gelen bir irsaliye ya da bu hesaba ait değil. Fatura panelinden kontrol edin.",
+  "problem.waybill.already_invoiced":
+    "{waybillId} numaralı irsaliye başka yerden faturalanmış (serviste {invoiceId} numaralı fatura), bu uygulamadan değil. Fatura panelini kontrol edin; başka bir şey gönderilmedi.",
+  "problem.waybill.form_invalid":
+    "Bu irsaliyenin faturası oluşturulamadı ({details}). İrsaliyeden fatura sayfasında irsaliyeyi yeniden girip düzeltin.",
 
   "detail.title": "{order} siparişinin faturası",
   "detail.back": "Faturalar",
@@ -168,7 +231,8 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.deadline": "Yasal süre (7 gün)",
   "detail.deadline.near": "Bu faturanın 7 günlük yasal süresi {at} tarihinde doluyor",
   "detail.deadline.passed": "Bu faturanın 7 günlük yasal süresi {at} tarihinde doldu",
-  "detail.deadline.body": "Fatura, teslimden itibaren 7 gün içinde düzenlenmelidir (VUK 231/5); süre burada sipariş tarihinden sayılır. Faturayı durduran sorunu düzeltip yeniden deneyin ya da panelden kestiyseniz kapatın.",
+  "detail.deadline.body":
+    "Fatura, teslimden itibaren 7 gün içinde düzenlenmelidir (VUK 231/5); süre burada sipariş tarihinden sayılır. Faturayı durduran sorunu düzeltip yeniden deneyin ya da panelden kestiyseniz kapatın.",
   "detail.customer": "Müşteri",
   "detail.serial": "Fatura no",
   "detail.ettn": "ETTN",
@@ -209,10 +273,12 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.notFound": "Fatura bulunamadı.",
   "error.title": "Bir sorun oluştu",
   "error.notFound": "Bu sayfa yok.",
-  "error.body": "Uygulama bu sayfayı gösteremedi (hata {status}). Faturalarınız güvende: hiçbir şey kaybolmadı. Sayfayı yenileyin ya da faturalara dönün; yeniden olursa uygulamanın desteğine başvurun.",
+  "error.body":
+    "Uygulama bu sayfayı gösteremedi (hata {status}). Faturalarınız güvende: hiçbir şey kaybolmadı. Sayfayı yenileyin ya da faturalara dönün; yeniden olursa uygulamanın desteğine başvurun.",
   "error.back": "Faturalara dön",
   "detail.test": "Bu bir test faturasıdır; test hesabından kesildi.",
-  "detail.testMode": "Bu sipariş test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Canlıya geçince faturalar sayfasından gerçek faturasını kesin.",
+  "detail.testMode":
+    "Bu sipariş test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Canlıya geçince faturalar sayfasından gerçek faturasını kesin.",
 
   "event.received": "Sipariş alındı",
   "event.queued": "Sıraya alındı",
@@ -236,16 +302,20 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.leave.body": "Ayarlarda yaptığınız değişiklikler kaydedilmedi. Şimdi çıkarsanız kaybolurlar.",
   "settings.saved": "Ayarlar kaydedildi",
   "settings.savedKeyChecked": "Ayarlar kaydedildi. API anahtarı çalışıyor.",
-  "settings.webhook.registered": "Fatura servisinden hesap bildirimleri: adres {date} tarihinde kaydedildi (her kayıtta güncellenir).",
-  "settings.webhook.none": "Fatura servisinden hesap bildirimleri: henüz kaydedilmedi; ayarları kaydetmek adresi kaydeder.",
-  "settings.webhookFailed": "Kaydedildi, ancak hesap bildirim adresi fatura servisine kaydedilemedi ({detail}). Faturalar kendi geri bildirimleriyle izlenmeye devam ediyor; daha sonra yeniden kaydedin.",
+  "settings.webhook.registered":
+    "Fatura servisinden hesap bildirimleri: adres {date} tarihinde kaydedildi (her kayıtta güncellenir).",
+  "settings.webhook.none":
+    "Fatura servisinden hesap bildirimleri: henüz kaydedilmedi; ayarları kaydetmek adresi kaydeder.",
+  "settings.webhookFailed":
+    "Kaydedildi, ancak hesap bildirim adresi fatura servisine kaydedilemedi ({detail}). Faturalar kendi geri bildirimleriyle izlenmeye devam ediyor; daha sonra yeniden kaydedin.",
   "settings.notSaved": "Hiçbir şey kaydedilmedi. Aşağıda işaretli alanları düzeltin.",
   "settings.connection": "Bağlantı",
   "settings.connection.help": "Bu mağazanın faturalarını keseceği fatura servisi hesabı.",
   "settings.apiKey": "API anahtarı",
   "settings.apiKey.placeholderSet": "Kayıtlı bir anahtar var. Değiştirmek için yenisini girin.",
   "settings.apiKey.placeholderEmpty": "Fatura panelindeki API anahtarını yapıştırın",
-  "settings.apiKey.help": "Yalnızca yazılır: kayıtlı anahtar hiç gösterilmez. Kaydederken uygulama anahtarı servisle dener.",
+  "settings.apiKey.help":
+    "Yalnızca yazılır: kayıtlı anahtar hiç gösterilmez. Kaydederken uygulama anahtarı servisle dener.",
   "settings.apiKey.status.saved": "Çalışan bir anahtar kayıtlı",
   "settings.apiKey.status.none": "Kayıtlı anahtar yok",
   "settings.baseUrl": "Servis adresi",
@@ -255,19 +325,24 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.account.test": "test hesabı",
   "settings.saleChannel": "Satış kanalı",
   "settings.saleChannel.none": "Fatura hesabınızda {domain} için satış kanalı yok",
-  "settings.saleChannel.noneBody": "Uygulama kanalı sizin için oluşturup seçebilir. Bu mağazanın faturaları o kanal altında kaydedilir.",
+  "settings.saleChannel.noneBody":
+    "Uygulama kanalı sizin için oluşturup seçebilir. Bu mağazanın faturaları o kanal altında kaydedilir.",
   "settings.saleChannel.create": "Satış kanalını oluştur",
   "settings.saleChannel.created": "Satış kanalı oluşturuldu ve seçildi",
   "settings.saleChannel.selected": "Bu mağazanın satış kanalı seçildi",
   "settings.saleChannel.error.no_api_key": "Önce çalışan bir API anahtarı kaydedin.",
-  "settings.saleChannel.error.api_key_rejected": "Fatura servisi kayıtlı API anahtarını kabul etmedi. Anahtarı yeniden girip kaydedin.",
-  "settings.saleChannel.error.rejected": "Fatura servisi kanalı oluşturmadı ({detail}). Kanalı fatura panelinde oluşturup burada seçin.",
-  "settings.saleChannel.error.unavailable": "Fatura servisi yanıt vermedi ({detail}). Hiçbir şey oluşturulmadı; yeniden deneyin.",
+  "settings.saleChannel.error.api_key_rejected":
+    "Fatura servisi kayıtlı API anahtarını kabul etmedi. Anahtarı yeniden girip kaydedin.",
+  "settings.saleChannel.error.rejected":
+    "Fatura servisi kanalı oluşturmadı ({detail}). Kanalı fatura panelinde oluşturup burada seçin.",
+  "settings.saleChannel.error.unavailable":
+    "Fatura servisi yanıt vermedi ({detail}). Hiçbir şey oluşturulmadı; yeniden deneyin.",
   "settings.choose": "Seçin…",
   "settings.listsNeedKey": "Hesaplarınızdan ve kanallarınızdan seçmek için çalışan bir API anahtarı kaydedin.",
   "settings.listsError": "Listeler fatura servisinden okunamadı ({error}). Anahtarı ve adresi kontrol edin.",
   "settings.testMode": "Test modu",
-  "settings.testMode.help": "Faturalar test hesabına gider: GİB'e hiçbir şey ulaşmaz, kontör harcanmaz. Canlıya geçmek için kapatın.",
+  "settings.testMode.help":
+    "Faturalar test hesabına gider: GİB'e hiçbir şey ulaşmaz, kontör harcanmaz. Canlıya geçmek için kapatın.",
   "settings.trigger": "Ne zaman faturalansın",
   "settings.trigger.paid": "Sipariş ödendiğinde",
   "settings.trigger.fulfilled": "Sipariş gönderildiğinde",
@@ -278,7 +353,8 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.defaultTaxRate": "Varsayılan KDV oranı (%)",
   "settings.defaultTaxRate.help": "Siparişte vergi satırı olmadığında kullanılır.",
   "settings.pricesIncludeVat": "Fiyatlara KDV dahil",
-  "settings.pricesIncludeVat.help": "Siparişte vergi satırı yoksa: fiyatlar KDV dahil mi? Kurulumda Shopify vergi ayarınızdan alınır; burada değiştirene kadar ona uyar.",
+  "settings.pricesIncludeVat.help":
+    "Siparişte vergi satırı yoksa: fiyatlar KDV dahil mi? Kurulumda Shopify vergi ayarınızdan alınır; burada değiştirene kadar ona uyar.",
   "settings.exemptionCode": "KDV istisna kodu",
   "settings.exemptionCode.help": "%0 KDV'li kalemler için, ör. 301.",
   "settings.exemptionReason": "İstisna açıklaması",
@@ -286,20 +362,26 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.exportExemptionCode": "İhracat istisna kodu",
   "settings.exportExemptionCode.help": "Vergisiz yurt dışı siparişleri (%0). Varsayılan 301.",
   "settings.exportExemptionReason": "İhracat istisna açıklaması",
-  "settings.exportExemptionReason.help": "Kodun resmi açıklaması; varsayılan “11/1-a Mal İhracatı”. Alanlar boş bırakılırsa varsayılan kullanılır.",
+  "settings.exportExemptionReason.help":
+    "Kodun resmi açıklaması; varsayılan “11/1-a Mal İhracatı”. Alanlar boş bırakılırsa varsayılan kullanılır.",
   "settings.customer": "Alıcı bilgileri",
   "settings.taxNumberAttributes": "Vergi numarası alanları",
   "settings.taxNumberAttributes.help": "Vergi numarasını taşıyan sipariş notu alanlarının adları, virgülle ayrılmış.",
   "settings.citizenNumberAttributes": "T.C. kimlik numarası alanları",
   "settings.taxOfficeAttributes": "Vergi dairesi alanları",
   "settings.companyTitleAttributes": "Şirket unvanı alanları",
-  "settings.companyTitleAttributes.help": "Alıcının fatura için yazdığı şirket unvanını taşıyan sipariş notu alanları; fatura adresindeki şirket adından önce gelir.",
+  "settings.companyTitleAttributes.help":
+    "Alıcının fatura için yazdığı şirket unvanını taşıyan sipariş notu alanları; fatura adresindeki şirket adından önce gelir.",
   "cartBlock.title": "Sepette fatura bilgileri",
-  "cartBlock.description": "“Fatura bilgileri” bloğu alıcının sepet sayfasında T.C. kimlik numarasını ya da şirket unvanı, vergi numarası ve vergi dairesini girmesini sağlar. Ödeme sayfasına alan eklemek Shopify Plus ister; blok her planda çalışır.",
+  "cartBlock.description":
+    "“Fatura bilgileri” bloğu alıcının sepet sayfasında T.C. kimlik numarasını ya da şirket unvanı, vergi numarası ve vergi dairesini girmesini sağlar. Ödeme sayfasına alan eklemek Shopify Plus ister; blok her planda çalışır.",
   "cartBlock.how": "Temanıza ekleyin",
-  "cartBlock.step1": "Tema düzenleyiciyi Sepet sayfasında açın (aşağıdaki düğme ya da Online Mağaza › Temalar › Özelleştir).",
-  "cartBlock.step2": "Sepet bölümünde Blok ekle › Uygulamalar › “Fatura bilgileri”ni seçin ve ödeme düğmesinin üstüne yerleştirin.",
-  "cartBlock.step3": "Kaydedin. Blok mağazanızla birlikte Türkçe ve İngilizce konuşur, numaraları alıcı yazarken kontrol eder.",
+  "cartBlock.step1":
+    "Tema düzenleyiciyi Sepet sayfasında açın (aşağıdaki düğme ya da Online Mağaza › Temalar › Özelleştir).",
+  "cartBlock.step2":
+    "Sepet bölümünde Blok ekle › Uygulamalar › “Fatura bilgileri”ni seçin ve ödeme düğmesinin üstüne yerleştirin.",
+  "cartBlock.step3":
+    "Kaydedin. Blok mağazanızla birlikte Türkçe ve İngilizce konuşur, numaraları alıcı yazarken kontrol eder.",
   "cartBlock.open": "Bloğu tema düzenleyicide ekle",
   "cartBlock.usage": "Son siparişler",
   "cartBlock.usage.noOrders": "Henüz sipariş yok",
@@ -308,7 +390,8 @@ export const tr: Record<keyof typeof en, string> = {
   "cartBlock.usage.notSeen": "Görülmedi",
   "cartBlock.usage.count": "Son {recent} siparişin {withDetails} tanesinde fatura bilgisi var.",
   "cartBlock.usage.latest": "En sonuncusu: {date}.",
-  "cartBlock.usage.notSeenBody": "Hiçbirinde vergi numarası, T.C. kimlik numarası ya da vergi dairesi yok. Alıcılarınız adlarına fatura istiyorsa bloğu ekleyin.",
+  "cartBlock.usage.notSeenBody":
+    "Hiçbirinde vergi numarası, T.C. kimlik numarası ya da vergi dairesi yok. Alıcılarınız adlarına fatura istiyorsa bloğu ekleyin.",
   "cartBlock.names": "Blok siparişe {names} alanlarını yazar; bunlar yukarıdaki alıcı alanlarının ilk adlarıdır.",
   "settings.useBillingCompany": "Şirket unvanını fatura adresinin şirket alanından al",
   "settings.foreignBuyerTaxNumber": "Yabancı alıcı numarası",
@@ -327,26 +410,35 @@ export const tr: Record<keyof typeof en, string> = {
   "settings.payment.payment_agent": "Ödeme aracısı",
   "settings.payment.other": "Diğer",
   "settings.carriers": "Kargo firmaları",
-  "settings.carriers.help": "Shopify'daki takip firması adları ile kargo firmasının resmi unvanı ve vergi numarası. Numaraları kargo firmasının faturasıyla karşılaştırın.",
+  "settings.carriers.help":
+    "Shopify'daki takip firması adları ile kargo firmasının resmi unvanı ve vergi numarası. Numaraları kargo firmasının faturasıyla karşılaştırın.",
   "settings.carriers.name": "Takip firması",
   "settings.carriers.title": "Resmi unvan",
   "settings.carriers.taxNumber": "Vergi no",
   "settings.carriers.add": "Kargo firması ekle",
   "settings.defaultCarrier": "Varsayılan kargo firması",
-  "settings.defaultCarrier.help": "Sipariş henüz kargolanmadıysa veya firması tabloda yoksa kullanılır. Boş bırakılabilir.",
+  "settings.defaultCarrier.help":
+    "Sipariş henüz kargolanmadıysa veya firması tabloda yoksa kullanılır. Boş bırakılabilir.",
   "settings.remove": "Kaldır",
 
   "settings.error.required": "Zorunlu alan.",
   "settings.error.invalid": "Bu değer geçerli değil.",
   "settings.error.url": "https ile başlayan bir adres girin, ör. https://app.faturaentegrator.com/api.",
   "settings.error.api_key_format": "API anahtarı 8 ile 512 karakter arasında olmalı.",
-  "settings.error.api_key_rejected": "Fatura servisi bu API anahtarını kabul etmedi ({detail}). Anahtar kaydedilmedi. Anahtarı fatura panelinden yeniden kopyalayın.",
-  "settings.error.api_key_unchecked": "Anahtar denenemedi: fatura servisi düzgün yanıt vermedi ({detail}). Hiçbir şey kaydedilmedi; adresi kontrol edip tekrar deneyin.",
-  "settings.error.base_url_not_service": "Bu adreste bir fatura servisi yanıt vermiyor ({detail}). Hiçbir şey kaydedilmedi.",
-  "settings.error.base_url_not_allowed": "Yalnızca fatura servisinin kendi https adresleri kullanılabilir, ör. https://app.faturaentegrator.com/api. Hiçbir şey kaydedilmedi.",
-  "settings.error.api_key_required_for_address": "Yeni bir servis adresi için API anahtarını yeniden girin: anahtarınız kaydedildiği adres dışında hiçbir adrese gönderilmez. Hiçbir şey kaydedilmedi.",
-  "settings.error.live_account_is_test": "Bu, fatura servisinde bir test hesabı: buraya gönderilen canlı faturalar vergi idaresine ulaşmaz. Canlı fatura hesabınızı seçin. Hiçbir şey kaydedilmedi.",
-  "settings.error.test_account_is_live": "Bu, fatura servisinde canlı bir hesap: buraya gönderilen test faturaları yasal fatura olur ve kontör kullanır. Test hesabını seçin. Hiçbir şey kaydedilmedi.",
+  "settings.error.api_key_rejected":
+    "Fatura servisi bu API anahtarını kabul etmedi ({detail}). Anahtar kaydedilmedi. Anahtarı fatura panelinden yeniden kopyalayın.",
+  "settings.error.api_key_unchecked":
+    "Anahtar denenemedi: fatura servisi düzgün yanıt vermedi ({detail}). Hiçbir şey kaydedilmedi; adresi kontrol edip tekrar deneyin.",
+  "settings.error.base_url_not_service":
+    "Bu adreste bir fatura servisi yanıt vermiyor ({detail}). Hiçbir şey kaydedilmedi.",
+  "settings.error.base_url_not_allowed":
+    "Yalnızca fatura servisinin kendi https adresleri kullanılabilir, ör. https://app.faturaentegrator.com/api. Hiçbir şey kaydedilmedi.",
+  "settings.error.api_key_required_for_address":
+    "Yeni bir servis adresi için API anahtarını yeniden girin: anahtarınız kaydedildiği adres dışında hiçbir adrese gönderilmez. Hiçbir şey kaydedilmedi.",
+  "settings.error.live_account_is_test":
+    "Bu, fatura servisinde bir test hesabı: buraya gönderilen canlı faturalar vergi idaresine ulaşmaz. Canlı fatura hesabınızı seçin. Hiçbir şey kaydedilmedi.",
+  "settings.error.test_account_is_live":
+    "Bu, fatura servisinde canlı bir hesap: buraya gönderilen test faturaları yasal fatura olur ve kontör kullanır. Test hesabını seçin. Hiçbir şey kaydedilmedi.",
   "settings.error.invoice_integration_required": "Test modunu kapatmadan önce fatura hesabını seçin.",
   "settings.error.unit": "C62 gibi bir UN/ECE birim kodu girin.",
   "settings.error.exemption_code": "İstisna kodu 3 hanelidir, ör. 301.",
@@ -364,12 +456,17 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.id": "İrsaliye kimliği",
   "waybill.id.help": "İrsaliyenin fatura panelindeki kimliği (sayfa adresindeki numara); belge numarası değil.",
   "waybill.read": "İrsaliyeyi oku",
-  "waybill.empty": "Bir irsaliye kimliği girin: uygulama irsaliyeyi okur ve faturayı doldurur; kesilmeden önce kontrol edip düzeltebilirsiniz.",
+  "waybill.empty":
+    "Bir irsaliye kimliği girin: uygulama irsaliyeyi okur ve faturayı doldurur; kesilmeden önce kontrol edip düzeltebilirsiniz.",
   "waybill.found": "{date} tarihli {number} numaralı irsaliye",
-  "waybill.foundHelp": "Tamamlanmış ve henüz faturalanmamış. Aşağıdaki fatura irsaliyeden dolduruldu: kontrol edip tamamlayın, sonra Faturayı oluştur'a tıklayın.",
-  "waybill.foundRetry": "Bu irsaliyenin önceki faturası düzeltme bekliyordu ve servise ulaşmadı. Aşağıda düzeltip yeniden oluşturun.",
-  "waybill.late": "İrsaliye {date} tarihli: bugün kesilecek fatura teslimden itibaren 7 günü geçiyor (VUK md. 231/5). Mali müşavirinize danışın.",
-  "waybill.testMode": "Test modu açık: bu fatura test hesabından kesilir, yasal fatura değildir. Fatura servisi irsaliyeyi yine de faturalanmış sayabilir; gerçek irsaliyeleri test modunu kapattıktan sonra faturalayın.",
+  "waybill.foundHelp":
+    "Tamamlanmış ve henüz faturalanmamış. Aşağıdaki fatura irsaliyeden dolduruldu: kontrol edip tamamlayın, sonra Faturayı oluştur'a tıklayın.",
+  "waybill.foundRetry":
+    "Bu irsaliyenin önceki faturası düzeltme bekliyordu ve servise ulaşmadı. Aşağıda düzeltip yeniden oluşturun.",
+  "waybill.late":
+    "İrsaliye {date} tarihli: bugün kesilecek fatura teslimden itibaren 7 günü geçiyor (VUK md. 231/5). Mali müşavirinize danışın.",
+  "waybill.testMode":
+    "Test modu açık: bu fatura test hesabından kesilir, yasal fatura değildir. Fatura servisi irsaliyeyi yine de faturalanmış sayabilir; gerçek irsaliyeleri test modunu kapattıktan sonra faturalayın.",
   "waybill.create": "Faturayı oluştur",
   "waybill.queued": "Fatura sıraya alındı: birazdan kesilecek",
   "waybill.refused": "Bu irsaliye faturalanamaz",
@@ -377,9 +474,12 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.openInvoice": "Faturasını aç",
   "waybill.refusal.not_configured": "Önce ayarları tamamlayın: API anahtarı, satış kanalı ve fatura hesabı.",
   "waybill.refusal.invalid_id": "İrsaliye kimliği bir sayıdır, ör. 31.",
-  "waybill.refusal.not_found": "Fatura hesabınızda {id} kimlikli bir irsaliye yok. Kimliği fatura panelinden kontrol edin (başka hesapların irsaliyeleri burada faturalanamaz).",
-  "waybill.refusal.incoming": "{number} numaralı irsaliye size gelen bir irsaliye. Yalnızca kendi giden irsaliyeleriniz faturalanabilir.",
-  "waybill.refusal.not_completed": "{number} numaralı irsaliye henüz tamamlanmamış (durum: {status}). Yalnızca tamamlanmış irsaliyeler faturalanabilir; önce fatura panelinden tamamlayın.",
+  "waybill.refusal.not_found":
+    "Fatura hesabınızda {id} kimlikli bir irsaliye yok. Kimliği fatura panelinden kontrol edin (başka hesapların irsaliyeleri burada faturalanamaz).",
+  "waybill.refusal.incoming":
+    "{number} numaralı irsaliye size gelen bir irsaliye. Yalnızca kendi giden irsaliyeleriniz faturalanabilir.",
+  "waybill.refusal.not_completed":
+    "{number} numaralı irsaliye henüz tamamlanmamış (durum: {status}). Yalnızca tamamlanmış irsaliyeler faturalanabilir; önce fatura panelinden tamamlayın.",
   "waybill.status.draft": "taslak",
   "waybill.status.pending": "beklemede",
   "waybill.status.processing": "işleniyor",
@@ -387,10 +487,13 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.status.canceled": "iptal edilmiş",
   "waybill.status.cancelled": "iptal edilmiş",
   "waybill.status.other": "tamamlanmamış",
-  "waybill.refusal.already_invoiced": "{number} numaralı irsaliye zaten faturalanmış (serviste {invoiceId} numaralı fatura). Bir irsaliye yalnızca bir kez faturalanabilir.",
+  "waybill.refusal.already_invoiced":
+    "{number} numaralı irsaliye zaten faturalanmış (serviste {invoiceId} numaralı fatura). Bir irsaliye yalnızca bir kez faturalanabilir.",
   "waybill.refusal.in_app": "Bu uygulama bu irsaliyeyi zaten faturalıyor.",
-  "waybill.refusal.api_key_rejected": "Fatura servisi API anahtarını kabul etmedi. Ayarlar'a geçerli bir anahtar girin.",
-  "waybill.refusal.address_not_allowed": "Ayarlar'daki servis adresi, uygulamanın API anahtarınızı gönderebileceği bir adres değil. Fatura servisinin kendi https adresini kullanın.",
+  "waybill.refusal.api_key_rejected":
+    "Fatura servisi API anahtarını kabul etmedi. Ayarlar'a geçerli bir anahtar girin.",
+  "waybill.refusal.address_not_allowed":
+    "Ayarlar'daki servis adresi, uygulamanın API anahtarınızı gönderebileceği bir adres değil. Fatura servisinin kendi https adresini kullanın.",
   "waybill.refusal.service": "İrsaliye fatura servisinden okunamadı ({detail}). Biraz sonra yeniden deneyin.",
   "waybill.recipient": "Alıcı",
   "waybill.customerType": "Alıcı türü",
@@ -430,9 +533,11 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.description": "Fatura notu",
   "waybill.totalsPending": "Her kalemin miktarı, birim fiyatı ve KDV oranı girildiğinde toplamlar görünür.",
   "waybill.error.required": "Zorunlu.",
-  "waybill.error.waybill_number": "Yalnızca rakam: fatura servisi irsaliye numarasını sayı olarak alır (IRS gibi bir ön eki yazmayın).",
+  "waybill.error.waybill_number":
+    "Yalnızca rakam: fatura servisi irsaliye numarasını sayı olarak alır (IRS gibi bir ön eki yazmayın).",
   "waybill.error.vkn": "“{value}” geçerli bir vergi numarası değil: 10 hane ve geçerli kontrol hanesi olmalı.",
-  "waybill.error.tckn": "“{value}” geçerli bir T.C. kimlik numarası değil: 11 hane ve geçerli kontrol haneleri olmalı (nihai tüketici için 11111111111).",
+  "waybill.error.tckn":
+    "“{value}” geçerli bir T.C. kimlik numarası değil: 11 hane ve geçerli kontrol haneleri olmalı (nihai tüketici için 11111111111).",
   "waybill.error.email": "Bir e-posta adresi girin ya da boş bırakın.",
   "waybill.error.too_long": "En fazla {max} karakter.",
   "waybill.error.lines_empty": "Faturada en az bir kalem olmalı.",
@@ -440,7 +545,8 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.error.positive": "0'dan büyük bir sayı (ör. 12,5).",
   "waybill.error.non_negative": "0 veya daha büyük bir fiyat (ör. 18,40).",
   "waybill.error.unit": "C62 gibi bir UN/ECE birim kodu kullanın.",
-  "waybill.error.tax_rate": "%{rate} KDV oranı kabul edilmez: e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli.",
+  "waybill.error.tax_rate":
+    "%{rate} KDV oranı kabul edilmez: e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli.",
   "waybill.error.exemption_code": "%0 KDV'li kalem istisna kodu ister: 3 hane, ör. 301.",
   "waybill.error.exemption_pair": "%0 KDV'li kalem istisna kodunun resmi açıklamasını ister.",
   "waybill.error.date": "Bir tarih girin.",
@@ -452,25 +558,32 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.waybillId": "Servisteki irsaliye kimliği",
   "detail.totalsMatchWaybill": "Servisin fatura toplamı girilen faturayla aynı.",
   "event.receivedWaybill": "İrsaliyeden oluşturuldu",
-  "detail.testModeWaybill": "Bu irsaliye test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Bir irsaliye yalnızca bir kez faturalanabilir; gerçek faturasının kesilip kesilemeyeceğini fatura panelinden kontrol edin.",
+  "detail.testModeWaybill":
+    "Bu irsaliye test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Bir irsaliye yalnızca bir kez faturalanabilir; gerçek faturasının kesilip kesilemeyeceğini fatura panelinden kontrol edin.",
   "detail.titleWaybill": "{number} numaralı irsaliyenin faturası",
   "detail.waybillTotal": "Girilen fatura toplamı",
   "writeBack.title": "Shopify siparişleri",
-  "writeBack.help": "Bir fatura kesildiğinde uygulama onu siparişine yazar: sipariş listesini süzmek için bir etiket; seri numarası, ETTN, PDF bağlantısı, tür, durum ve tarih de siparişin metafield'ları olarak (müşteri hesabı ve bildirim e-postalarınız bunları okur). Kendi etiketleriniz asla değiştirilmez.",
+  "writeBack.help":
+    "Bir fatura kesildiğinde uygulama onu siparişine yazar: sipariş listesini süzmek için bir etiket; seri numarası, ETTN, PDF bağlantısı, tür, durum ve tarih de siparişin metafield'ları olarak (müşteri hesabı ve bildirim e-postalarınız bunları okur). Kendi etiketleriniz asla değiştirilmez.",
   "writeBack.scope.granted": "Siparişlere yazma izni verildi (write_orders).",
   "writeBack.scope.missingTitle": "Faturalar siparişlerinize yazılmıyor",
-  "writeBack.scope.missing": "Siparişlere etiket ve fatura bağlantısı eklemek için \"write_orders\" izni gerekir. İzin verene kadar faturalama her zamanki gibi çalışır ve siparişlerinize hiçbir şey yazılmaz.",
+  "writeBack.scope.missing":
+    'Siparişlere etiket ve fatura bağlantısı eklemek için "write_orders" izni gerekir. İzin verene kadar faturalama her zamanki gibi çalışır ve siparişlerinize hiçbir şey yazılmaz.',
   "writeBack.scope.grant": "Siparişlere yazmaya izin ver",
   "b2b.title": "B2B şirketleri",
-  "b2b.help": "Shopify B2B ile bir şirket adına verilen siparişlerin faturası şirkete kesilir: şirketin adı, konumunun vergi kimlik numarası (VKN) ve fatura adresi, vergi dairesi de bir meta alandan.",
+  "b2b.help":
+    "Shopify B2B ile bir şirket adına verilen siparişlerin faturası şirkete kesilir: şirketin adı, konumunun vergi kimlik numarası (VKN) ve fatura adresi, vergi dairesi de bir meta alandan.",
   "b2b.scope.granted": "Uygulama şirketleri okuyabilir (read_companies).",
   "b2b.scope.missingTitle": "B2B siparişleri sipariş notlarından faturalanıyor",
-  "b2b.scope.missing": "Şirketin vergi numarasını ve adresini okumak için \"read_companies\" izni gerekir. İzin verene kadar B2B siparişleri diğerleri gibi, sipariş notlarından ve fatura adresinden faturalanır ve faturada bu belirtilir.",
+  "b2b.scope.missing":
+    'Şirketin vergi numarasını ve adresini okumak için "read_companies" izni gerekir. İzin verene kadar B2B siparişleri diğerleri gibi, sipariş notlarından ve fatura adresinden faturalanır ve faturada bu belirtilir.',
   "b2b.scope.grant": "Şirketleri okumaya izin ver",
   "settings.companyTaxOfficeMetafield": "Vergi dairesi meta alanı",
-  "settings.companyTaxOfficeMetafield.help": "Şirket konumunun (ya da şirketin) vergi dairesini tutan meta alanın ad_alanı.anahtar biçimindeki adı, ör. custom.tax_office.",
+  "settings.companyTaxOfficeMetafield.help":
+    "Şirket konumunun (ya da şirketin) vergi dairesini tutan meta alanın ad_alanı.anahtar biçimindeki adı, ör. custom.tax_office.",
   "writeBack.orderTag": "Sipariş etiketi",
-  "writeBack.orderTag.help": "Faturası tamamlanan siparişe eklenir, fatura iptal edilirse yeniden kaldırılır. Boş: etiket yok.",
+  "writeBack.orderTag.help":
+    "Faturası tamamlanan siparişe eklenir, fatura iptal edilirse yeniden kaldırılır. Boş: etiket yok.",
   "writeBack.eArchiveTag": "e-Arşiv faturalar için ek etiket",
   "writeBack.eInvoiceTag": "e-Faturalar için ek etiket",
   "writeBack.kindTag.help": "İsteğe bağlı: faturanın türüne göre ikinci bir etiket.",
@@ -479,7 +592,8 @@ export const tr: Record<keyof typeof en, string> = {
   "writeBack.status.written": "Shopify'a yazıldı ✓",
   "writeBack.status.pending": "Shopify'a yazılıyor: bekliyor",
   "writeBack.status.failed": "Shopify'a yazılamadı",
-  "writeBack.status.no_scope": "Shopify'a yazılmadı: uygulamanın siparişlere yazma izni yok (write_orders). Ayarlar'dan izin verin.",
+  "writeBack.status.no_scope":
+    "Shopify'a yazılmadı: uygulamanın siparişlere yazma izni yok (write_orders). Ayarlar'dan izin verin.",
   "writeBack.status.none": "Shopify siparişine henüz bir şey yazılmadı.",
   "writeBack.lastError": "Neden: {error}",
   "writeBack.retry": "Shopify'a yeniden yaz",
@@ -488,9 +602,11 @@ export const tr: Record<keyof typeof en, string> = {
   // Past orders and reconciliation
   "nav.pastOrders": "Önceki siparişler",
   "past.title": "Geçmiş siparişleri faturala",
-  "past.subtitle": "Uygulama kurulmadan önce ödenmiş ya da hiçbir webhook'un getirmediği siparişler: önce önizleyin, sonra arka planda faturalayın.",
+  "past.subtitle":
+    "Uygulama kurulmadan önce ödenmiş ya da hiçbir webhook'un getirmediği siparişler: önce önizleyin, sonra arka planda faturalayın.",
   "past.reconcile.title": "Kaçan siparişler",
-  "past.reconcile.body": "Uygulama her {minutes} dakikada bir, son denetimden beri güncellenen ödenmiş siparişleri Shopify'dan okur ve hiçbir webhook'un getirmediklerini faturalar.",
+  "past.reconcile.body":
+    "Uygulama her {minutes} dakikada bir, son denetimden beri güncellenen ödenmiş siparişleri Shopify'dan okur ve hiçbir webhook'un getirmediklerini faturalar.",
   "past.reconcile.bodyOff": "Zamanlanmış denetim kapalı (RECONCILE_INTERVAL_MINUTES=0); buradan elle denetleyin.",
   "past.reconcile.never": "Henüz denetlenmedi.",
   "past.reconcile.last": "Son denetim {when}: {read} sipariş okundu, {recorded} kaçan sipariş bulundu.",
@@ -502,11 +618,15 @@ export const tr: Record<keyof typeof en, string> = {
   "past.range.title": "Tarih aralığı",
   "past.range.from": "Başlangıç",
   "past.range.to": "Bitiş (dahil)",
-  "past.range.help": "Günler mağazanın saat dilimine göredir ({zone}). Bu aralıkta ödenmiş ve henüz faturası olmayan siparişler faturalanır.",
-  "past.range.limit": "Shopify uygulamanın yalnızca son {days} günün siparişlerini ({earliest} tarihinden itibaren) okumasına izin verir. Daha eski siparişler için read_all_orders izni gerekir; uygulama bu izni yalnızca ihtiyacınız olursa ister: destekle iletişime geçin.",
+  "past.range.help":
+    "Günler mağazanın saat dilimine göredir ({zone}). Bu aralıkta ödenmiş ve henüz faturası olmayan siparişler faturalanır.",
+  "past.range.limit":
+    "Shopify uygulamanın yalnızca son {days} günün siparişlerini ({earliest} tarihinden itibaren) okumasına izin verir. Daha eski siparişler için read_all_orders izni gerekir; uygulama bu izni yalnızca ihtiyacınız olursa ister: destekle iletişime geçin.",
   "past.range.dryRun": "Önizle",
-  "past.range.dryRunHelp": "Önizleme siparişleri okur ve ne olacağını söyler; siz başlatana kadar hiçbir fatura kesilmez.",
-  "past.error.needs_read_all_orders": "Bu aralık {days} günden daha önce başlıyor: Shopify bu siparişleri yalnızca read_all_orders izniyle verir. Daha yakın bir başlangıç tarihi seçin.",
+  "past.range.dryRunHelp":
+    "Önizleme siparişleri okur ve ne olacağını söyler; siz başlatana kadar hiçbir fatura kesilmez.",
+  "past.error.needs_read_all_orders":
+    "Bu aralık {days} günden daha önce başlıyor: Shopify bu siparişleri yalnızca read_all_orders izniyle verir. Daha yakın bir başlangıç tarihi seçin.",
   "past.error.order": "Başlangıç tarihi bitiş tarihinden önce olmalı.",
   "past.error.future": "Aralık gelecekte.",
   "past.error.invalid": "İki tarihi de girin.",
@@ -515,7 +635,8 @@ export const tr: Record<keyof typeof en, string> = {
   "past.error.not_found": "Böyle bir çalışma yok.",
   "past.error.throttled": "Kısa sürede çok fazla önizleme veya başlatma isteği. Bir dakika bekleyip yeniden deneyin.",
   "past.mode.bulk": "Toplu okuma: siparişler Shopify'dan sayfa sayfa değil, tek bir dosya olarak geliyor.",
-  "past.mode.bulkBuilding": "Toplu okuma: Shopify aralığın siparişlerini tek bir dosyada hazırlıyor (şu ana kadar {objects} kayıt).",
+  "past.mode.bulkBuilding":
+    "Toplu okuma: Shopify aralığın siparişlerini tek bir dosyada hazırlıyor (şu ana kadar {objects} kayıt).",
   "past.mode.paged": "Siparişler Shopify'dan sayfa sayfa okunuyor.",
   "past.counting": "Önizleme: {from} – {to} siparişleri okunuyor… şu ana kadar {orders} ödenmiş sipariş.",
   "past.plan.title": "Önizleme: {from} – {to}",
@@ -539,11 +660,14 @@ export const tr: Record<keyof typeof en, string> = {
   "past.start": "{count} siparişi faturalamaya başla",
   "past.discard": "Vazgeç",
   "past.progress.title": "Geçmiş siparişler faturalanıyor: {from} – {to}",
-  "past.progress.counts": "Faturalanacak {total} siparişten: {done} tamamlandı · {needsAttention} ile ilgilenmeniz gerekiyor · {failed} başarısız",
-  "past.progress.already": "Aralıktaki {count} sipariş bu çalışmadan önce faturalanmıştı: atlandı, yeniden faturalanmaz.",
+  "past.progress.counts":
+    "Faturalanacak {total} siparişten: {done} tamamlandı · {needsAttention} ile ilgilenmeniz gerekiyor · {failed} başarısız",
+  "past.progress.already":
+    "Aralıktaki {count} sipariş bu çalışmadan önce faturalanmıştı: atlandı, yeniden faturalanmaz.",
   "past.progress.reading": "Siparişler hâlâ Shopify'dan okunuyor; toplam artabilir.",
   "past.progress.queued": "Kuyrukta {count} (bugünün siparişleri her zaman önce gider).",
-  "past.progress.paused": "Duraklatıldı. Gönderilmekte olanlar tamamlanır; devam ettirene kadar başka fatura gönderilmez.",
+  "past.progress.paused":
+    "Duraklatıldı. Gönderilmekte olanlar tamamlanır; devam ettirene kadar başka fatura gönderilmez.",
   "past.progress.done": "Tamamlandı.",
   "past.progress.attentionLink": "İlgilenmeniz gerekenleri göster",
   "past.progress.error": "Shopify son okumada yanıt vermedi ({error}); yeniden denenecek.",
@@ -568,22 +692,28 @@ export const tr: Record<keyof typeof en, string> = {
   "afterSale.handling.pending": "Dikkate alınıyor…",
   "afterSale.cancelledInShop": "Sipariş Shopify'da iptal edildi.",
   "afterSale.path.cancel.title": "Bu e-Arşiv faturayı {deadline} tarihine kadar iptal edin",
-  "afterSale.path.cancel.panel": "Satışın tamamı geri alındı ve e-Arşiv fatura 8 gün içinde hâlâ iptal edilebilir. Fatura servisi resmileşmiş fatura için iptal çağrısı sunmuyor: faturayı panelden iptal edin, sonra burada onaylayın.",
+  "afterSale.path.cancel.panel":
+    "Satışın tamamı geri alındı ve e-Arşiv fatura 8 gün içinde hâlâ iptal edilebilir. Fatura servisi resmileşmiş fatura için iptal çağrısı sunmuyor: faturayı panelden iptal edin, sonra burada onaylayın.",
   "afterSale.path.cancel.confirm": "Panelden iptal ettim",
   "afterSale.path.cancel.confirmed": "Fatura panelinde iptal edildi olarak işaretlendi",
   "afterSale.path.cancelled_confirmed": "Bu faturanın fatura panelinde iptal edildiğini {date} tarihinde onayladınız.",
   "afterSale.path.consumer_return.title": "İadeyi kayda alın (fatura kalır)",
-  "afterSale.path.consumer_return": "Alıcı nihai tüketici (e-Arşiv). İadeyi satıcı kayda alır; genellikle alıcıyı, malları ve birim fiyatlarını gösteren bir gider pusulasıyla. Muhasebecinizin ihtiyaç duyduğu her şey İadeler sayfasında. Kendi müşteriniz için iade (İADE) faturası düzenlemeyin.",
-  "afterSale.path.consumer_return.windowPassed": "Bu e-Arşiv faturanın 8 günlük iptal süresi {deadline} tarihinde doldu.",
+  "afterSale.path.consumer_return":
+    "Alıcı nihai tüketici (e-Arşiv). İadeyi satıcı kayda alır; genellikle alıcıyı, malları ve birim fiyatlarını gösteren bir gider pusulasıyla. Muhasebecinizin ihtiyaç duyduğu her şey İadeler sayfasında. Kendi müşteriniz için iade (İADE) faturası düzenlemeyin.",
+  "afterSale.path.consumer_return.windowPassed":
+    "Bu e-Arşiv faturanın 8 günlük iptal süresi {deadline} tarihinde doldu.",
   "afterSale.path.buyer_return_invoice.title": "Alıcının iade faturasını bekleyin (fatura kalır)",
-  "afterSale.path.buyer_return_invoice": "Alıcı e-Fatura mükellefi. İade (İADE) faturasını alıcı size düzenler; bu faturanın tarihini, numarasını ve ETTN'sini belirtir ve gelen e-faturalarınız arasına düşer (bu uygulamanın dışında). Kendiniz düzenlemeyin.",
-  "afterSale.path.unknown_document": "Bu faturanın belge türü bilinmiyor; hangi yolun geçerli olduğunu muhasebecinize sorun.",
+  "afterSale.path.buyer_return_invoice":
+    "Alıcı e-Fatura mükellefi. İade (İADE) faturasını alıcı size düzenler; bu faturanın tarihini, numarasını ve ETTN'sini belirtir ve gelen e-faturalarınız arasına düşer (bu uygulamanın dışında). Kendiniz düzenlemeyin.",
+  "afterSale.path.unknown_document":
+    "Bu faturanın belge türü bilinmiyor; hangi yolun geçerli olduğunu muhasebecinize sorun.",
   "recon.reasons": "Bilinen nedenler",
   "recon.gift_cards": "Satılan hediye kartları (KDV'li satış değil; kullanıldığında faturalanır)",
   "recon.tip": "Bahşiş (satış değil)",
   "recon.refunds_before_invoice": "Faturadan önce iade edildi (faturaya yazılmadı)",
   "recon.explained": "{difference} tutarındaki fark yukarıdaki nedenlerle açıklanıyor.",
-  "recon.unexplained": "Fatura toplamı ödenen tutardan {difference} farklı; bunun {unexplained} kadarı hediye kartı, bahşiş veya iadeyle açıklanmıyor. Siparişi kontrol edin.",
+  "recon.unexplained":
+    "Fatura toplamı ödenen tutardan {difference} farklı; bunun {unexplained} kadarı hediye kartı, bahşiş veya iadeyle açıklanmıyor. Siparişi kontrol edin.",
   "event.refund": "İade alındı",
   "event.edited": "Sipariş düzenlendi",
   "event.withdrawn": "Serviste silindi",
@@ -598,17 +728,20 @@ export const tr: Record<keyof typeof en, string> = {
   "event.closed": "Elle kapatıldı",
   "event.reopened": "Yeniden açıldı",
   "detail.retriedFromShopify": "Sipariş Shopify'daki son haliyle yeniden sıraya alındı",
-  "detail.retriedLater": "Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur",
+  "detail.retriedLater":
+    "Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur",
   "writeBack.status.writtenState": "Shopify'a yazıldı (durum: {state})",
   "fix.title": "Burada düzeltin",
-  "fix.body": "Siparişi Shopify'da düzeltip yeniden deneyin (sipariş yeniden okunur), alıcıyı burada girin ya da uygulamanın göndermesi gerekmiyorsa faturayı kapatın.",
+  "fix.body":
+    "Siparişi Shopify'da düzeltip yeniden deneyin (sipariş yeniden okunur), alıcıyı burada girin ya da uygulamanın göndermesi gerekmiyorsa faturayı kapatın.",
   "fix.buyer": "Alıcıyı gir…",
   "fix.buyer.change": "Alıcıyı değiştir…",
   "fix.buyer.remove": "Siparişteki alıcıyı kullan",
   "fix.buyer.current": "Elle girilen alıcı: {who}, {number}",
   "fix.buyer.reason": "Neden: {reason}",
   "fix.buyer.title": "Alıcıyı girin",
-  "fix.buyer.help": "Siparişteki bilgilerin yerine kullanılır. Adres, e-posta ve telefon siparişten alınmaya devam eder.",
+  "fix.buyer.help":
+    "Siparişteki bilgilerin yerine kullanılır. Adres, e-posta ve telefon siparişten alınmaya devam eder.",
   "fix.buyer.kind": "Alıcı",
   "fix.buyer.person": "Şahıs",
   "fix.buyer.company": "Şirket",
@@ -624,18 +757,21 @@ export const tr: Record<keyof typeof en, string> = {
   "fix.cancel": "Vazgeç",
   "fix.closePanel": "Panelde kestim…",
   "fix.closePanel.title": "Fatura panelde kesildi",
-  "fix.closePanel.body": "Uygulama bu faturayı göndermeyecek. Fatura panelinde kestiğiniz faturanın numarasını girin. Daha sonra yeniden açabilirsiniz.",
+  "fix.closePanel.body":
+    "Uygulama bu faturayı göndermeyecek. Fatura panelinde kestiğiniz faturanın numarasını girin. Daha sonra yeniden açabilirsiniz.",
   "fix.closePanel.serial": "Fatura numarası",
   "fix.closePanel.note": "Not (isteğe bağlı)",
   "fix.closePanel.confirm": "Kesildi olarak kapat",
   "fix.closeNotNeeded": "Fatura gerekmiyor…",
   "fix.closeNotNeeded.title": "Fatura gerekmiyor",
-  "fix.closeNotNeeded.body": "Uygulama bu faturayı göndermeyecek. Muhasebeciniz için nedenini yazın. Daha sonra yeniden açabilirsiniz.",
+  "fix.closeNotNeeded.body":
+    "Uygulama bu faturayı göndermeyecek. Muhasebeciniz için nedenini yazın. Daha sonra yeniden açabilirsiniz.",
   "fix.closeNotNeeded.reason": "Neden",
   "fix.closeNotNeeded.confirm": "Faturasız kapat",
   "fix.closed.panel": "Fatura panelde kesildi: {serial}",
   "fix.closed.not_needed": "Fatura gerekmiyor",
-  "fix.closed.body": "{date} tarihinde elle kapatıldı. Uygulama bu fatura için başka bir şey yapmaz; fatura ilgilenmeniz gerekenler ya da gecikenler arasında sayılmaz.",
+  "fix.closed.body":
+    "{date} tarihinde elle kapatıldı. Uygulama bu fatura için başka bir şey yapmaz; fatura ilgilenmeniz gerekenler ya da gecikenler arasında sayılmaz.",
   "fix.reopen": "Yeniden aç",
   "history.closedSerial": "Fatura no {serial}",
   "fix.done.buyer": "Alıcı kaydedildi",
@@ -670,19 +806,24 @@ export const tr: Record<keyof typeof en, string> = {
   "history.source.bulk_action": "Sipariş listesinde Fatura kes seçildiğinde Shopify'dan okundu.",
   "history.note.uninstalled": "Uygulama kaldırılmış; fatura, mağaza uygulamayı yeniden kurana kadar bekliyor.",
   "history.note.cancelled_before_post": "Sipariş faturalanmadan önce Shopify'da iptal edildi: fatura kesilmedi.",
-  "history.note.cancelled_nothing_at_service": "Sipariş Shopify'da iptal edildi ve serviste bu sipariş için fatura yok.",
+  "history.note.cancelled_nothing_at_service":
+    "Sipariş Shopify'da iptal edildi ve serviste bu sipariş için fatura yok.",
   "history.note.refunded_before_invoice": "Sipariş faturalanmadan önce tamamen iade edildi: fatura kesilmedi.",
   "history.note.cancelled_withdrawn": "Sipariş Shopify'da iptal edildi; faturası resmileşmeden önce silindi.",
   "history.note.refunded_withdrawn": "Sipariş tamamen iade edildi; faturası resmileşmeden önce silindi.",
   "history.note.delete_refused": "Servis {remoteId} numaralı faturayı silmeyi reddetti; büyük olasılıkla resmileşmiş.",
-  "history.note.cancelled_asking_service": "Sipariş Shopify'da iptal edildi; uygulama önceki bir denemenin fatura oluşturup oluşturmadığını servise soruyor.",
-  "history.note.cancelled_deleting": "Sipariş Shopify'da iptal edildi; fatura henüz resmileşmediyse serviste silinecek.",
+  "history.note.cancelled_asking_service":
+    "Sipariş Shopify'da iptal edildi; uygulama önceki bir denemenin fatura oluşturup oluşturmadığını servise soruyor.",
+  "history.note.cancelled_deleting":
+    "Sipariş Shopify'da iptal edildi; fatura henüz resmileşmediyse serviste silinecek.",
   "history.note.bulk_action": "Shopify sipariş listesinden, siparişin şu anki hâliyle faturalandı.",
   "history.note.test_invoice": "Uygulamadan gönderilen bir test faturası.",
-  "history.note.issued_for_real": "Gerçek olarak kesildi; {remoteId} numaralı test faturası ({serial}) serviste kalıyor.",
+  "history.note.issued_for_real":
+    "Gerçek olarak kesildi; {remoteId} numaralı test faturası ({serial}) serviste kalıyor.",
   "history.note.waybill_corrected": "İrsaliyenin faturasını düzeltip yeniden gönderdiniz.",
   "history.note.panel_cancel_confirmed": "Faturanın fatura panelinde iptal edildiğini onayladınız.",
-  "history.note.edited_before_post": "Sipariş Shopify'da düzenlendi; uygulama faturalamadan önce siparişi yeniden okuyacak.",
+  "history.note.edited_before_post":
+    "Sipariş Shopify'da düzenlendi; uygulama faturalamadan önce siparişi yeniden okuyacak.",
   "history.note.edited_after_post": "Sipariş, fatura gönderildikten sonra Shopify'da düzenlendi.",
   "reason.server": "Fatura servisi hata verdi",
   "reason.timeout": "Fatura servisi zamanında yanıt vermedi",
@@ -697,8 +838,10 @@ export const tr: Record<keyof typeof en, string> = {
   "reason.authentication": "Fatura servisi API anahtarını reddetti",
   "reason.not_found": "Fatura servisi bunu tanımıyor",
   "detail.retrying.title": "Uygulama kendisi yeniden deneyecek",
-  "detail.retrying.body": "{reason}. Sonraki deneme {at} tarihinde ({attempt}/{max}. deneme). Sizin bir şey yapmanız gerekmiyor; servis yanıt verir vermez fatura kesilir.",
-  "detail.retrying.bodyNoReason": "Sonraki deneme {at} tarihinde ({attempt}/{max}. deneme). Sizin bir şey yapmanız gerekmiyor.",
+  "detail.retrying.body":
+    "{reason}. Sonraki deneme {at} tarihinde ({attempt}/{max}. deneme). Sizin bir şey yapmanız gerekmiyor; servis yanıt verir vermez fatura kesilir.",
+  "detail.retrying.bodyNoReason":
+    "Sonraki deneme {at} tarihinde ({attempt}/{max}. deneme). Sizin bir şey yapmanız gerekmiyor.",
   "state.retrying": "Yeniden denenecek",
   "returns.title": "İadeler",
   "returns.resourceSingular": "iade",
@@ -726,7 +869,8 @@ export const tr: Record<keyof typeof en, string> = {
   // Muhasebeci paketi (app/accountant/)
   "nav.accountant": "Muhasebeci paketi",
   "accountant.title": "Muhasebeci paketi",
-  "accountant.subtitle": "Bir ayın bütün faturaları muhasebeciniz için tek dosyada: PDF'ler, bir Excel çalışma kitabı ve CSV dosyaları.",
+  "accountant.subtitle":
+    "Bir ayın bütün faturaları muhasebeciniz için tek dosyada: PDF'ler, bir Excel çalışma kitabı ve CSV dosyaları.",
   "accountant.form.title": "Dönemi seçin",
   "accountant.form.kind": "Dönem",
   "accountant.form.month": "Bir ay",
@@ -735,8 +879,10 @@ export const tr: Record<keyof typeof en, string> = {
   "accountant.form.from": "Başlangıç",
   "accountant.form.to": "Bitiş",
   "accountant.form.submit": "Paketi hazırla",
-  "accountant.form.help": "Günler mağazanın saat diliminde ({zone}), her faturanın kendi tarihine göre. Yalnızca yasal faturalar girer (tamamlanmış, test faturası olmayan).",
-  "accountant.form.contents": "ZIP dosyasında her faturanın resmi PDF'i, bir çalışma kitabı (KDV oranına göre matrah ve KDV, istisnalar ve para birimiyle faturalar; iadeler; KDV oranına göre özet; okunamayan PDF'ler) ve aynı tablolar CSV olarak bulunur. Arka planda hazırlanır: bu sayfadan ayrılabilirsiniz.",
+  "accountant.form.help":
+    "Günler mağazanın saat diliminde ({zone}), her faturanın kendi tarihine göre. Yalnızca yasal faturalar girer (tamamlanmış, test faturası olmayan).",
+  "accountant.form.contents":
+    "ZIP dosyasında her faturanın resmi PDF'i, bir çalışma kitabı (KDV oranına göre matrah ve KDV, istisnalar ve para birimiyle faturalar; iadeler; KDV oranına göre özet; okunamayan PDF'ler) ve aynı tablolar CSV olarak bulunur. Arka planda hazırlanır: bu sayfadan ayrılabilirsiniz.",
   "accountant.list.title": "Paketler",
   "accountant.list.empty": "Henüz paket yok.",
   "accountant.period": "{from} – {to}",
@@ -751,7 +897,8 @@ export const tr: Record<keyof typeof en, string> = {
   "accountant.ready": "{total} fatura · {size}",
   "accountant.expires": "{date} tarihine kadar saklanır; sonra silinir.",
   "accountant.expired": "Süresi dolduğu için silindi. Gerekirse yeniden hazırlayın.",
-  "accountant.missing": "Fatura servisinin vermediği PDF sayısı: {count}. Paket bu faturaların her birini adıyla listeler (çalışma kitabının eksik PDF sayfasında, CSV dosyasında ve bir metin dosyasında); PDF'lerini faturanın sayfasından indirin.",
+  "accountant.missing":
+    "Fatura servisinin vermediği PDF sayısı: {count}. Paket bu faturaların her birini adıyla listeler (çalışma kitabının eksik PDF sayfasında, CSV dosyasında ve bir metin dosyasında); PDF'lerini faturanın sayfasından indirin.",
   "accountant.download": "ZIP'i indir",
   "accountant.linkHelp": "İndirme bağlantısı 15 dakika geçerlidir; bu sayfa onu yeniler.",
   "accountant.failed": "Paket hazırlanamadı: {error}",

@@ -66,7 +66,9 @@ export const INVOICE_STATES = [
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 
 /** Each state by name, for the code that reads or filters rows: `STATE.queued`, never `"queued"`. */
-export const STATE = Object.fromEntries(INVOICE_STATES.map((state) => [state, state])) as { readonly [S in InvoiceState]: S };
+export const STATE = Object.fromEntries(INVOICE_STATES.map((state) => [state, state])) as {
+  readonly [S in InvoiceState]: S;
+};
 
 export function isInvoiceState(value: unknown): value is InvoiceState {
   return typeof value === "string" && (INVOICE_STATES as readonly string[]).includes(value);
@@ -121,10 +123,26 @@ export const TRANSITIONS = {
   read_now: { from: [STATE.processing], to: "=", writes: "nextAttemptAt=now" },
   withdraw: { from: ["*"], to: STATE.cancelled, writes: "nextAttemptAt=null, remote columns cleared" },
   reissue: { from: ["*"], to: STATE.queued, writes: "attempts=0, nextAttemptAt=now, remote columns cleared" },
-  merchant_retry: { from: RETRYABLE_STATES, to: STATE.queued, writes: "nextAttemptAt=now, attempts≤1, problems=[], lastError=null" },
-  order_updated: { from: [STATE.needs_attention], to: STATE.queued, writes: "nextAttemptAt=soon, attempts≤1, problems=[], lastError=null, refreshOrder" },
-  issue_for_real: { from: [STATE.completed, STATE.failed], to: STATE.queued, writes: "nextAttemptAt=now, attempts=0, remote columns cleared" },
-  panel_cancelled: { from: ["*"], to: STATE.cancelled, writes: "nextAttemptAt=null, problems=[], panelCancelConfirmedAt" },
+  merchant_retry: {
+    from: RETRYABLE_STATES,
+    to: STATE.queued,
+    writes: "nextAttemptAt=now, attempts≤1, problems=[], lastError=null",
+  },
+  order_updated: {
+    from: [STATE.needs_attention],
+    to: STATE.queued,
+    writes: "nextAttemptAt=soon, attempts≤1, problems=[], lastError=null, refreshOrder",
+  },
+  issue_for_real: {
+    from: [STATE.completed, STATE.failed],
+    to: STATE.queued,
+    writes: "nextAttemptAt=now, attempts=0, remote columns cleared",
+  },
+  panel_cancelled: {
+    from: ["*"],
+    to: STATE.cancelled,
+    writes: "nextAttemptAt=null, problems=[], panelCancelConfirmedAt",
+  },
   close: { from: CLOSABLE_STATES, to: STATE.closed, writes: "nextAttemptAt=null, closure" },
   reopen: { from: [STATE.closed], to: "closure.from", writes: "nextAttemptAt=null, closure=null" },
 } as const satisfies Record<string, Entry>;
@@ -138,10 +156,16 @@ export interface TransitionContext {
   closedFrom?: InvoiceState;
 }
 
-export type TransitionResult = { ok: true; to: InvoiceState; writes: string } | { ok: false; reason: "not_allowed"; from: InvoiceState | "new"; event: Transition };
+export type TransitionResult =
+  | { ok: true; to: InvoiceState; writes: string }
+  | { ok: false; reason: "not_allowed"; from: InvoiceState | "new"; event: Transition };
 
 /** The one way to a new state: `from` (a row's state, or "new" for a row not yet written) and an event. */
-export function transition(from: InvoiceState | "new", event: Transition, context: TransitionContext = {}): TransitionResult {
+export function transition(
+  from: InvoiceState | "new",
+  event: Transition,
+  context: TransitionContext = {},
+): TransitionResult {
   const entry: Entry = TRANSITIONS[event];
   const allowed = entry.from.includes(from) || (from !== "new" && entry.from.includes("*"));
   if (!allowed) return { ok: false, reason: "not_allowed", from, event };
@@ -152,14 +176,22 @@ export function transition(from: InvoiceState | "new", event: Transition, contex
 
 function resolve(from: InvoiceState | "new", to: To, context: TransitionContext): InvoiceState | null {
   if (to === "=") return from === "new" ? null : from;
-  if (to === "reported") return context.reported && REPORTED_STATES.includes(context.reported) ? context.reported : null;
+  if (to === "reported")
+    return context.reported && REPORTED_STATES.includes(context.reported) ? context.reported : null;
   // A closure that names no state a row can be closed from reopens as needing attention (it was written by hand).
-  if (to === "closure.from") return context.closedFrom && CLOSABLE_STATES.includes(context.closedFrom) ? context.closedFrom : STATE.needs_attention;
+  if (to === "closure.from")
+    return context.closedFrom && CLOSABLE_STATES.includes(context.closedFrom)
+      ? context.closedFrom
+      : STATE.needs_attention;
   return to;
 }
 
 /** The state `event` leads to; throws on a transition the table refuses (a bug in the caller, never a merchant's act). */
-export function nextState(from: InvoiceState | "new", event: Transition, context: TransitionContext = {}): InvoiceState {
+export function nextState(
+  from: InvoiceState | "new",
+  event: Transition,
+  context: TransitionContext = {},
+): InvoiceState {
   const result = transition(from, event, context);
   if (!result.ok) throw new Error(`invoice state: ${event} is not allowed from ${from}`);
   return result.to;

@@ -21,7 +21,12 @@ export function DashboardStrip({ counts }: { counts: DashboardCounts }) {
             <Text as="h3" variant="headingSm" tone="subdued">
               {t(tile.label)}
             </Text>
-            <Text as="p" variant="headingLg" tone={counts[tile.key] > 0 ? tile.tone : undefined} id={`count-${tile.key}`}>
+            <Text
+              as="p"
+              variant="headingLg"
+              tone={counts[tile.key] > 0 ? tile.tone : undefined}
+              id={`count-${tile.key}`}
+            >
               {number.format(counts[tile.key])}
             </Text>
           </BlockStack>

@@ -52,14 +52,7 @@ type Answer =
     };
 type Dialog = null | "buyer" | "panel" | "not_needed";
 
-export function InvoiceFixes({
-  state,
-  canClose,
-  canOverrideBuyer,
-  closure,
-  buyerOverride,
-  timezone,
-}: Props) {
+export function InvoiceFixes({ state, canClose, canOverrideBuyer, closure, buyerOverride, timezone }: Props) {
   const t = useT();
   const shopify = useAppBridge();
   const fetcher = useFetcher<Answer>();
@@ -67,7 +60,7 @@ export function InvoiceFixes({
   const [fields, setFields] = useState<Record<string, string>>({});
   const busy = fetcher.state !== "idle";
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
-  const errors = answer && !answer.ok ? answer.errors ?? {} : {};
+  const errors = answer && !answer.ok ? (answer.errors ?? {}) : {};
 
   // A successful answer closes the dialog (while rendering); its toast is an effect.
   const freshAnswer = useFreshValue(answer);
@@ -76,21 +69,16 @@ export function InvoiceFixes({
     if (!answer) return;
     if (answer.ok) {
       const done: Record<string, string> = {
-        override_buyer: answer.retried
-          ? t("fix.done.buyerRetry")
-          : t("fix.done.buyer"),
+        override_buyer: answer.retried ? t("fix.done.buyerRetry") : t("fix.done.buyer"),
         remove_buyer_override: t("fix.done.buyerRemoved"),
         close: t("fix.done.closed"),
         reopen: t("fix.done.reopened"),
       };
       shopify.toast.show(done[answer.intent] ?? t("fix.done.closed"));
     } else if (answer.reason !== "invalid") {
-      shopify.toast.show(
-        answer.reason === "not_found"
-          ? t("detail.notFound")
-          : t("detail.notAllowed"),
-        { isError: true }
-      );
+      shopify.toast.show(answer.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), {
+        isError: true,
+      });
     }
   }, [answer, shopify, t]);
 
@@ -99,19 +87,16 @@ export function InvoiceFixes({
       which === "buyer" && buyerOverride
         ? ({ ...buyerOverride, reason: "" } as Record<string, string>)
         : which === "buyer"
-        ? { kind: "company" }
-        : {}
+          ? { kind: "company" }
+          : {},
     );
     setDialog(which);
   };
   const field = (name: string) => ({
     id: `fix-${name}`,
     value: fields[name] ?? "",
-    onChange: (value: string) =>
-      setFields((current) => ({ ...current, [name]: value })),
-    error: errors[name]
-      ? t.dyn(`fix.error.${errors[name]}`, errors[name])
-      : undefined,
+    onChange: (value: string) => setFields((current) => ({ ...current, [name]: value })),
+    error: errors[name] ? t.dyn(`fix.error.${errors[name]}`, errors[name]) : undefined,
     autoComplete: "off",
   });
   const submit = (intent: string, extra: Record<string, string> = {}) =>
@@ -134,17 +119,11 @@ export function InvoiceFixes({
                 date: formatDateTime(closure.at, t.locale, timezone),
               })}
             </Text>
-            {closure.reason && (
-              <Text as="p">
-                {t("fix.buyer.reason", { reason: closure.reason })}
-              </Text>
-            )}
+            {closure.reason && <Text as="p">{t("fix.buyer.reason", { reason: closure.reason })}</Text>}
             <InlineStack>
               <Button
                 id="reopen"
-                onClick={() =>
-                  fetcher.submit({ intent: "reopen" }, { method: "post" })
-                }
+                onClick={() => fetcher.submit({ intent: "reopen" }, { method: "post" })}
                 loading={busy}
               >
                 {t("fix.reopen")}
@@ -169,10 +148,8 @@ export function InvoiceFixes({
               {t("fix.buyer.current", {
                 who:
                   buyerOverride.kind === "company"
-                    ? buyerOverride.title ?? ""
-                    : [buyerOverride.name, buyerOverride.surname]
-                        .filter(Boolean)
-                        .join(" "),
+                    ? (buyerOverride.title ?? "")
+                    : [buyerOverride.name, buyerOverride.surname].filter(Boolean).join(" "),
                 number: buyerOverride.taxNumber,
               })}
             </Text>
@@ -191,12 +168,7 @@ export function InvoiceFixes({
             <Button
               id="fix-buyer-remove"
               variant="plain"
-              onClick={() =>
-                fetcher.submit(
-                  { intent: "remove_buyer_override" },
-                  { method: "post" }
-                )
-              }
+              onClick={() => fetcher.submit({ intent: "remove_buyer_override" }, { method: "post" })}
               loading={busy}
             >
               {t("fix.buyer.remove")}
@@ -208,10 +180,7 @@ export function InvoiceFixes({
             </Button>
           )}
           {canClose && (
-            <Button
-              id="fix-close-not-needed"
-              onClick={() => open("not_needed")}
-            >
+            <Button id="fix-close-not-needed" onClick={() => open("not_needed")}>
               {t("fix.closeNotNeeded")}
             </Button>
           )}
@@ -223,17 +192,12 @@ export function InvoiceFixes({
         onClose={() => setDialog(null)}
         title={t("fix.buyer.title")}
         primaryAction={{
-          content:
-            state === STATE.waiting
-              ? t("fix.buyer.save")
-              : t("fix.buyer.saveRetry"),
+          content: state === STATE.waiting ? t("fix.buyer.save") : t("fix.buyer.saveRetry"),
           onAction: () => submit("override_buyer"),
           loading: busy,
           id: "fix-buyer-save",
         }}
-        secondaryActions={[
-          { content: t("fix.cancel"), onAction: () => setDialog(null) },
-        ]}
+        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
       >
         <Modal.Section>
           <FormLayout>
@@ -247,46 +211,25 @@ export function InvoiceFixes({
                 { label: t("fix.buyer.person"), value: "person" },
               ]}
               selected={[fields.kind ?? "company"]}
-              onChange={([kind]) =>
-                setFields((current) => ({ ...current, kind }))
-              }
+              onChange={([kind]) => setFields((current) => ({ ...current, kind }))}
               error={errors.kind ? t("fix.error.kind") : undefined}
             />
             <TextField
               {...field("taxNumber")}
-              label={
-                company
-                  ? t("fix.buyer.taxNumberCompany")
-                  : t("fix.buyer.taxNumberPerson")
-              }
+              label={company ? t("fix.buyer.taxNumberCompany") : t("fix.buyer.taxNumberPerson")}
               inputMode="numeric"
             />
             {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
             {company ? (
-              <TextField
-                {...field("title")}
-                label={t("fix.buyer.titleField")}
-              />
+              <TextField {...field("title")} label={t("fix.buyer.titleField")} />
             ) : (
               <FormLayout.Group>
                 <TextField {...field("name")} label={t("fix.buyer.name")} />
-                <TextField
-                  {...field("surname")}
-                  label={t("fix.buyer.surname")}
-                />
+                <TextField {...field("surname")} label={t("fix.buyer.surname")} />
               </FormLayout.Group>
             )}
-            {company ? (
-              <TextField
-                {...field("taxOffice")}
-                label={t("fix.buyer.taxOffice")}
-              />
-            ) : null}
-            <TextField
-              {...field("reason")}
-              label={t("fix.buyer.reasonField")}
-              multiline={2}
-            />
+            {company ? <TextField {...field("taxOffice")} label={t("fix.buyer.taxOffice")} /> : null}
+            <TextField {...field("reason")} label={t("fix.buyer.reasonField")} multiline={2} />
           </FormLayout>
         </Modal.Section>
       </Modal>
@@ -300,22 +243,13 @@ export function InvoiceFixes({
           loading: busy,
           id: "fix-close-panel-confirm",
         }}
-        secondaryActions={[
-          { content: t("fix.cancel"), onAction: () => setDialog(null) },
-        ]}
+        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
       >
         <Modal.Section>
           <FormLayout>
             <Text as="p">{t("fix.closePanel.body")}</Text>
-            <TextField
-              {...field("serial")}
-              label={t("fix.closePanel.serial")}
-              placeholder="ABC2026000000001"
-            />
-            <TextField
-              {...field("reason")}
-              label={t("fix.closePanel.note")}
-            />
+            <TextField {...field("serial")} label={t("fix.closePanel.serial")} placeholder="ABC2026000000001" />
+            <TextField {...field("reason")} label={t("fix.closePanel.note")} />
           </FormLayout>
         </Modal.Section>
       </Modal>
@@ -329,18 +263,12 @@ export function InvoiceFixes({
           loading: busy,
           id: "fix-close-not-needed-confirm",
         }}
-        secondaryActions={[
-          { content: t("fix.cancel"), onAction: () => setDialog(null) },
-        ]}
+        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
       >
         <Modal.Section>
           <FormLayout>
             <Text as="p">{t("fix.closeNotNeeded.body")}</Text>
-            <TextField
-              {...field("reason")}
-              label={t("fix.closeNotNeeded.reason")}
-              multiline={2}
-            />
+            <TextField {...field("reason")} label={t("fix.closeNotNeeded.reason")} multiline={2} />
           </FormLayout>
         </Modal.Section>
       </Modal>

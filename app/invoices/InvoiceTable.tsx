@@ -36,7 +36,15 @@ interface Props {
   timezone: string;
 }
 
-const TABS = ["all", STATE.needs_attention, STATE.failed, "in_flight", STATE.completed, STATE.waiting, STATE.cancelled] as const;
+const TABS = [
+  "all",
+  STATE.needs_attention,
+  STATE.failed,
+  "in_flight",
+  STATE.completed,
+  STATE.waiting,
+  STATE.cancelled,
+] as const;
 const SEARCH_DELAY_MS = 350;
 
 export function InvoiceTable({ page, filters, timezone }: Props) {
@@ -49,22 +57,25 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
   const loading = navigation.state === "loading" && navigation.location?.pathname === "/app";
   const [searchParams, setSearchParams] = useSearchParams();
   const [query, setQuery] = useState(filters.q ?? "");
-  const { mode, setMode } = useSetIndexFiltersMode(filters.q || filters.from || filters.to || filters.deadline ? IndexFiltersMode.Filtering : IndexFiltersMode.Default);
+  const { mode, setMode } = useSetIndexFiltersMode(
+    filters.q || filters.from || filters.to || filters.deadline ? IndexFiltersMode.Filtering : IndexFiltersMode.Default,
+  );
 
   /** Changes the URL's filters; any change of filter starts again at the first page. */
   const update = useMemo(
-    () => (changes: Record<string, string | null>, keepCursor = false) => {
-      const next = new URLSearchParams(searchParams);
-      if (!keepCursor) {
-        next.delete("after");
-        next.delete("before");
-      }
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      setSearchParams(next, { preventScrollReset: true });
-    },
+    () =>
+      (changes: Record<string, string | null>, keepCursor = false) => {
+        const next = new URLSearchParams(searchParams);
+        if (!keepCursor) {
+          next.delete("after");
+          next.delete("before");
+        }
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        setSearchParams(next, { preventScrollReset: true });
+      },
     [searchParams, setSearchParams],
   );
 
@@ -105,7 +116,13 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
         value={filters.from ?? ""}
         onChange={(value) => update({ from: value || null })}
       />
-      <TextField label={t("list.filter.to")} type="date" autoComplete="off" value={filters.to ?? ""} onChange={(value) => update({ to: value || null })} />
+      <TextField
+        label={t("list.filter.to")}
+        type="date"
+        autoComplete="off"
+        value={filters.to ?? ""}
+        onChange={(value) => update({ to: value || null })}
+      />
     </BlockStack>
   );
   const deadlineFilter = (
@@ -119,9 +136,27 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
     />
   );
   const appliedFilters = [
-    ...(filters.deadline ? [{ key: "deadline", label: t("list.filter.deadlineLabel"), onRemove: () => update({ deadline: null }) }] : []),
-    ...(filters.from ? [{ key: "from", label: t("list.filter.fromLabel", { date: formatDay(filters.from, t.locale) }), onRemove: () => update({ from: null }) }] : []),
-    ...(filters.to ? [{ key: "to", label: t("list.filter.toLabel", { date: formatDay(filters.to, t.locale) }), onRemove: () => update({ to: null }) }] : []),
+    ...(filters.deadline
+      ? [{ key: "deadline", label: t("list.filter.deadlineLabel"), onRemove: () => update({ deadline: null }) }]
+      : []),
+    ...(filters.from
+      ? [
+          {
+            key: "from",
+            label: t("list.filter.fromLabel", { date: formatDay(filters.from, t.locale) }),
+            onRemove: () => update({ from: null }),
+          },
+        ]
+      : []),
+    ...(filters.to
+      ? [
+          {
+            key: "to",
+            label: t("list.filter.toLabel", { date: formatDay(filters.to, t.locale) }),
+            onRemove: () => update({ to: null }),
+          },
+        ]
+      : []),
   ];
 
   const orderCell = (row: (typeof page.rows)[number]) => (
@@ -144,7 +179,15 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
   const customerCell = (row: (typeof page.rows)[number]) =>
     row.customerName ? (
       // Company titles can be long: keep the PDF column on screen, the full name in the tooltip.
-      <div style={{ maxWidth: condensed ? "100%" : 200, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }} title={row.customerName}>
+      <div
+        style={{
+          maxWidth: condensed ? "100%" : 200,
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+          whiteSpace: "nowrap",
+        }}
+        title={row.customerName}
+      >
         {row.customerName}
       </div>
     ) : (
@@ -274,7 +317,11 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
         loading={loading}
         emptyState={
           filtered ? (
-            <EmptySearchResult title={t("list.noResults.title")} description={t("list.noResults.body")} withIllustration />
+            <EmptySearchResult
+              title={t("list.noResults.title")}
+              description={t("list.noResults.body")}
+              withIllustration
+            />
           ) : (
             <EmptySearchResult title={t("list.empty.stateTitle")} description={t("list.empty.state")} />
           )

@@ -14,10 +14,34 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
   const t = useT();
   const testDone = steps.testInvoice === STATE.completed;
   const list: Array<{ id: string; title: MessageKey; help: MessageKey; done: boolean; action: "settings" | "test" }> = [
-    { id: "apiKey", title: "onboarding.apiKey", help: "onboarding.apiKey.help", done: steps.apiKey, action: "settings" },
-    { id: "integration", title: "onboarding.integration", help: "onboarding.integration.help", done: steps.integration, action: "settings" },
-    { id: "saleChannel", title: "onboarding.saleChannel", help: "onboarding.saleChannel.help", done: steps.saleChannel, action: "settings" },
-    { id: "testInvoice", title: "onboarding.testInvoice", help: "onboarding.testInvoice.help", done: testDone, action: "test" },
+    {
+      id: "apiKey",
+      title: "onboarding.apiKey",
+      help: "onboarding.apiKey.help",
+      done: steps.apiKey,
+      action: "settings",
+    },
+    {
+      id: "integration",
+      title: "onboarding.integration",
+      help: "onboarding.integration.help",
+      done: steps.integration,
+      action: "settings",
+    },
+    {
+      id: "saleChannel",
+      title: "onboarding.saleChannel",
+      help: "onboarding.saleChannel.help",
+      done: steps.saleChannel,
+      action: "settings",
+    },
+    {
+      id: "testInvoice",
+      title: "onboarding.testInvoice",
+      help: "onboarding.testInvoice.help",
+      done: testDone,
+      action: "test",
+    },
   ];
   const done = list.filter((step) => step.done).length;
   const canSendTest = steps.apiKey && steps.saleChannel && steps.dummyIntegration;
@@ -44,12 +68,20 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
         </BlockStack>
         <BlockStack gap="300">
           {list.map((step, index) => (
-            <Box key={step.id} padding="300" background={step.id === firstOpen ? "bg-surface-secondary" : undefined} borderRadius="200" id={`step-${step.id}`}>
+            <Box
+              key={step.id}
+              padding="300"
+              background={step.id === firstOpen ? "bg-surface-secondary" : undefined}
+              borderRadius="200"
+              id={`step-${step.id}`}
+            >
               <InlineStack align="space-between" blockAlign="center" gap="400">
                 <BlockStack gap="100">
                   <InlineStack gap="200" blockAlign="center" align="start">
                     {step.done ? (
-                      <Badge tone="success" progress="complete">{t("onboarding.done")}</Badge>
+                      <Badge tone="success" progress="complete">
+                        {t("onboarding.done")}
+                      </Badge>
                     ) : (
                       <Badge progress="incomplete">{String(index + 1)}</Badge>
                     )}
@@ -62,7 +94,9 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
                   </Text>
                   {step.action === "test" && steps.testInvoice && !testDone && (
                     <Text as="p" variant="bodySm">
-                      {t("onboarding.testInvoice.state", { state: t.dyn(`state.${steps.testInvoice}`, steps.testInvoice) })}
+                      {t("onboarding.testInvoice.state", {
+                        state: t.dyn(`state.${steps.testInvoice}`, steps.testInvoice),
+                      })}
                     </Text>
                   )}
                 </BlockStack>
@@ -72,7 +106,12 @@ export function OnboardingChecklist({ steps, sending, onSendTest }: Props) {
                       {t("onboarding.openSettings")}
                     </Button>
                   ) : (
-                    <Button onClick={onSendTest} loading={sending} disabled={!canSendTest} variant={step.id === firstOpen ? "primary" : undefined}>
+                    <Button
+                      onClick={onSendTest}
+                      loading={sending}
+                      disabled={!canSendTest}
+                      variant={step.id === firstOpen ? "primary" : undefined}
+                    >
                       {t("onboarding.sendTest")}
                     </Button>
                   ))}

@@ -22,7 +22,12 @@ export type HintOutcome = {
   retryAfter?: number;
 };
 
-export async function receiveAccountWebhook(shop: string, secret: string, request: Request, now = new Date()): Promise<HintOutcome> {
+export async function receiveAccountWebhook(
+  shop: string,
+  secret: string,
+  request: Request,
+  now = new Date(),
+): Promise<HintOutcome> {
   // Failed calls are counted per shop of the path (one bucket for whatever is no shop's domain); once there were
   // too many, calls are refused unread, and the burst is logged once when it starts and once when it ends.
   // The shop name only: the path's secret part is never logged.
@@ -30,14 +35,27 @@ export async function receiveAccountWebhook(shop: string, secret: string, reques
   const logShop = shop.slice(0, 100);
   const open = ACCOUNT_WEBHOOK_FAILURES.check(key, now.getTime());
   if (!open.allowed) {
-    if (open.firstRefusal) logger.warn({ shop: logShop }, "account webhook: too many calls with an unknown address; refused (429) and not logged until they stop");
-    return { status: 429, body: { ok: false, error: "too many failed calls" }, retryAfter: Math.ceil(open.retryAfterMs / 1000) };
+    if (open.firstRefusal)
+      logger.warn(
+        { shop: logShop },
+        "account webhook: too many calls with an unknown address; refused (429) and not logged until they stop",
+      );
+    return {
+      status: 429,
+      body: { ok: false, error: "too many failed calls" },
+      retryAfter: Math.ceil(open.retryAfterMs / 1000),
+    };
   }
-  if (open.refusedBefore > 0) logger.warn({ shop: logShop, refused: open.refusedBefore }, "account webhook: a burst of calls with an unknown address is over");
+  if (open.refusedBefore > 0)
+    logger.warn(
+      { shop: logShop, refused: open.refusedBefore },
+      "account webhook: a burst of calls with an unknown address is over",
+    );
   if (!(await verifyAccountWebhook(shop, secret))) {
     const failure = ACCOUNT_WEBHOOK_FAILURES.take(key, now.getTime());
     // The first failure after a quiet time is logged; the rest of a burst is counted, and logged as a burst.
-    if (failure.allowed && failure.quiet) logger.warn({ shop: logShop }, "account webhook with an unknown address rejected");
+    if (failure.allowed && failure.quiet)
+      logger.warn({ shop: logShop }, "account webhook with an unknown address rejected");
     return { status: 401, body: { ok: false, error: "unknown address" } };
   }
   // A body over the limit throws the shared 413 answer (app/http/body-limit.server.ts).
@@ -45,7 +63,13 @@ export async function receiveAccountWebhook(shop: string, secret: string, reques
 
   // The rate limit is a conditional write on the shop's settings row, so it holds across processes.
   const admitted = await prisma.shopSettings.updateMany({
-    where: { shopDomain: shop, OR: [{ accountWebhookHintAt: null }, { accountWebhookHintAt: { lte: new Date(now.getTime() - HINT_INTERVAL_MS) } }] },
+    where: {
+      shopDomain: shop,
+      OR: [
+        { accountWebhookHintAt: null },
+        { accountWebhookHintAt: { lte: new Date(now.getTime() - HINT_INTERVAL_MS) } },
+      ],
+    },
     data: { accountWebhookHintAt: now },
   });
   if (admitted.count !== 1) {
@@ -59,11 +83,20 @@ export async function receiveAccountWebhook(shop: string, secret: string, reques
     select: { id: true },
   });
   const marked = due.length
-    ? await prisma.invoice.updateMany({ where: { id: { in: due.map((row) => row.id) }, state: { in: fromStates("read_now") } }, data: { nextAttemptAt: now } })
+    ? await prisma.invoice.updateMany({
+        where: { id: { in: due.map((row) => row.id) }, state: { in: fromStates("read_now") } },
+        data: { nextAttemptAt: now },
+      })
     : { count: 0 };
   if (marked.count > 0) await signalWork();
   logger.info(
-    { shop, bytes: raw.length, contentType: (request.headers.get("content-type") ?? "").slice(0, 80), shape: shapeOfBody(raw), reread: marked.count },
+    {
+      shop,
+      bytes: raw.length,
+      contentType: (request.headers.get("content-type") ?? "").slice(0, 80),
+      shape: shapeOfBody(raw),
+      reread: marked.count,
+    },
     "account webhook received",
   );
   return { status: 200, body: { ok: true, reread: marked.count } };
@@ -86,12 +119,16 @@ export function shapeOf(value: unknown, depth = 0): unknown {
   if (value === null) return "null";
   if (typeof value === "string") return `string(${value.length})`;
   if (typeof value !== "object") return typeof value;
-  if (Array.isArray(value)) return depth >= MAX_DEPTH ? `array(${value.length})` : [`array(${value.length})`, value.length ? shapeOf(value[0], depth + 1) : "empty"];
+  if (Array.isArray(value))
+    return depth >= MAX_DEPTH
+      ? `array(${value.length})`
+      : [`array(${value.length})`, value.length ? shapeOf(value[0], depth + 1) : "empty"];
   if (depth >= MAX_DEPTH) return "object";
   const keys = Object.keys(value);
   const shape: Record<string, unknown> = {};
   // Key names are kept (they are the shape), cut short and limited to harmless characters.
-  for (const key of keys.slice(0, MAX_KEYS)) shape[key.replace(/[^\w.$-]/g, "?").slice(0, 40)] = shapeOf((value as Record<string, unknown>)[key], depth + 1);
+  for (const key of keys.slice(0, MAX_KEYS))
+    shape[key.replace(/[^\w.$-]/g, "?").slice(0, 40)] = shapeOf((value as Record<string, unknown>)[key], depth + 1);
   if (keys.length > MAX_KEYS) shape["…"] = `${keys.length - MAX_KEYS} more keys`;
   return shape;
 }

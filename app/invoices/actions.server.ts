@@ -22,7 +22,11 @@ export function mayRetry(row: { state: string; cancelledInShop: boolean; remoteI
  * The order as it stands in Shopify now, read through the Admin API, or why it could not be (the caller then keeps
  * the stored copy and says so). Not for waybills and test invoices, which have no Shopify order.
  */
-async function readOrderNow(shop: string, row: { orderId: string; waybillId: number | null; isTest: boolean }, reader: OrderReader): Promise<{ order: unknown; unavailable: null } | { order: null; unavailable: string | null }> {
+async function readOrderNow(
+  shop: string,
+  row: { orderId: string; waybillId: number | null; isTest: boolean },
+  reader: OrderReader,
+): Promise<{ order: unknown; unavailable: null } | { order: null; unavailable: string | null }> {
   if (row.waybillId !== null || row.isTest) return { order: null, unavailable: null };
   try {
     const order = await reader.readOrder(shop, row.orderId);
@@ -38,7 +42,12 @@ async function readOrderNow(shop: string, row: { orderId: string; waybillId: num
  * there. When it cannot be read now, the worker tries once more and otherwise posts the stored copy; the history
  * says which.
  */
-export async function retryInvoice(shop: string, invoiceId: string, now = new Date(), reader: OrderReader = interactiveOrders): Promise<ActionResult & { from?: "shopify" | "later" }> {
+export async function retryInvoice(
+  shop: string,
+  invoiceId: string,
+  now = new Date(),
+  reader: OrderReader = interactiveOrders,
+): Promise<ActionResult & { from?: "shopify" | "later" }> {
   const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop } });
   if (!row) return { ok: false, reason: "not_found" };
   if (!mayRetry(row)) return { ok: false, reason: "not_allowed" };
@@ -54,13 +63,21 @@ export async function retryInvoice(shop: string, invoiceId: string, now = new Da
           problems: [],
           lastError: null,
           attempts: Math.min(row.attempts, 1),
-          ...(read?.order ? { orderSnapshot: orderSnapshot(read.order) as Prisma.InputJsonValue, refreshOrder: false } : { refreshOrder: read?.unavailable != null }),
+          ...(read?.order
+            ? { orderSnapshot: orderSnapshot(read.order) as Prisma.InputJsonValue, refreshOrder: false }
+            : { refreshOrder: read?.unavailable != null }),
         },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   const from = read?.order ? ("shopify" as const) : read?.unavailable ? ("later" as const) : undefined;
   await prisma.invoiceEvent.create({
-    data: { invoiceId: row.id, type: "merchant_retry", at: now, message: read?.unavailable ?? null, ...(from ? { data: { from } } : {}) },
+    data: {
+      invoiceId: row.id,
+      type: "merchant_retry",
+      at: now,
+      message: read?.unavailable ?? null,
+      ...(from ? { data: { from } } : {}),
+    },
   });
   await signalWork();
   return { ok: true, ...(from ? { from } : {}) };
@@ -71,15 +88,27 @@ export async function retryInvoice(shop: string, invoiceId: string, now = new Da
  * (read through the Admin API: later edits, refunds and fulfilments count), not as it was when paid. When the
  * Admin API cannot be read, the order as recorded at payment is invoiced, and its history says so.
  */
-export async function invoiceNow(shop: string, invoiceId: string, now = new Date(), reader: OrderReader = interactiveOrders): Promise<ActionResult & { from?: "shopify" | "snapshot" }> {
-  const row = await prisma.invoice.findFirst({ where: { id: invoiceId, shopDomain: shop }, select: { state: true, orderId: true, waybillId: true, isTest: true } });
+export async function invoiceNow(
+  shop: string,
+  invoiceId: string,
+  now = new Date(),
+  reader: OrderReader = interactiveOrders,
+): Promise<ActionResult & { from?: "shopify" | "snapshot" }> {
+  const row = await prisma.invoice.findFirst({
+    where: { id: invoiceId, shopDomain: shop },
+    select: { state: true, orderId: true, waybillId: true, isTest: true },
+  });
   if (!row) return { ok: false, reason: "not_found" };
   const queued = transition(row.state as InvoiceState, "trigger");
   if (!queued.ok) return { ok: false, reason: "not_allowed" };
   const { order, unavailable } = await readOrderNow(shop, row, reader);
   const updated = await prisma.invoice.updateMany({
     where: { id: invoiceId, shopDomain: shop, state: row.state },
-    data: { state: queued.to, nextAttemptAt: now, ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue, refreshOrder: false } : {}) },
+    data: {
+      state: queued.to,
+      nextAttemptAt: now,
+      ...(order ? { orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue, refreshOrder: false } : {}),
+    },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   const message = order
@@ -116,7 +145,11 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
       isTest: true,
       state: nextState("new", "record"),
       nextAttemptAt: now,
-      events: { create: [{ type: "queued", at: now, message: "test invoice from the settings page", data: { note: "test_invoice" } }] },
+      events: {
+        create: [
+          { type: "queued", at: now, message: "test invoice from the settings page", data: { note: "test_invoice" } },
+        ],
+      },
     },
   });
   await signalWork();
@@ -142,16 +175,28 @@ export const ISSUABLE_TEST_INVOICES = {
  *   app/invoices/process.server.ts serviceOrderId), so the live post never collides with it, while the service's
  *   duplicate protection on sale channel + live order id still stops a second live invoice.
  */
-export async function issueTestInvoicesForReal(shop: string, now = new Date()): Promise<ActionResult & { count?: number }> {
+export async function issueTestInvoicesForReal(
+  shop: string,
+  now = new Date(),
+): Promise<ActionResult & { count?: number }> {
   const settings = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
-  if (!settings?.apiKeyEncrypted || !settings.saleChannelId || !settings.invoiceIntegrationId) return { ok: false, reason: "not_configured" };
+  if (!settings?.apiKeyEncrypted || !settings.saleChannelId || !settings.invoiceIntegrationId)
+    return { ok: false, reason: "not_configured" };
   if (settings.testMode) return { ok: false, reason: "not_allowed" };
-  const rows = await prisma.invoice.findMany({ where: { shopDomain: shop, ...ISSUABLE_TEST_INVOICES }, select: { id: true, remoteId: true, serialNumber: true } });
+  const rows = await prisma.invoice.findMany({
+    where: { shopDomain: shop, ...ISSUABLE_TEST_INVOICES },
+    select: { id: true, remoteId: true, serialNumber: true },
+  });
   let count = 0;
   await prisma.$transaction(async (tx) => {
     for (const row of rows) {
       const moved = await tx.invoice.updateMany({
-        where: { id: row.id, shopDomain: shop, ...ISSUABLE_TEST_INVOICES, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+        where: {
+          id: row.id,
+          shopDomain: shop,
+          ...ISSUABLE_TEST_INVOICES,
+          OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+        },
         data: {
           state: targetOf("issue_for_real"),
           nextAttemptAt: now,

@@ -36,33 +36,56 @@ export function numericOrderId(value: unknown): string | null {
 }
 
 async function existingRow(shop: string, orderId: string) {
-  return prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true, state: true, orderName: true } });
+  return prisma.invoice.findUnique({
+    where: { shopDomain_orderId: { shopDomain: shop, orderId } },
+    select: { id: true, state: true, orderName: true },
+  });
 }
 
 async function invoiceOne(shop: string, orderId: string, reader: OrderReader, now: Date): Promise<BulkResult> {
   const existing = await existingRow(shop, orderId);
-  if (existing && !fromStates("trigger").includes(existing.state as InvoiceState)) return { orderId, name: existing.orderName, result: "already", state: existing.state, invoiceId: existing.id };
+  if (existing && !fromStates("trigger").includes(existing.state as InvoiceState))
+    return { orderId, name: existing.orderName, result: "already", state: existing.state, invoiceId: existing.id };
   let order: unknown;
   try {
     order = await reader.readOrder(shop, orderId);
   } catch (error) {
     logger.warn({ shop, orderId, err: error }, "bulk invoice: the order could not be read through the Admin API");
-    return { orderId, name: existing?.orderName ?? null, result: "refused", reason: "admin_api", detail: (error as Error).message.slice(0, 200) };
+    return {
+      orderId,
+      name: existing?.orderName ?? null,
+      result: "refused",
+      reason: "admin_api",
+      detail: (error as Error).message.slice(0, 200),
+    };
   }
   if (!order) return { orderId, name: existing?.orderName ?? null, result: "refused", reason: "not_found" };
   const name = (order as { name?: string }).name ?? null;
-  if ((order as { cancelled_at?: string | null }).cancelled_at) return { orderId, name, result: "refused", reason: "cancelled" };
+  if ((order as { cancelled_at?: string | null }).cancelled_at)
+    return { orderId, name, result: "refused", reason: "cancelled" };
   if (existing) {
     // Waiting for its trigger: queue it now, with the order as it stands.
     const queued = await prisma.invoice.updateMany({
       where: { id: existing.id, shopDomain: shop, state: { in: fromStates("trigger") } },
-      data: { state: targetOf("trigger"), nextAttemptAt: now, orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue },
+      data: {
+        state: targetOf("trigger"),
+        nextAttemptAt: now,
+        orderSnapshot: orderSnapshot(order) as Prisma.InputJsonValue,
+      },
     });
     if (queued.count !== 1) {
       const row = await existingRow(shop, orderId);
       return { orderId, name, result: "already", state: row?.state ?? STATE.queued, invoiceId: existing.id };
     }
-    await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "queued", at: now, message: "invoiced from Shopify's order list (bulk action), with the order as it stands now", data: { note: "bulk_action" } } });
+    await prisma.invoiceEvent.create({
+      data: {
+        invoiceId: existing.id,
+        type: "queued",
+        at: now,
+        message: "invoiced from Shopify's order list (bulk action), with the order as it stands now",
+        data: { note: "bulk_action" },
+      },
+    });
     await signalWork();
     return { orderId, name, result: "queued" };
   }
@@ -78,9 +101,15 @@ async function invoiceOne(shop: string, orderId: string, reader: OrderReader, no
 }
 
 /** Invoices the selected orders of the authenticated shop, one after the other (the Admin API's cost bucket). */
-export async function invoiceSelectedOrders(shop: string, orderIds: string[], reader: OrderReader, now = new Date()): Promise<BulkSummary> {
+export async function invoiceSelectedOrders(
+  shop: string,
+  orderIds: string[],
+  reader: OrderReader,
+  now = new Date(),
+): Promise<BulkSummary> {
   const results: BulkResult[] = [];
-  for (const orderId of [...new Set(orderIds)].slice(0, BULK_MAX)) results.push(await invoiceOne(shop, orderId, reader, now));
+  for (const orderId of [...new Set(orderIds)].slice(0, BULK_MAX))
+    results.push(await invoiceOne(shop, orderId, reader, now));
   return {
     queued: results.filter((r) => r.result === "queued").length,
     already: results.filter((r) => r.result === "already").length,

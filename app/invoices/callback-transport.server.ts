@@ -13,7 +13,11 @@ import { answerCallback } from "./callback.server";
 const CALLBACK_PATH = /^\/callbacks\/invoices\/([A-Za-z0-9_-]+)$/;
 
 /** Connect/express middleware: a POST to an invoice's callback address is answered here, any other request passed on. */
-export function callbackMiddleware(request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void): void {
+export function callbackMiddleware(
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+): void {
   const id = request.method === "POST" ? CALLBACK_PATH.exec((request.url ?? "").split("?")[0])?.[1] : undefined;
   if (!id) return next();
   serveDirect(

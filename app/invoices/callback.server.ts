@@ -15,7 +15,10 @@ import { TURKEY_ZONE } from "../orders/dates";
 import { decryptSecret } from "../secrets/crypto.server";
 import { signalWork } from "../jobs/signal.server";
 
-export type CallbackOutcome = { status: 200 | 400 | 401 | 404; body: { ok: boolean; error?: string; ignored?: "stale" | "duplicate" } };
+export type CallbackOutcome = {
+  status: 200 | 400 | 401 | 404;
+  body: { ok: boolean; error?: string; ignored?: "stale" | "duplicate" };
+};
 
 /** How far the callback's `time` may be behind or ahead of our clock (network delay, clock skew). */
 export const CALLBACK_FRESHNESS = { maxAgeMs: 15 * 60_000, maxAheadMs: 5 * 60_000 } as const;
@@ -75,7 +78,11 @@ export async function answerCallback(invoiceId: string, text: string): Promise<C
 
 export async function receiveCallback(invoiceId: string, body: unknown, now = new Date()): Promise<CallbackOutcome> {
   const payload = parseCallback(body);
-  if (!payload) return { status: 400, body: { ok: false, error: "malformed callback: invoice_id, team_id, time and hash are required" } };
+  if (!payload)
+    return {
+      status: 400,
+      body: { ok: false, error: "malformed callback: invoice_id, team_id, time and hash are required" },
+    };
   // One prepared read of the row, its shop's team and key (app/db/hot.server.ts).
   const invoice = await hot().callbackTarget(invoiceId);
   if (!invoice) return NOT_FOUND;
@@ -86,7 +93,10 @@ export async function receiveCallback(invoiceId: string, body: unknown, now = ne
   }
   const teamId = invoice.teamId;
   if (teamId != null && Number(payload.team_id) !== teamId) {
-    logger.warn({ shop: invoice.shopDomain, invoice: invoice.id, teamId: payload.team_id }, "callback for another team rejected");
+    logger.warn(
+      { shop: invoice.shopDomain, invoice: invoice.id, teamId: payload.team_id },
+      "callback for another team rejected",
+    );
     return INVALID;
   }
   // Stale (a replay, or a retry from long ago): nothing to do; the status sync reads the invoice anyway.

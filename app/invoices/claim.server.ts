@@ -34,6 +34,13 @@ export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 
 
 export async function claimDueRows(options: ClaimOptions): Promise<ClaimedRow[]> {
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
-  const claimed = await hot().claimRows({ owner: options.workerId, now: options.now, leaseUntil, limit: options.limit, perShopLimit: options.perShopLimit, priorities: PRIORITIES });
+  const claimed = await hot().claimRows({
+    owner: options.workerId,
+    now: options.now,
+    leaseUntil,
+    limit: options.limit,
+    perShopLimit: options.perShopLimit,
+    priorities: PRIORITIES,
+  });
   return claimed.map((row) => ({ ...row, leaseOwner: options.workerId }));
 }

@@ -14,7 +14,8 @@ export interface Closure {
 export function closureFrom(value: unknown): Closure | null {
   if (!value || typeof value !== "object") return null;
   const c = value as Record<string, unknown>;
-  if ((c.as !== "panel" && c.as !== "not_needed") || typeof c.from !== "string" || typeof c.at !== "string") return null;
+  if ((c.as !== "panel" && c.as !== "not_needed") || typeof c.from !== "string" || typeof c.at !== "string")
+    return null;
   return {
     as: c.as,
     from: c.from as InvoiceState,

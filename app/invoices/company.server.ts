@@ -8,11 +8,18 @@ import { AdminApiError } from "../shopify/errors";
 import { hasCompaniesScope } from "../shops/scopes.server";
 
 /** Reads an order's company (null: bought by a customer); default: the Admin API with the shop's session. */
-export type ReadCompany = (shop: string, orderId: string, taxOfficeMetafield: string) => Promise<PurchasingCompany | null>;
+export type ReadCompany = (
+  shop: string,
+  orderId: string,
+  taxOfficeMetafield: string,
+) => Promise<PurchasingCompany | null>;
 
 /** Loaded when a B2B order first needs it, like the order reads (the Shopify library is heavy to import). */
 export const readCompanyFromShopify: ReadCompany = async (shop, orderId, taxOfficeMetafield) => {
-  const [{ adminGraphql }, { readPurchasingCompanyWith }] = await Promise.all([import("../shopify/admin.server"), import("../shopify/company-reads")]);
+  const [{ adminGraphql }, { readPurchasingCompanyWith }] = await Promise.all([
+    import("../shopify/admin.server"),
+    import("../shopify/company-reads"),
+  ]);
   return readPurchasingCompanyWith(await adminGraphql(shop), orderId, taxOfficeMetafield);
 };
 
@@ -23,10 +30,18 @@ export type BuyerCompany = { company: PurchasingCompany | null; warnings: Proble
  * on its backoff). Without a companies scope, or when Shopify denies it, the order is invoiced as before from its
  * own fields, with a warning when the order itself names a company.
  */
-export async function buyerCompany(shop: string, order: ShopifyOrder, taxOfficeMetafield: string, read: ReadCompany = readCompanyFromShopify): Promise<BuyerCompany> {
+export async function buyerCompany(
+  shop: string,
+  order: ShopifyOrder,
+  taxOfficeMetafield: string,
+  read: ReadCompany = readCompanyFromShopify,
+): Promise<BuyerCompany> {
   const named = companyOf(order);
   if (named === "none") return { company: null, warnings: [] };
-  const withoutScope = { company: null, warnings: named === "unknown" ? [] : [problem("customer.b2b_without_scope", undefined, "warning")] };
+  const withoutScope = {
+    company: null,
+    warnings: named === "unknown" ? [] : [problem("customer.b2b_without_scope", undefined, "warning")],
+  };
   if (!(await hasCompaniesScope(shop))) return withoutScope;
   try {
     return { company: await read(shop, String(order.id), taxOfficeMetafield), warnings: [] };

@@ -24,7 +24,13 @@ export interface TotalsView {
   orderTotal: string;
   currency: string;
   /** The service's amounts as it reported them (decimal strings), when known. */
-  remote: { linesTotal: string | null; discountTotal: string | null; taxTotal: string | null; extraTaxTotal: string | null; grandTotal: string | null } | null;
+  remote: {
+    linesTotal: string | null;
+    discountTotal: string | null;
+    taxTotal: string | null;
+    extraTaxTotal: string | null;
+    grandTotal: string | null;
+  } | null;
   /** grandTotal - orderTotal, exact, as a decimal string; null while the service has not reported a total. */
   difference: string | null;
   /** The service's total is the amount paid (difference 0); null while the service has not reported a total. */
@@ -75,7 +81,14 @@ export interface InvoiceDetail {
   /** The service is still working on it: the page refreshes until it is done. */
   inFlight: boolean;
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
-  events: Array<{ id: string; at: string; type: string; message: string | null; data: Record<string, unknown> | null; problems: Problem[] }>;
+  events: Array<{
+    id: string;
+    at: string;
+    type: string;
+    message: string | null;
+    data: Record<string, unknown> | null;
+    problems: Problem[];
+  }>;
   /** The invoice's own date (Y-m-d, the issue date sent to the service), once it was posted. */
   invoiceDate: string | null;
   /** A failed try the app repeats by itself: why, when next, which try of how many (null when none is due). */
@@ -123,7 +136,13 @@ export function totalsView(orderTotal: string, currency: string, remoteTotals: u
       difference = null;
     }
   }
-  return { orderTotal, currency, remote, difference, matches: difference === null ? null : new Decimal(difference).isZero() };
+  return {
+    orderTotal,
+    currency,
+    remote,
+    difference,
+    matches: difference === null ? null : new Decimal(difference).isZero(),
+  };
 }
 
 function issueDateOf(body: unknown): string | null {
@@ -132,22 +151,46 @@ function issueDateOf(body: unknown): string | null {
 }
 
 /** A queued post or a status read the app will repeat after a failure, with the last retry event's reason. */
-function retryingOf(row: { state: string; nextAttemptAt: Date | null; lastError: string | null; remoteId: number | null; attempts: number; syncAttempts: number; events: Array<{ type: string; data: unknown }> }) {
-  if (!row.nextAttemptAt || !row.lastError || !([STATE.queued, STATE.processing] as string[]).includes(row.state)) return null;
+function retryingOf(row: {
+  state: string;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  remoteId: number | null;
+  attempts: number;
+  syncAttempts: number;
+  events: Array<{ type: string; data: unknown }>;
+}) {
+  if (!row.nextAttemptAt || !row.lastError || !([STATE.queued, STATE.processing] as string[]).includes(row.state))
+    return null;
   const last = [...row.events].reverse().find((event) => event.type === "retry");
-  const reason = last?.data && typeof last.data === "object" ? (last.data as { reason?: unknown }).reason ?? null : null;
+  const reason =
+    last?.data && typeof last.data === "object" ? ((last.data as { reason?: unknown }).reason ?? null) : null;
   const posting = row.remoteId === null;
-  return { reason, nextAttemptAt: row.nextAttemptAt.toISOString(), attempt: (posting ? row.attempts : row.syncAttempts) + 1, max: posting ? RETRY.maxAttempts : SYNC.maxAttempts };
+  return {
+    reason,
+    nextAttemptAt: row.nextAttemptAt.toISOString(),
+    attempt: (posting ? row.attempts : row.syncAttempts) + 1,
+    max: posting ? RETRY.maxAttempts : SYNC.maxAttempts,
+  };
 }
 
-export async function getInvoiceDetail(shop: string, id: string, timezone = TURKEY_ZONE, now = new Date()): Promise<InvoiceDetail | null> {
+export async function getInvoiceDetail(
+  shop: string,
+  id: string,
+  timezone = TURKEY_ZONE,
+  now = new Date(),
+): Promise<InvoiceDetail | null> {
   const row = await prisma.invoice.findFirst({
     where: { id, shopDomain: shop },
-    include: { events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true, data: true } } },
+    include: {
+      events: { orderBy: { at: "asc" }, select: { id: true, at: true, type: true, message: true, data: true } },
+    },
   });
   if (!row) return null;
   const settings = row.remoteId !== null ? await getSettings(shop) : null;
-  const trigger = (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ?? DEFAULT_TRIGGER;
+  const trigger =
+    (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ??
+    DEFAULT_TRIGGER;
   const deadline = runningDeadline(row, trigger);
   const problems = problemsFrom(row.problems);
   const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);
@@ -192,7 +235,10 @@ export async function getInvoiceDetail(shop: string, id: string, timezone = TURK
       data: data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null,
       problems: problemsFrom(data && typeof data === "object" ? (data as { problems?: unknown }).problems : null),
     })),
-    panelUrl: settings && row.remoteId !== null ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions()) : null,
+    panelUrl:
+      settings && row.remoteId !== null
+        ? safeLink(panelInvoiceUrl(settings.baseUrl, row.remoteId), linkOptions())
+        : null,
     afterSale,
     reconciliation,
   };

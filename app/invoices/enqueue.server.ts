@@ -34,7 +34,15 @@ async function triggerOf(shop: string): Promise<string | null> {
   return stored && (stored.trigger ?? DEFAULT_TRIGGER);
 }
 
-function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: InvoiceState, meta: DeliveryMeta, now: Date, read?: ReadOrderMeta) {
+function rowData(
+  shop: string,
+  order: OrderEnvelope,
+  payload: unknown,
+  state: InvoiceState,
+  meta: DeliveryMeta,
+  now: Date,
+  read?: ReadOrderMeta,
+) {
   return {
     shopDomain: shop,
     orderId: String(order.id),
@@ -53,7 +61,12 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
       createMany: {
         data: [
           read
-            ? { type: "received", at: now, message: READ_MESSAGES[read.source], data: { source: read.source, backfillId: read.backfillId ?? null } }
+            ? {
+                type: "received",
+                at: now,
+                message: READ_MESSAGES[read.source],
+                data: { source: read.source, backfillId: read.backfillId ?? null },
+              }
             : { type: "received", at: now, data: { topic: meta.topic, webhookId: meta.webhookId ?? null } },
           { type: state, at: now },
         ],
@@ -67,22 +80,30 @@ function rowData(shop: string, order: OrderEnvelope, payload: unknown, state: In
  * a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop". One prepared INSERT … ON CONFLICT DO NOTHING
  * and the events, in one transaction (app/db/hot.server.ts): every webhook takes this path.
  */
-async function createOnce(shop: string, data: ReturnType<typeof rowData>, order: OrderEnvelope): Promise<"created" | "duplicate" | "unknown_shop"> {
+async function createOnce(
+  shop: string,
+  data: ReturnType<typeof rowData>,
+  order: OrderEnvelope,
+): Promise<"created" | "duplicate" | "unknown_shop"> {
   const { events, ...values } = data;
   const created = await hot().insertInvoice(values, events.createMany.data);
-  if (created === "duplicate") logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
+  if (created === "duplicate")
+    logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
   return created;
 }
 
 const READ_MESSAGES: Record<ReadOrderSource, string> = {
   reconciliation: "found by reconciliation: no webhook brought this order",
-  past_orders: "recorded by an \"invoice past orders\" run",
+  past_orders: 'recorded by an "invoice past orders" run',
   bulk_action: "invoiced from Shopify's order list (bulk action)",
 };
 
 /** Fully fulfilled, as orders/fulfilled would have said. */
 function isFulfilled(payload: unknown): boolean {
-  const order = payload as { fulfillment_status?: string | null; fulfillments?: Array<{ status?: string | null }> | null };
+  const order = payload as {
+    fulfillment_status?: string | null;
+    fulfillments?: Array<{ status?: string | null }> | null;
+  };
   if (order.fulfillment_status != null) return order.fulfillment_status === "fulfilled";
   return (order.fulfillments ?? []).some((fulfillment) => (fulfillment.status ?? "success") === "success");
 }
@@ -103,7 +124,12 @@ export type ReadOrderOutcome = WebhookOutcome | { status: 200; result: "not_paid
  * - a past-orders run and the bulk action are the merchant's own "invoice these", like "Invoice now": queued.
  * Unpaid orders get no row ("not_paid").
  */
-export async function recordReadOrder(shop: string, payload: unknown, read: ReadOrderMeta, now = new Date()): Promise<ReadOrderOutcome> {
+export async function recordReadOrder(
+  shop: string,
+  payload: unknown,
+  read: ReadOrderMeta,
+  now = new Date(),
+): Promise<ReadOrderOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const trigger = await triggerOf(shop);
@@ -111,17 +137,33 @@ export async function recordReadOrder(shop: string, payload: unknown, read: Read
   if (!isPaid(parsed.envelope)) return { status: 200, result: "not_paid" };
   const merchantAsked = read.source !== "reconciliation";
   const state = targetOf(
-    isCancelled(payload) ? "record_cancelled" : merchantAsked || trigger === "paid" || (trigger === "fulfilled" && isFulfilled(payload)) ? "record" : "record_waiting",
+    isCancelled(payload)
+      ? "record_cancelled"
+      : merchantAsked || trigger === "paid" || (trigger === "fulfilled" && isFulfilled(payload))
+        ? "record"
+        : "record_waiting",
   );
-  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read), parsed.envelope);
+  const created = await createOnce(
+    shop,
+    rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read),
+    parsed.envelope,
+  );
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
   if (state === STATE.queued && !read.batched) await signalWork();
-  logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source }, "order recorded from the Admin API");
+  logger.info(
+    { shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source },
+    "order recorded from the Admin API",
+  );
   return { status: 200, result: state };
 }
 
 /** orders/paid: queue the invoice (trigger "paid"), or record it to wait for its trigger. */
-export async function recordPaidOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+export async function recordPaidOrder(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const trigger = await triggerOf(shop);
@@ -138,7 +180,12 @@ export async function recordPaidOrder(shop: string, payload: unknown, meta: Deli
  * orders/fulfilled: with the trigger "on fulfilment", a waiting row gets the fulfilled snapshot (it carries
  * the carrier) and is queued; a paid order seen first now is recorded and queued.
  */
-export async function recordFulfilledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+export async function recordFulfilledOrder(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   const trigger = await triggerOf(shop);
@@ -147,15 +194,28 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
   const orderId = String(parsed.envelope.id);
   const updated = await prisma.invoice.updateMany({
     where: { shopDomain: shop, orderId, state: { in: fromStates("trigger") } },
-    data: { state: targetOf("trigger"), nextAttemptAt: now, orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue },
+    data: {
+      state: targetOf("trigger"),
+      nextAttemptAt: now,
+      orderSnapshot: orderSnapshot(payload) as Prisma.InputJsonValue,
+    },
   });
   if (updated.count === 1) {
-    const row = await prisma.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true } });
-    await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "queued", at: now, data: { topic: meta.topic } } });
+    const row = await prisma.invoice.findUniqueOrThrow({
+      where: { shopDomain_orderId: { shopDomain: shop, orderId } },
+      select: { id: true },
+    });
+    await prisma.invoiceEvent.create({
+      data: { invoiceId: row.id, type: "queued", at: now, data: { topic: meta.topic } },
+    });
     await signalWork();
     return { status: 200, result: "queued" };
   }
-  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, targetOf("record"), meta, now), parsed.envelope);
+  const created = await createOnce(
+    shop,
+    rowData(shop, parsed.envelope, payload, targetOf("record"), meta, now),
+    parsed.envelope,
+  );
   if (created === "unknown_shop") return UNKNOWN_SHOP;
   if (created === "created") await signalWork();
   return { status: 200, result: created === "created" ? "queued" : "duplicate" };
@@ -168,7 +228,12 @@ export async function recordFulfilledOrder(shop: string, payload: unknown, meta:
  * A row that was posted at least once without a known outcome may have an invoice at the service: the worker
  * looks it up first (no network call here), links one it finds and asks the merchant, else cancels the row.
  */
-export async function recordCancelledOrder(shop: string, payload: unknown, meta: DeliveryMeta, now = new Date()): Promise<WebhookOutcome> {
+export async function recordCancelledOrder(
+  shop: string,
+  payload: unknown,
+  meta: DeliveryMeta,
+  now = new Date(),
+): Promise<WebhookOutcome> {
   const parsed = parseEnvelope(payload);
   if (!parsed.ok) return { status: 400, error: parsed.error };
   if ((await triggerOf(shop)) === null) return UNKNOWN_SHOP;
@@ -193,18 +258,30 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
         });
   const existing = await prisma.invoice.findUnique({ where: { shopDomain_orderId: { shopDomain: shop, orderId } } });
   if (neverPosted.count === 1 && existing) {
-    await prisma.invoiceEvent.create({ data: { invoiceId: existing.id, type: "cancelled", at: now, data: { topic: meta.topic } } });
+    await prisma.invoiceEvent.create({
+      data: { invoiceId: existing.id, type: "cancelled", at: now, data: { topic: meta.topic } },
+    });
     return { status: 200, result: "cancelled" };
   }
   if (maybePosted.count === 1 && existing) {
     await prisma.invoiceEvent.create({
-      data: { invoiceId: existing.id, type: "queued", at: now, message: "order cancelled in Shopify; asking the service whether an earlier attempt created an invoice", data: { topic: meta.topic, note: "cancelled_asking_service" } },
+      data: {
+        invoiceId: existing.id,
+        type: "queued",
+        at: now,
+        message: "order cancelled in Shopify; asking the service whether an earlier attempt created an invoice",
+        data: { topic: meta.topic, note: "cancelled_asking_service" },
+      },
     });
     await signalWork();
     return { status: 200, result: "marked" };
   }
   if (!existing) {
-    const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, targetOf("record_cancelled"), meta, now), parsed.envelope);
+    const created = await createOnce(
+      shop,
+      rowData(shop, parsed.envelope, payload, targetOf("record_cancelled"), meta, now),
+      parsed.envelope,
+    );
     if (created === "unknown_shop") return UNKNOWN_SHOP;
     return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
   }
@@ -218,13 +295,21 @@ export async function recordCancelledOrder(shop: string, payload: unknown, meta:
     where: { id: existing.id },
     data: {
       cancelledInShop: true,
-      ...(formalised ? { state: targetOf("cancel_formalised"), problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue } : {}),
+      ...(formalised
+        ? {
+            state: targetOf("cancel_formalised"),
+            problems: [problem("invoice.cancelled_after_invoicing")] as unknown as Prisma.InputJsonValue,
+          }
+        : {}),
       ...(atService && !formalised ? { nextAttemptAt: now } : {}),
       events: {
         create: {
           type: formalised ? "needs_attention" : "cancelled",
           at: now,
-          message: atService && !formalised ? "order cancelled in Shopify; its invoice is deleted at the service if not yet formalised" : null,
+          message:
+            atService && !formalised
+              ? "order cancelled in Shopify; its invoice is deleted at the service if not yet formalised"
+              : null,
           data: { topic: meta.topic, ...(atService && !formalised ? { note: "cancelled_deleting" } : {}) },
         },
       },

@@ -28,6 +28,7 @@ export interface FailureReason {
 }
 
 export function reasonOf(error: unknown): FailureReason {
-  if (error instanceof InvoicingError) return error.status ? { kind: error.kind, status: error.status } : { kind: error.kind };
+  if (error instanceof InvoicingError)
+    return error.status ? { kind: error.kind, status: error.status } : { kind: error.kind };
   return { kind: "unexpected" };
 }

@@ -13,9 +13,19 @@ import { closureFrom, type Closure } from "./closure";
 import { CLOSABLE_STATES, STATE, nextState, transition, type InvoiceState } from "../invoice-state/transitions";
 import { scheduleWriteBack, writesBack } from "./write-back-due.server";
 
-export type FixResult<E = never> = { ok: true; retried?: boolean } | { ok: false; reason: "not_found" | "not_allowed" } | { ok: false; reason: "invalid"; errors: E };
+export type FixResult<E = never> =
+  | { ok: true; retried?: boolean }
+  | { ok: false; reason: "not_found" | "not_allowed" }
+  | { ok: false; reason: "invalid"; errors: E };
 
-type Row = { state: string; remoteId: number | null; cancelledInShop: boolean; waybillId: number | null; isTest: boolean; leaseUntil: Date | null };
+type Row = {
+  state: string;
+  remoteId: number | null;
+  cancelledInShop: boolean;
+  waybillId: number | null;
+  isTest: boolean;
+  leaseUntil: Date | null;
+};
 
 const free = (now: Date) => ({ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
 
@@ -26,11 +36,21 @@ export function mayClose(row: Row): boolean {
 
 /** Setting the buyer: only while nothing was created at the service, for a Shopify order's invoice. */
 export function mayOverrideBuyer(row: Row): boolean {
-  return row.remoteId === null && row.waybillId === null && !row.isTest && !row.cancelledInShop && (CLOSABLE_STATES as string[]).includes(row.state);
+  return (
+    row.remoteId === null &&
+    row.waybillId === null &&
+    !row.isTest &&
+    !row.cancelledInShop &&
+    (CLOSABLE_STATES as string[]).includes(row.state)
+  );
 }
 
 /** The Shopify order carries the invoice's state (app/write-back): a close or a reopen is written to it too. */
-async function orderCarries(row: { id: string; shopDomain: string; orderId: string; state: string; isTest: boolean; waybillId: number | null }, state: string, now: Date) {
+async function orderCarries(
+  row: { id: string; shopDomain: string; orderId: string; state: string; isTest: boolean; waybillId: number | null },
+  state: string,
+  now: Date,
+) {
   if (!writesBack(row, state, true)) return;
   await scheduleWriteBack(prisma, row.id, row.shopDomain, now);
   await signalWork();
@@ -45,7 +65,12 @@ async function rowOf(shop: string, id: string) {
  * tax office, and why). An invoice needing attention is retried at once with it, from the order as it stands in
  * Shopify (read again before the post); a waiting one keeps waiting for its trigger.
  */
-export async function setBuyerOverride(shop: string, id: string, form: Record<string, unknown>, now = new Date()): Promise<FixResult<BuyerOverrideErrors>> {
+export async function setBuyerOverride(
+  shop: string,
+  id: string,
+  form: Record<string, unknown>,
+  now = new Date(),
+): Promise<FixResult<BuyerOverrideErrors>> {
   const row = await rowOf(shop, id);
   if (!row) return { ok: false, reason: "not_found" };
   if (!mayOverrideBuyer(row)) return { ok: false, reason: "not_allowed" };
@@ -56,12 +81,23 @@ export async function setBuyerOverride(shop: string, id: string, form: Record<st
     where: { id, shopDomain: shop, state: row.state, remoteId: null, ...free(now) },
     data: {
       buyerOverride: checked.override as unknown as Prisma.InputJsonValue,
-      ...(retry ? { state: nextState(row.state as InvoiceState, "merchant_retry"), nextAttemptAt: now, problems: [], lastError: null, attempts: Math.min(row.attempts, 1), refreshOrder: true } : {}),
+      ...(retry
+        ? {
+            state: nextState(row.state as InvoiceState, "merchant_retry"),
+            nextAttemptAt: now,
+            problems: [],
+            lastError: null,
+            attempts: Math.min(row.attempts, 1),
+            refreshOrder: true,
+          }
+        : {}),
     },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   const { reason, at: _at, ...buyer } = checked.override;
-  await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "buyer_override", at: now, message: reason, data: { buyer, retried: retry, reason } } });
+  await prisma.invoiceEvent.create({
+    data: { invoiceId: id, type: "buyer_override", at: now, message: reason, data: { buyer, retried: retry, reason } },
+  });
   if (retry) await signalWork();
   return { ok: true, retried: retry };
 }
@@ -71,7 +107,10 @@ export async function removeBuyerOverride(shop: string, id: string, now = new Da
   const row = await rowOf(shop, id);
   if (!row) return { ok: false, reason: "not_found" };
   if (!mayOverrideBuyer(row) || !buyerOverrideFrom(row.buyerOverride)) return { ok: false, reason: "not_allowed" };
-  const updated = await prisma.invoice.updateMany({ where: { id, shopDomain: shop, state: row.state, remoteId: null, ...free(now) }, data: { buyerOverride: dbNull() } });
+  const updated = await prisma.invoice.updateMany({
+    where: { id, shopDomain: shop, state: row.state, remoteId: null, ...free(now) },
+    data: { buyerOverride: dbNull() },
+  });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "buyer_override_removed", at: now } });
   return { ok: true };
@@ -80,7 +119,9 @@ export async function removeBuyerOverride(shop: string, id: string, now = new Da
 export type CloseErrors = Partial<Record<"serial" | "reason", "required" | "serial_format" | "too_long">>;
 
 /** The close as the form posts it: "panel" with the serial number GİB gave it, "not_needed" with a reason. */
-export function checkClose(form: Record<string, unknown>): { ok: true; as: Closure["as"]; serial?: string; reason?: string } | { ok: false; errors: CloseErrors } | null {
+export function checkClose(
+  form: Record<string, unknown>,
+): { ok: true; as: Closure["as"]; serial?: string; reason?: string } | { ok: false; errors: CloseErrors } | null {
   const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string).trim() : "");
   if (form.as === "panel") {
     const serial = text("serial").toUpperCase().replace(/\s+/g, "");
@@ -100,7 +141,12 @@ export function checkClose(form: Record<string, unknown>): { ok: true; as: Closu
 }
 
 /** Closes the invoice by hand; the app does nothing more for it until it is reopened. */
-export async function closeInvoice(shop: string, id: string, form: Record<string, unknown>, now = new Date()): Promise<FixResult<CloseErrors>> {
+export async function closeInvoice(
+  shop: string,
+  id: string,
+  form: Record<string, unknown>,
+  now = new Date(),
+): Promise<FixResult<CloseErrors>> {
   const row = await rowOf(shop, id);
   if (!row) return { ok: false, reason: "not_found" };
   if (!mayClose(row)) return { ok: false, reason: "not_allowed" };
@@ -108,7 +154,13 @@ export async function closeInvoice(shop: string, id: string, form: Record<string
   if (!checked) return { ok: false, reason: "not_allowed" };
   if (!checked.ok) return { ok: false, reason: "invalid", errors: checked.errors };
   const closed = nextState(row.state as InvoiceState, "close");
-  const closure: Closure = { as: checked.as, from: row.state as InvoiceState, at: now.toISOString(), ...(checked.serial ? { serial: checked.serial } : {}), ...(checked.reason ? { reason: checked.reason } : {}) };
+  const closure: Closure = {
+    as: checked.as,
+    from: row.state as InvoiceState,
+    at: now.toISOString(),
+    ...(checked.serial ? { serial: checked.serial } : {}),
+    ...(checked.reason ? { reason: checked.reason } : {}),
+  };
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, state: row.state, ...free(now) },
     data: { state: closed, nextAttemptAt: null, closure: closure as unknown as Prisma.InputJsonValue },
@@ -116,7 +168,17 @@ export async function closeInvoice(shop: string, id: string, form: Record<string
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await orderCarries(row, closed, now);
   await prisma.invoiceEvent.create({
-    data: { invoiceId: id, type: "closed", at: now, message: checked.reason ?? null, data: { as: checked.as, ...(checked.serial ? { serial: checked.serial } : {}), ...(checked.reason ? { reason: checked.reason } : {}) } },
+    data: {
+      invoiceId: id,
+      type: "closed",
+      at: now,
+      message: checked.reason ?? null,
+      data: {
+        as: checked.as,
+        ...(checked.serial ? { serial: checked.serial } : {}),
+        ...(checked.reason ? { reason: checked.reason } : {}),
+      },
+    },
   });
   return { ok: true };
 }
@@ -129,9 +191,14 @@ export async function reopenInvoice(shop: string, id: string, now = new Date()):
   const reopened = transition(row.state as InvoiceState, "reopen", { closedFrom: closure?.from });
   if (!reopened.ok || !closure) return { ok: false, reason: "not_allowed" };
   const back = reopened.to;
-  const updated = await prisma.invoice.updateMany({ where: { id, shopDomain: shop, state: row.state }, data: { state: back, nextAttemptAt: null, closure: dbNull() } });
+  const updated = await prisma.invoice.updateMany({
+    where: { id, shopDomain: shop, state: row.state },
+    data: { state: back, nextAttemptAt: null, closure: dbNull() },
+  });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await orderCarries(row, back, now);
-  await prisma.invoiceEvent.create({ data: { invoiceId: id, type: "reopened", at: now, data: { state: back, was: closure.as } } });
+  await prisma.invoiceEvent.create({
+    data: { invoiceId: id, type: "reopened", at: now, data: { state: back, was: closure.as } },
+  });
   return { ok: true };
 }

@@ -35,13 +35,16 @@ export function historyDetail(event: HistoryEvent, ctx: HistoryContext): string 
   const { locale } = ctx;
   const data = event.data ?? {};
   const t = (key: MessageKey, params: Record<string, string | number> = {}) => translate(locale, key, params);
-  const when = (iso: unknown) => (text(iso) && !Number.isNaN(Date.parse(iso as string)) ? formatDateTime(iso as string, locale, ctx.timezone) : null);
+  const when = (iso: unknown) =>
+    text(iso) && !Number.isNaN(Date.parse(iso as string)) ? formatDateTime(iso as string, locale, ctx.timezone) : null;
   const note = text(data.note);
   if (note) {
     const noted = translateKey(locale, `history.note.${note}`, "");
     if (noted) {
       const remoteId = number(data.remoteId) ?? number(data.testInvoice);
-      return noted.replace("{remoteId}", remoteId === null ? "—" : String(remoteId)).replace("{serial}", text(data.testSerial) ?? "—");
+      return noted
+        .replace("{remoteId}", remoteId === null ? "—" : String(remoteId))
+        .replace("{serial}", text(data.testSerial) ?? "—");
     }
   }
   switch (event.type) {
@@ -81,7 +84,10 @@ export function historyDetail(event: HistoryEvent, ctx: HistoryContext): string 
     case "closed": {
       const reason = text(data.reason) ?? event.message;
       const serial = text(data.serial);
-      const parts = [serial ? t("history.closedSerial", { serial }) : null, reason ? t("fix.buyer.reason", { reason }) : null].filter(Boolean);
+      const parts = [
+        serial ? t("history.closedSerial", { serial }) : null,
+        reason ? t("fix.buyer.reason", { reason }) : null,
+      ].filter(Boolean);
       return parts.length ? parts.join(" · ") : null;
     }
     case "callback":

@@ -130,8 +130,10 @@ interface DeadlineContext {
 function filterWhere(shop: string, filters: InvoiceListFilters, timezone: string, context: DeadlineContext) {
   const orderCreatedAt: { gte?: Date; lt?: Date } = {};
   if (filters.from) orderCreatedAt.gte = DateTime.fromISO(filters.from, { zone: timezone }).startOf("day").toJSDate();
-  if (filters.to) orderCreatedAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
-  const chosen: string[] | null = filters.state === "in_flight" ? IN_FLIGHT_STATES : filters.state ? [filters.state] : null;
+  if (filters.to)
+    orderCreatedAt.lt = DateTime.fromISO(filters.to, { zone: timezone }).plus({ days: 1 }).startOf("day").toJSDate();
+  const chosen: string[] | null =
+    filters.state === "in_flight" ? IN_FLIGHT_STATES : filters.state ? [filters.state] : null;
   let states = chosen;
   if (filters.deadline === "near") {
     // The states whose clock runs (within the tab chosen), ordered before the bound: an index range like the rest.
@@ -162,12 +164,19 @@ const startsWith = (prefix: string) => ({ gte: prefix, lt: `${prefix}\uffff` });
  */
 export function searchWhere(q: string) {
   const orderNumber = /^#?(\d+)$/.exec(q);
-  if (orderNumber) return { OR: [{ orderName: startsWith(`#${orderNumber[1]}`) }, { orderName: startsWith(orderNumber[1]) }] };
+  if (orderNumber)
+    return { OR: [{ orderName: startsWith(`#${orderNumber[1]}`) }, { orderName: startsWith(orderNumber[1]) }] };
   if (/^[A-Za-z0-9]{3}\d{4,}$/.test(q)) return { serialNumber: startsWith(q.toUpperCase()) };
   // The name is matched folded (case, Turkish letters, punctuation: app/i18n/search-fold.ts), so `%` and `_` never reach
   // LIKE; what folds to nothing matches no name.
   const name = foldForSearch(q);
-  return { OR: [...(name ? [{ customerSearch: { contains: name } }] : []), { orderName: startsWith(q) }, { serialNumber: startsWith(q.toUpperCase()) }] };
+  return {
+    OR: [
+      ...(name ? [{ customerSearch: { contains: name } }] : []),
+      { orderName: startsWith(q) },
+      { serialNumber: startsWith(q.toUpperCase()) },
+    ],
+  };
 }
 
 const listSelect = {
@@ -204,8 +213,14 @@ export async function listInvoices(
   // PostgreSQL seek in the index; the NOT excludes the cursor row and its ties on the other side of the id.
   const cursorWhere = cursor
     ? backwards
-      ? { orderCreatedAt: { gte: cursor.orderCreatedAt }, NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { lte: cursor.id } } }
-      : { orderCreatedAt: { lte: cursor.orderCreatedAt }, NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { gte: cursor.id } } }
+      ? {
+          orderCreatedAt: { gte: cursor.orderCreatedAt },
+          NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { lte: cursor.id } },
+        }
+      : {
+          orderCreatedAt: { lte: cursor.orderCreatedAt },
+          NOT: { orderCreatedAt: cursor.orderCreatedAt, id: { gte: cursor.id } },
+        }
     : {};
   const direction = backwards ? "asc" : "desc";
   const found = await prisma.invoice.findMany({
@@ -235,7 +250,10 @@ export async function listInvoices(
 }
 
 /** A row's deadline when it is near or past (a running one far off says nothing in the list). */
-function nearDeadline(row: { state: string; orderCreatedAt: Date; isTest: boolean }, context: DeadlineContext): InvoiceListRow["deadline"] {
+function nearDeadline(
+  row: { state: string; orderCreatedAt: Date; isTest: boolean },
+  context: DeadlineContext,
+): InvoiceListRow["deadline"] {
   const deadline = runningDeadline(row, context.trigger);
   if (!deadline) return null;
   const status = deadlineStatus(deadline, context.now);
@@ -244,7 +262,9 @@ function nearDeadline(row: { state: string; orderCreatedAt: Date; isTest: boolea
 
 /** How many of the shop's invoices are not issued yet with their deadline within 48 h or past (the home banner). */
 async function countNearDeadline(shop: string, context: DeadlineContext): Promise<number> {
-  return prisma.invoice.count({ where: filterWhere(shop, { state: null, from: null, to: null, q: null, deadline: "near" }, "UTC", context) });
+  return prisma.invoice.count({
+    where: filterWhere(shop, { state: null, from: null, to: null, q: null, deadline: "near" }, "UTC", context),
+  });
 }
 
 export interface DashboardCounts {
@@ -264,13 +284,24 @@ export async function dashboardCounts(shop: string, timezone: string, now = new 
     prisma.invoice.count({ where: { shopDomain: shop, createdAt: { gte: startOfToday }, ...LIVE_ONLY } }),
     prisma.invoice.groupBy({
       by: ["state"],
-      where: { shopDomain: shop, state: { in: [...IN_FLIGHT_STATES, STATE.needs_attention, STATE.failed] }, ...LIVE_ONLY },
+      where: {
+        shopDomain: shop,
+        state: { in: [...IN_FLIGHT_STATES, STATE.needs_attention, STATE.failed] },
+        ...LIVE_ONLY,
+      },
       _count: { _all: true },
     }),
   ]);
   const count = (states: InvoiceState[]) =>
-    byState.filter((group) => states.includes(group.state as InvoiceState)).reduce((sum, group) => sum + group._count._all, 0);
-  return { today, inFlight: count(IN_FLIGHT_STATES), needsAttention: count([STATE.needs_attention]), failed: count([STATE.failed]) };
+    byState
+      .filter((group) => states.includes(group.state as InvoiceState))
+      .reduce((sum, group) => sum + group._count._all, 0);
+  return {
+    today,
+    inFlight: count(IN_FLIGHT_STATES),
+    needsAttention: count([STATE.needs_attention]),
+    failed: count([STATE.failed]),
+  };
 }
 
 export interface Onboarding {
@@ -291,7 +322,14 @@ interface ShopFacts {
   timezone: string;
   /** When the shop's invoices are issued (paid, fulfilled, manual): which states' deadline clocks run. */
   trigger: string;
-  settings: { apiKeyEncrypted: string | null; saleChannelId: number | null; testMode: boolean; dummyIntegrationId: number | null; invoiceIntegrationId: number | null; accountProblem?: string | null } | null;
+  settings: {
+    apiKeyEncrypted: string | null;
+    saleChannelId: number | null;
+    testMode: boolean;
+    dummyIntegrationId: number | null;
+    invoiceIntegrationId: number | null;
+    accountProblem?: string | null;
+  } | null;
 }
 
 /** The shop's time zone and the connection fields the checklist needs, in one query. */
@@ -300,10 +338,24 @@ async function shopFacts(shop: string): Promise<ShopFacts> {
     where: { domain: shop },
     select: {
       timezone: true,
-      settings: { select: { apiKeyEncrypted: true, saleChannelId: true, testMode: true, dummyIntegrationId: true, invoiceIntegrationId: true, accountProblem: true, trigger: true } },
+      settings: {
+        select: {
+          apiKeyEncrypted: true,
+          saleChannelId: true,
+          testMode: true,
+          dummyIntegrationId: true,
+          invoiceIntegrationId: true,
+          accountProblem: true,
+          trigger: true,
+        },
+      },
     },
   });
-  return { timezone: zoneOrTurkey(row?.timezone), trigger: row?.settings?.trigger ?? DEFAULT_TRIGGER, settings: row?.settings ?? null };
+  return {
+    timezone: zoneOrTurkey(row?.timezone),
+    trigger: row?.settings?.trigger ?? DEFAULT_TRIGGER,
+    settings: row?.settings ?? null,
+  };
 }
 
 /** What is still missing before the shop's invoices flow: the checklist shown instead of an empty table. */
@@ -316,7 +368,10 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
       select: { state: true },
     }),
     // A real order already invoiced proves the connection as well as a test invoice does.
-    prisma.invoice.findFirst({ where: { shopDomain: shop, state: STATE.completed, isTest: false }, select: { id: true } }),
+    prisma.invoice.findFirst({
+      where: { shopDomain: shop, state: STATE.completed, isTest: false },
+      select: { id: true },
+    }),
   ]);
   const apiKey = Boolean(settings?.apiKeyEncrypted);
   const saleChannel = Boolean(settings?.saleChannelId);
@@ -325,9 +380,16 @@ export async function onboarding(shop: string, facts?: ShopFacts): Promise<Onboa
   const integration = testMode ? dummyIntegration : Boolean(settings?.invoiceIntegrationId);
   const testInvoice = test?.state ?? null;
   const proven = testInvoice === STATE.completed || real !== null;
-  return { apiKey, saleChannel, integration, dummyIntegration, testInvoice, testMode, complete: apiKey && saleChannel && integration && proven };
+  return {
+    apiKey,
+    saleChannel,
+    integration,
+    dummyIntegration,
+    testInvoice,
+    testMode,
+    complete: apiKey && saleChannel && integration && proven,
+  };
 }
-
 
 /** The shop's IANA time zone (for "today" and the date filter); Istanbul when the row is missing. */
 export async function shopTimezone(shop: string): Promise<string> {
@@ -352,11 +414,17 @@ export interface InvoicesPageData {
 }
 
 /** Everything the invoices page shows, in one call for the loader. */
-export async function loadInvoicesPage(shop: string, search: URLSearchParams, now = new Date()): Promise<InvoicesPageData> {
+export async function loadInvoicesPage(
+  shop: string,
+  search: URLSearchParams,
+  now = new Date(),
+): Promise<InvoicesPageData> {
   const params = parseListParams(search);
   const facts = await shopFacts(shop);
   const timezone = facts.timezone;
-  const filtered = Boolean(params.state || params.from || params.to || params.q || params.deadline || params.after || params.before);
+  const filtered = Boolean(
+    params.state || params.from || params.to || params.q || params.deadline || params.after || params.before,
+  );
   const live = facts.settings !== null && !facts.settings.testMode;
   const context = { trigger: facts.trigger, now };
   const [page, counts, steps, any, testInvoicesToIssue, nearDeadlines] = await Promise.all([

@@ -19,7 +19,15 @@ export async function orderInvoice(shop: string, orderId: string): Promise<Order
   if (!numeric) return null;
   const row = await prisma.invoice.findUnique({
     where: { shopDomain_orderId: { shopDomain: shop, orderId: numeric } },
-    select: { id: true, state: true, documentKind: true, serialNumber: true, pdfUrl: true, isTest: true, postedInTestMode: true },
+    select: {
+      id: true,
+      state: true,
+      documentKind: true,
+      serialNumber: true,
+      pdfUrl: true,
+      isTest: true,
+      postedInTestMode: true,
+    },
   });
   return row
     ? {

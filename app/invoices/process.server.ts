@@ -6,7 +6,12 @@ import { hot } from "../db.server";
 import type { JobInvoice, JobRow } from "../db/hot.server";
 import { logger } from "../logger.server";
 import { connectionFrom, type Connection, type ConnectionProblem } from "../settings/settings.server";
-import { InvoicingClient, settleUnknownCreate, settleWaybillCreate, type PostedWith } from "../invoicing-service/client";
+import {
+  InvoicingClient,
+  settleUnknownCreate,
+  settleWaybillCreate,
+  type PostedWith,
+} from "../invoicing-service/client";
 import {
   AuthenticationError,
   BlockedError,
@@ -33,7 +38,16 @@ import type { ClaimedRow } from "./claim.server";
 import { signalWork } from "../jobs/signal.server";
 import type { EventType } from "./states";
 import { STATE, nextState, stateOf, targetOf, type InvoiceState } from "../invoice-state/transitions";
-import { changesInvoice, handlingWithoutChange, refreshEditedOrder, refundsOf, standing, storedRefunds, type ReadOrder, type RefundRow } from "../after-sale/before-posting.server";
+import {
+  changesInvoice,
+  handlingWithoutChange,
+  refreshEditedOrder,
+  refundsOf,
+  standing,
+  storedRefunds,
+  type ReadOrder,
+  type RefundRow,
+} from "../after-sale/before-posting.server";
 import { orderAsItStands } from "../orders/refunds";
 import { writeBackStart, writesBack } from "./write-back-due.server";
 import { reasonOf, type FailureReason } from "./event-data";
@@ -47,7 +61,11 @@ export interface ProcessDeps {
   appUrl: string;
   clientFor?: (
     connection: Connection,
-  ) => Pick<InvoicingClient, "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"> & Partial<Pick<InvoicingClient, "deleteInvoice" | "listInvoiceIntegrations">>;
+  ) => Pick<
+    InvoicingClient,
+    "createInvoice" | "getInvoice" | "findInvoicesByOrderId" | "createInvoiceFromWaybill" | "getWaybill"
+  > &
+    Partial<Pick<InvoicingClient, "deleteInvoice" | "listInvoiceIntegrations">>;
   random?: () => number;
   /** Reads an edited order again before it is invoiced; default: the Admin API (app/shopify readOrder). */
   readOrder?: ReadOrder;
@@ -114,7 +132,10 @@ async function work(row: Row, facts: Facts, deps: ProcessDeps, log: typeof logge
  * the order as it stands in Shopify now replaces the snapshot before the post. When Shopify cannot be read the stored
  * copy is posted, and the history says so. Either way the mark is cleared: one read per retry.
  */
-async function refreshOrder(row: Row, deps: ProcessDeps): Promise<{ row: Row; event: Outcome["events"][number] } | "lease_lost" | null> {
+async function refreshOrder(
+  row: Row,
+  deps: ProcessDeps,
+): Promise<{ row: Row; event: Outcome["events"][number] } | "lease_lost" | null> {
   if (!row.refreshOrder || row.waybillId !== null || row.isTest) return null;
   let fresh: unknown;
   let reason: string | null = null;
@@ -132,8 +153,14 @@ async function refreshOrder(row: Row, deps: ProcessDeps): Promise<{ row: Row; ev
   const snapshot = orderSnapshot(fresh);
   const envelope = parseEnvelope(fresh);
   const customerName = envelope.ok ? customerNameOf(envelope.envelope) : row.customerName;
-  if (!(await hot().updateLeased(row.id, row.leaseOwner!, { orderSnapshot: snapshot, customerName, refreshOrder: false }))) return "lease_lost";
-  return { row: { ...row, orderSnapshot: snapshot as Prisma.JsonValue, customerName }, event: { type: "order_read", data: json({ from: "shopify" }) } };
+  if (
+    !(await hot().updateLeased(row.id, row.leaseOwner!, { orderSnapshot: snapshot, customerName, refreshOrder: false }))
+  )
+    return "lease_lost";
+  return {
+    row: { ...row, orderSnapshot: snapshot as Prisma.JsonValue, customerName },
+    event: { type: "order_read", data: json({ from: "shopify" }) },
+  };
 }
 
 function missingSettingProblem(missing: ConnectionProblem): Problem {
@@ -161,7 +188,8 @@ function earlierPost(row: Row, connection: Connection, appUrl: string): PostedWi
 }
 
 type Settled = { record: InvoiceRecord | null; problem?: Problem };
-type Built = { ok: true; body: InvoiceRequest; paid: string | null; warnings: Problem[] } | { ok: false; problems: Problem[] };
+type Built =
+  { ok: true; body: InvoiceRequest; paid: string | null; warnings: Problem[] } | { ok: false; problems: Problem[] };
 
 /**
  * Where a row's invoice comes from: a Shopify order (POST /invoices, found again by its order id) or a waybill
@@ -183,7 +211,13 @@ interface PostSource {
   notFound?: Problem;
 }
 
-function orderSource(row: Row, client: Client, connection: Connection, deps: ProcessDeps, refunds: RefundRow[]): PostSource {
+function orderSource(
+  row: Row,
+  client: Client,
+  connection: Connection,
+  deps: ProcessDeps,
+  refunds: RefundRow[],
+): PostSource {
   const target: PostedWith = {
     saleChannelId: connection.saleChannelId,
     invoiceIntegrationId: connection.invoiceIntegrationId,
@@ -191,7 +225,9 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
     callbackUrl: callbackUrlFor(deps.appUrl, row.id),
   };
   return {
-    settleEarlier: async () => ({ record: await settleUnknownCreate(client, earlierPost(row, connection, deps.appUrl)) }),
+    settleEarlier: async () => ({
+      record: await settleUnknownCreate(client, earlierPost(row, connection, deps.appUrl)),
+    }),
     build(now, standing, company) {
       let order = standing;
       if (!order) {
@@ -202,7 +238,12 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
       }
       const mapped = mapOrderToInvoice(order, {
         settings: connection.mapping,
-        shop: { domain: row.shopDomain, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
+        shop: {
+          domain: row.shopDomain,
+          timezone: row.shop.timezone,
+          currency: row.shop.currency,
+          storefrontUrl: row.shop.storefrontUrl,
+        },
         now,
         saleChannelId: target.saleChannelId,
         invoiceIntegrationId: target.invoiceIntegrationId!,
@@ -218,7 +259,10 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
     create: (body) => client.createInvoice(body),
     afterRefusal: (error) =>
       error instanceof DuplicateOrderError
-        ? { settle: async () => ({ record: await settleUnknownCreate(client, target) }), unresolved: problem("service.duplicate_unresolved") }
+        ? {
+            settle: async () => ({ record: await settleUnknownCreate(client, target) }),
+            unresolved: problem("service.duplicate_unresolved"),
+          }
         : null,
   };
 }
@@ -229,12 +273,20 @@ function orderSource(row: Row, client: Client, connection: Connection, deps: Pro
  * the waybill was invoiced elsewhere (the panel, another app), which the merchant must know
  * (docs/decisions/0013-invoices-from-waybills.md).
  */
-function waybillSource(row: Row, waybillId: number, client: Client, connection: Connection, deps: ProcessDeps): PostSource {
+function waybillSource(
+  row: Row,
+  waybillId: number,
+  client: Client,
+  connection: Connection,
+  deps: ProcessDeps,
+): PostSource {
   const callbackUrl = callbackUrlFor(deps.appUrl, row.id);
   const settle = (invoiceIntegrationId: number | null) => async (): Promise<Settled> => {
     const found = await settleWaybillCreate(client, { waybillId, callbackUrl, invoiceIntegrationId });
     if (found.record) return { record: found.record };
-    return found.takenBy ? { record: null, problem: problem("waybill.already_invoiced", { waybillId, invoiceId: found.takenBy }) } : { record: null };
+    return found.takenBy
+      ? { record: null, problem: problem("waybill.already_invoiced", { waybillId, invoiceId: found.takenBy }) }
+      : { record: null };
   };
   return {
     // An earlier attempt: what it was posted to; a refusal of this one: what it is posted to now.
@@ -252,7 +304,9 @@ function waybillSource(row: Row, waybillId: number, client: Client, connection: 
         callbackUrl,
       });
       if (!built.ok) {
-        const details = Object.entries(built.errors).map(([field, e]) => `${field}: ${e.code}`).join("; ");
+        const details = Object.entries(built.errors)
+          .map(([field, e]) => `${field}: ${e.code}`)
+          .join("; ");
         return { ok: false, problems: [problem("waybill.form_invalid", { details })] };
       }
       return { ok: true, body: built.body, paid: built.totals.grand_total, warnings: [] };
@@ -272,30 +326,67 @@ function waybillSource(row: Row, waybillId: number, client: Client, connection: 
   };
 }
 
-async function post(row: Row, facts: Facts, client: Client, connection: Connection, deps: ProcessDeps, log: typeof logger): Promise<Outcome> {
+async function post(
+  row: Row,
+  facts: Facts,
+  client: Client,
+  connection: Connection,
+  deps: ProcessDeps,
+  log: typeof logger,
+): Promise<Outcome> {
   // Nothing is posted for a shop that uninstalled the app: the row waits (queued, not due) and resumes when
   // the shop installs again (app/shops/shops.server.ts recordShop).
   if (row.shop.uninstalledAt) {
-    return { data: { state: targetOf("uninstalled"), nextAttemptAt: null }, events: [{ type: "waiting", message: "the app is uninstalled; waits until the shop installs it again", data: { note: "uninstalled" } }] };
+    return {
+      data: { state: targetOf("uninstalled"), nextAttemptAt: null },
+      events: [
+        {
+          type: "waiting",
+          message: "the app is uninstalled; waits until the shop installs it again",
+          data: { note: "uninstalled" },
+        },
+      ],
+    };
   }
   if (row.cancelledInShop && row.attempts === 0) {
-    return { data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify before posting", data: { note: "cancelled_before_post" } }] };
+    return {
+      data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },
+      events: [
+        {
+          type: "cancelled",
+          message: "order cancelled in Shopify before posting",
+          data: { note: "cancelled_before_post" },
+        },
+      ],
+    };
   }
   const now = deps.now();
   // An order edited since its snapshot is read again first: the invoice shows the order as it stands.
   if (row.waybillId === null && facts.unreadEdits) {
     const refreshed = await refreshEditedOrder(row, deps.readOrder ?? readOrderFromShopify, now);
-    if (!refreshed.ok) return shopifyReadWaits(row, deps, "order.edited_unread", "order_unread", `order edited in Shopify; reading it again failed (${refreshed.reason})`, refreshed.reason);
+    if (!refreshed.ok)
+      return shopifyReadWaits(
+        row,
+        deps,
+        "order.edited_unread",
+        "order_unread",
+        `order edited in Shopify; reading it again failed (${refreshed.reason})`,
+        refreshed.reason,
+      );
     if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
   }
   const refunds = row.waybillId === null ? await refundsOf(row.shopDomain, row.orderId) : [];
-  const source = row.waybillId !== null ? waybillSource(row, row.waybillId, client, connection, deps) : orderSource(row, client, connection, deps, refunds);
+  const source =
+    row.waybillId !== null
+      ? waybillSource(row, row.waybillId, client, connection, deps)
+      : orderSource(row, client, connection, deps, refunds);
   let attempted = row;
   // An earlier attempt may have reached the service (timeout, crash mid-post): ask before posting again, for
   // exactly what it was posted with. This pass counts as an attempt before its first request, so a lookup that
   // keeps failing ends like a post that does.
   if (row.attempts > 0) {
-    if (!(await hot().updateLeased(row.id, row.leaseOwner!, {}, { incrementAttempts: true }))) return { data: {}, events: [] };
+    if (!(await hot().updateLeased(row.id, row.leaseOwner!, {}, { incrementAttempts: true })))
+      return { data: {}, events: [] };
     attempted = { ...row, attempts: row.attempts + 1 };
     try {
       const settled = await source.settleEarlier();
@@ -305,7 +396,16 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       return failedAttempt(attempted, error, deps, log);
     }
     if (row.cancelledInShop) {
-      return { data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null }, events: [{ type: "cancelled", message: "order cancelled in Shopify; the service has no invoice for it", data: { note: "cancelled_nothing_at_service" } }] };
+      return {
+        data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },
+        events: [
+          {
+            type: "cancelled",
+            message: "order cancelled in Shopify; the service has no invoice for it",
+            data: { note: "cancelled_nothing_at_service" },
+          },
+        ],
+      };
     }
   }
 
@@ -314,7 +414,13 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   if (asItStands?.nothingLeft) {
     return {
       data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },
-      events: [{ type: "cancelled", message: "order fully refunded in Shopify before it was invoiced; no invoice", data: { note: "refunded_before_invoice" } }],
+      events: [
+        {
+          type: "cancelled",
+          message: "order fully refunded in Shopify before it was invoiced; no invoice",
+          data: { note: "refunded_before_invoice" },
+        },
+      ],
       refunds: [{ ids: refunds.filter((r) => r.handling === null).map((r) => r.refundId), handling: "no_invoice" }],
     };
   }
@@ -326,8 +432,21 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
   // A B2B order is invoiced to its company as Shopify holds it now (not for the settings page's test invoices).
   let company: Extract<BuyerCompany, { company: unknown }> | undefined;
   if (asItStands && !row.isTest) {
-    const found = await buyerCompany(row.shopDomain, asItStands.order, connection.mapping.companyTaxOfficeMetafield, deps.readCompany);
-    if ("unread" in found) return shopifyReadWaits(row, deps, "customer.company_unread", "company_unread", `reading the order's B2B company failed (${found.unread})`, found.unread);
+    const found = await buyerCompany(
+      row.shopDomain,
+      asItStands.order,
+      connection.mapping.companyTaxOfficeMetafield,
+      deps.readCompany,
+    );
+    if ("unread" in found)
+      return shopifyReadWaits(
+        row,
+        deps,
+        "customer.company_unread",
+        "company_unread",
+        `reading the order's B2B company failed (${found.unread})`,
+        found.unread,
+      );
     company = found;
   }
   const mapped = source.build(now, asItStands?.order, company);
@@ -360,7 +479,9 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
       ...created(attempted, record, deps, "posted", mapped.paid),
       refunds: [
         { ids: known.filter(changesInvoice).map((r) => r.refundId), handling: "before_invoice" },
-        ...known.filter((r) => !changesInvoice(r)).map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) })),
+        ...known
+          .filter((r) => !changesInvoice(r))
+          .map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) })),
       ],
     };
   } catch (error) {
@@ -382,10 +503,20 @@ async function post(row: Row, facts: Facts, client: Client, connection: Connecti
 }
 
 /** The service holds the invoice now: store its id and what it says, and read it again later. */
-function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "posted" | "settled", paid: string | null): Outcome {
+function created(
+  row: Row,
+  record: InvoiceRecord,
+  deps: ProcessDeps,
+  how: "posted" | "settled",
+  paid: string | null,
+): Outcome {
   const applied = applyRecord(row, record, deps);
   const events: Outcome["events"] = [
-    { type: how, message: `invoice ${record.id} at the service`, data: { remoteId: record.id, grandTotal: record.grand_total ?? null } },
+    {
+      type: how,
+      message: `invoice ${record.id} at the service`,
+      data: { remoteId: record.id, grandTotal: record.grand_total ?? null },
+    },
     ...applied.events,
   ];
   const problems: Problem[] = [];
@@ -393,7 +524,12 @@ function created(row: Row, record: InvoiceRecord, deps: ProcessDeps, how: "poste
     problems.push(problem("invoice.total_mismatch", { remote: record.grand_total, paid }, "warning"));
   }
   return {
-    data: { ...applied.data, remoteId: record.id, syncAttempts: 0, ...(problems.length ? { problems: json(problems) } : {}) },
+    data: {
+      ...applied.data,
+      remoteId: record.id,
+      syncAttempts: 0,
+      ...(problems.length ? { problems: json(problems) } : {}),
+    },
     events,
     teamId: applied.teamId,
   };
@@ -409,7 +545,11 @@ async function sync(row: Row, facts: Facts, client: Client, deps: ProcessDeps): 
       const syncAttempts = row.syncAttempts + 1;
       if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.status_unknown")], applied.data);
       return {
-        data: { ...applied.data, syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)) },
+        data: {
+          ...applied.data,
+          syncAttempts,
+          nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random)),
+        },
         events: applied.events,
         teamId: applied.teamId,
       };
@@ -425,7 +565,18 @@ async function sync(row: Row, facts: Facts, client: Client, deps: ProcessDeps): 
     const delay = delayHonouringRetryAfter(syncDelayMs(syncAttempts, deps.random), retryAfterMs);
     return {
       data: { syncAttempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: describe(error) },
-      events: [{ type: "retry", message: `status read failed: ${describe(error)}`, data: { syncAttempts, delayMs: delay, nextAttemptAt: new Date(deps.now().getTime() + delay).toISOString(), reason: json(reasonOf(error)) } }],
+      events: [
+        {
+          type: "retry",
+          message: `status read failed: ${describe(error)}`,
+          data: {
+            syncAttempts,
+            delayMs: delay,
+            nextAttemptAt: new Date(deps.now().getTime() + delay).toISOString(),
+            reason: json(reasonOf(error)),
+          },
+        },
+      ],
     };
   }
 }
@@ -439,7 +590,13 @@ const WITHDRAWABLE = new Set(["pending", "failed"]);
  * is posted again for the kept lines. Formalised already: the refunds go to the invoice page's after-sale view.
  * Null when there is nothing to do here (the ordinary status read goes on).
  */
-async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord, client: Client, deps: ProcessDeps): Promise<Outcome | null> {
+async function afterSaleAtService(
+  row: Row,
+  facts: Facts,
+  record: InvoiceRecord,
+  client: Client,
+  deps: ProcessDeps,
+): Promise<Outcome | null> {
   if (row.waybillId !== null || row.state === STATE.cancelled) return null;
   const refunds = await refundsOf(row.shopDomain, row.orderId);
   const pending = refunds.filter((r) => r.handling === null);
@@ -447,7 +604,10 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
   const minor = pending.filter((r) => !changesInvoice(r));
   const withMinor = (outcome: Outcome): Outcome => ({
     ...outcome,
-    refunds: [...(outcome.refunds ?? []), ...minor.map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) }))],
+    refunds: [
+      ...(outcome.refunds ?? []),
+      ...minor.map((r) => ({ ids: [r.refundId], handling: handlingWithoutChange(r) })),
+    ],
   });
   const formal = record.formal_status ?? "";
   if (stateOf(record) === STATE.completed) {
@@ -456,7 +616,8 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
     const outcome = applyRecord(row, record, deps);
     return { ...outcome, refunds: [{ ids: pending.map((r) => r.refundId), handling: "after_formalisation" }] };
   }
-  if (!row.cancelledInShop && changing.length === 0) return minor.length ? withMinor(applyRecord(row, record, deps)) : null;
+  if (!row.cancelledInShop && changing.length === 0)
+    return minor.length ? withMinor(applyRecord(row, record, deps)) : null;
   if (!WITHDRAWABLE.has(formal)) return null; // being formalised right now: read again soon, decide then
   if (!client.deleteInvoice) return null;
   const nothingLeft = row.cancelledInShop || (standing(row.orderSnapshot, refunds)?.nothingLeft ?? false);
@@ -467,8 +628,17 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
       if (error instanceof InvoicingError && error.retry === "never") {
         // Refused: most likely formalised meanwhile. The next read shows it; the merchant sees why.
         return {
-          data: { nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(0, deps.random)), lastError: describe(error) },
-          events: [{ type: "after_sale", message: `deleting invoice ${record.id} was refused: ${describe(error)}`, data: { note: "delete_refused", remoteId: record.id, reason: json(reasonOf(error)) } }],
+          data: {
+            nextAttemptAt: new Date(deps.now().getTime() + syncDelayMs(0, deps.random)),
+            lastError: describe(error),
+          },
+          events: [
+            {
+              type: "after_sale",
+              message: `deleting invoice ${record.id} was refused: ${describe(error)}`,
+              data: { note: "delete_refused", remoteId: record.id, reason: json(reasonOf(error)) },
+            },
+          ],
         };
       }
       throw error; // transient: the status read's backoff applies (processClaimedRow counts it)
@@ -485,23 +655,50 @@ async function afterSaleAtService(row: Row, facts: Facts, record: InvoiceRecord,
     syncAttempts: 0,
     problems: json([]),
   };
-  const withdrawn = { type: "withdrawn" as const, message: `invoice ${record.id} deleted at the service before formalisation`, data: json({ remoteId: record.id, formalStatus: formal }) };
+  const withdrawn = {
+    type: "withdrawn" as const,
+    message: `invoice ${record.id} deleted at the service before formalisation`,
+    data: json({ remoteId: record.id, formalStatus: formal }),
+  };
   if (nothingLeft) {
     // The row closes: no worker looks at it again. A refund stored while the invoice was being deleted (orders/cancelled
     // stores the cancellation first, then the refunds it carries) is read again here and settled with it; the refund's
     // own path settles one that lands on the row once it is closed (app/after-sale/record.server.ts).
     const known = new Set(pending.map((r) => r.refundId));
-    const late = (await refundsOf(row.shopDomain, row.orderId)).filter((r) => r.handling === null && !known.has(r.refundId)).map((r) => r.refundId);
+    const late = (await refundsOf(row.shopDomain, row.orderId))
+      .filter((r) => r.handling === null && !known.has(r.refundId))
+      .map((r) => r.refundId);
     return withMinor({
       data: { ...cleared, state: nextState(row.state as InvoiceState, "withdraw"), nextAttemptAt: null },
-      events: [withdrawn, { type: "cancelled", message: row.cancelledInShop ? "order cancelled in Shopify; its invoice was deleted before formalisation" : "order fully refunded; its invoice was deleted before formalisation", data: { note: row.cancelledInShop ? "cancelled_withdrawn" : "refunded_withdrawn" } }],
+      events: [
+        withdrawn,
+        {
+          type: "cancelled",
+          message: row.cancelledInShop
+            ? "order cancelled in Shopify; its invoice was deleted before formalisation"
+            : "order fully refunded; its invoice was deleted before formalisation",
+          data: { note: row.cancelledInShop ? "cancelled_withdrawn" : "refunded_withdrawn" },
+        },
+      ],
       refunds: [{ ids: [...changing.map((r) => r.refundId), ...late], handling: "withdrawn" }],
     });
   }
   // Partially refunded: the same row is posted again, for the order as it stands (a fresh first attempt).
   return withMinor({
-    data: { ...cleared, state: nextState(row.state as InvoiceState, "reissue"), attempts: 0, nextAttemptAt: deps.now() },
-    events: [withdrawn, { type: "reissue", message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}`, data: { refunds: changing.length } }],
+    data: {
+      ...cleared,
+      state: nextState(row.state as InvoiceState, "reissue"),
+      attempts: 0,
+      nextAttemptAt: deps.now(),
+    },
+    events: [
+      withdrawn,
+      {
+        type: "reissue",
+        message: `re-issued for the kept lines after refund(s) ${changing.map((r) => r.refundId).join(", ")}`,
+        data: { refunds: changing.length },
+      },
+    ],
     refunds: [{ ids: changing.map((r) => r.refundId), handling: "reissued" }],
   });
 }
@@ -524,13 +721,32 @@ function companyListName(company: string, contact: string | null): { customerNam
  * What Shopify must say before the post (an edited order as it stands, a B2B order's company) could not be read: the
  * invoice waits, on the ordinary backoff, and says why; after the last try it needs attention.
  */
-function shopifyReadWaits(row: Row, deps: ProcessDeps, code: "order.edited_unread" | "customer.company_unread", kind: string, message: string, reason: string): Outcome {
+function shopifyReadWaits(
+  row: Row,
+  deps: ProcessDeps,
+  code: "order.edited_unread" | "customer.company_unread",
+  kind: string,
+  message: string,
+  reason: string,
+): Outcome {
   const attempts = row.attempts + 1;
   if (attempts >= RETRY.maxAttempts) return needsAttention([problem(code, { details: reason })]);
   const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));
   return {
-    data: { state: targetOf("retry"), attempts, nextAttemptAt, lastError: message, problems: json([problem(code, { details: reason }, "warning")]) },
-    events: [{ type: "retry", message: `${message}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind } } }],
+    data: {
+      state: targetOf("retry"),
+      attempts,
+      nextAttemptAt,
+      lastError: message,
+      problems: json([problem(code, { details: reason }, "warning")]),
+    },
+    events: [
+      {
+        type: "retry",
+        message: `${message}; next try ${nextAttemptAt.toISOString()}`,
+        data: { attempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind } },
+      },
+    ],
   };
 }
 
@@ -566,12 +782,18 @@ function applyRecord(row: Row, record: InvoiceRecord, deps: ProcessDeps): Outcom
     data.problems = json([problem("service.serial_invalid", { details: JSON.stringify(answered.slice(0, 40)) })]);
   }
   data.state = state;
-  data.nextAttemptAt = state === STATE.processing ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
+  data.nextAttemptAt =
+    state === STATE.processing ? new Date(deps.now().getTime() + syncDelayMs(row.syncAttempts, deps.random)) : null;
   if (state !== row.state || serial !== row.serialNumber) {
     events.push({
       type: "status",
       message: `${record.workflow_status ?? "?"} / ${record.formal_status ?? "?"}${serial ? ` · ${serial}` : ""}`,
-      data: { state, workflowStatus: record.workflow_status ?? null, formalStatus: record.formal_status ?? null, serialNumber: serial ?? null },
+      data: {
+        state,
+        workflowStatus: record.workflow_status ?? null,
+        formalStatus: record.formal_status ?? null,
+        serialNumber: serial ?? null,
+      },
     });
   }
   return { data, events, ...(record.team_id != null ? { teamId: record.team_id } : {}) };
@@ -582,7 +804,6 @@ function pickTotals(record: InvoiceRecord) {
   return { lines_total, discount_total, tax_total, extra_tax_total, grand_total };
 }
 
-
 function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof logger, notFound?: Problem): Outcome {
   if (error instanceof ValidationError) {
     const details = Object.entries(error.fieldErrors ?? {})
@@ -592,13 +813,22 @@ function failedAttempt(row: Row, error: unknown, deps: ProcessDeps, log: typeof 
   }
   if (error instanceof AuthenticationError) return needsAttention([problem("settings.api_key_rejected")]);
   if (error instanceof BlockedError) return needsAttention([problem("settings.base_url_not_allowed")]);
-  if (error instanceof NotFoundError) return needsAttention([notFound ?? problem("settings.not_found_at_service", { details: error.message })]);
+  if (error instanceof NotFoundError)
+    return needsAttention([notFound ?? problem("settings.not_found_at_service", { details: error.message })]);
   // Whatever else the client classes as never worth repeating (an unexpected 4xx, say) needs the merchant too.
   if (error instanceof InvoicingError && error.retry === "never") {
     return needsAttention([problem("service.rejected", { details: error.serviceMessage ?? error.message })]);
   }
   log.warn({ err: describe(error), attempts: row.attempts }, "posting failed; will retry");
-  return reschedule(row, deps, row.attempts, describe(error), error instanceof RateLimitedError ? error.retryAfterMs : undefined, undefined, reasonOf(error));
+  return reschedule(
+    row,
+    deps,
+    row.attempts,
+    describe(error),
+    error instanceof RateLimitedError ? error.retryAfterMs : undefined,
+    undefined,
+    reasonOf(error),
+  );
 }
 
 /** An unexpected failure counts as an attempt (of the post, or of the status read) and ends like any other. */
@@ -606,13 +836,28 @@ function unexpectedFailure(row: Row, deps: ProcessDeps, error: unknown): Outcome
   const reason = describe(error).slice(0, 500);
   if (row.remoteId !== null) {
     const syncAttempts = row.syncAttempts + 1;
-    if (syncAttempts >= SYNC.maxAttempts) return needsAttention([problem("invoice.unexpected_error", { attempts: syncAttempts, ...reasonParams({ kind: "unexpected" }) })], { syncAttempts, lastError: reason });
+    if (syncAttempts >= SYNC.maxAttempts)
+      return needsAttention(
+        [problem("invoice.unexpected_error", { attempts: syncAttempts, ...reasonParams({ kind: "unexpected" }) })],
+        { syncAttempts, lastError: reason },
+      );
     const nextAttemptAt = new Date(deps.now().getTime() + syncDelayMs(syncAttempts, deps.random));
-    return { data: { syncAttempts, nextAttemptAt, lastError: reason }, events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { syncAttempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind: "unexpected" } } }] };
+    return {
+      data: { syncAttempts, nextAttemptAt, lastError: reason },
+      events: [
+        {
+          type: "retry",
+          message: `${reason}; next try ${nextAttemptAt.toISOString()}`,
+          data: { syncAttempts, nextAttemptAt: nextAttemptAt.toISOString(), reason: { kind: "unexpected" } },
+        },
+      ],
+    };
   }
   // Absolute, not an increment: the pass may have counted itself already before it failed.
   const attempts = row.attempts + 1;
-  const outcome = reschedule(row, deps, attempts, reason, undefined, "invoice.unexpected_error", { kind: "unexpected" });
+  const outcome = reschedule(row, deps, attempts, reason, undefined, "invoice.unexpected_error", {
+    kind: "unexpected",
+  });
   return { ...outcome, data: { ...outcome.data, attempts } };
 }
 
@@ -627,15 +872,32 @@ function reschedule(
 ): Outcome {
   if (row.remoteId === null && attempts >= RETRY.maxAttempts) {
     return {
-      data: { state: targetOf("give_up"), nextAttemptAt: null, lastError: reason, problems: json([problem(giveUp, { attempts, ...reasonParams(cause) })]) },
-      events: [{ type: "error", message: `gave up after ${attempts} attempts: ${reason}`, data: { attempts, reason: json(cause) } }],
+      data: {
+        state: targetOf("give_up"),
+        nextAttemptAt: null,
+        lastError: reason,
+        problems: json([problem(giveUp, { attempts, ...reasonParams(cause) })]),
+      },
+      events: [
+        {
+          type: "error",
+          message: `gave up after ${attempts} attempts: ${reason}`,
+          data: { attempts, reason: json(cause) },
+        },
+      ],
     };
   }
   const delay = delayHonouringRetryAfter(retryDelayMs(Math.max(1, attempts), deps.random), retryAfterMs);
   const nextAttemptAt = new Date(deps.now().getTime() + delay);
   return {
     data: { state: row.remoteId === null ? targetOf("retry") : row.state, nextAttemptAt, lastError: reason },
-    events: [{ type: "retry", message: `${reason}; next try ${nextAttemptAt.toISOString()}`, data: { attempts, delayMs: delay, nextAttemptAt: nextAttemptAt.toISOString(), reason: json(cause) } }],
+    events: [
+      {
+        type: "retry",
+        message: `${reason}; next try ${nextAttemptAt.toISOString()}`,
+        data: { attempts, delayMs: delay, nextAttemptAt: nextAttemptAt.toISOString(), reason: json(cause) },
+      },
+    ],
   };
 }
 
@@ -652,7 +914,8 @@ function needsAttention(problems: Problem[], extra: Prisma.InvoiceUpdateManyMuta
 }
 
 function describe(error: unknown): string {
-  if (error instanceof InvoicingError) return `${error.kind}${error.status ? ` ${error.status}` : ""}: ${error.message}`;
+  if (error instanceof InvoicingError)
+    return `${error.kind}${error.status ? ` ${error.status}` : ""}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -660,7 +923,9 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
   // The row, its audit trail, the refunds handled, the order's write-back and the team learned change together, and
   // only while this worker still holds the lease: one transaction of prepared statements (app/db/hot.server.ts).
   const nextState = outcome.data.state as string | undefined;
-  const changed = nextState !== row.state || (outcome.data.serialNumber !== undefined && outcome.data.serialNumber !== row.serialNumber);
+  const changed =
+    nextState !== row.state ||
+    (outcome.data.serialNumber !== undefined && outcome.data.serialNumber !== row.serialNumber);
   const at = new Date();
   const { stored, rereadNow } = await hot().finishJob({
     id: row.id,
@@ -672,14 +937,18 @@ async function finish(row: Row, claim: ClaimedRow, outcome: Outcome, startedAt: 
       at,
       message: event.message ?? null,
       // Which worker reached the service: the audit trail of a multi-process deployment.
-      data: event.type === "posted" || event.type === "settled" ? { ...(event.data as object), worker: claim.leaseOwner } : event.data,
+      data:
+        event.type === "posted" || event.type === "settled"
+          ? { ...(event.data as object), worker: claim.leaseOwner }
+          : event.data,
     })),
     refunds: outcome.refunds ?? [],
     // The order carries the invoice's state (tags, metafields, Flow): a step of its own, due now, which can fail and
     // retry without ever touching this row (app/write-back/run.server.ts); it waits while write_orders is missing.
     writeBack: writesBack(row, nextState, changed) ? (scopes) => writeBackStart(scopes, at) : null,
     // The first record that names the shop's team teaches it; callbacks must then carry it. A new key clears it.
-    teamId: outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null ? outcome.teamId : null,
+    teamId:
+      outcome.teamId !== undefined && row.shop.settings && row.shop.settings.teamId === null ? outcome.teamId : null,
     // A callback that came while this worker was busy (before the remote id was stored) asks for a read now.
     callbacksSince: outcome.data.state === STATE.processing ? startedAt : null,
   });

@@ -8,7 +8,13 @@ import type { InvoiceState } from "../invoice-state/transitions";
 import { STATE } from "../invoice-state/transitions";
 
 /** States after which the order is written: the invoice reached an end, or changed again after one. */
-const WRITTEN_STATES: InvoiceState[] = [STATE.completed, STATE.failed, STATE.needs_attention, STATE.cancelled, STATE.closed];
+const WRITTEN_STATES: InvoiceState[] = [
+  STATE.completed,
+  STATE.failed,
+  STATE.needs_attention,
+  STATE.cancelled,
+  STATE.closed,
+];
 
 export type InvoiceForWrite = {
   id: string;
@@ -37,7 +43,12 @@ export function writeBackStart(scopes: string | null, now: Date): WriteBackStart
 }
 
 /** Makes the order's write-back due now (inside the caller's transaction). What was written stays. */
-export async function scheduleWriteBack(db: Pick<Db, "orderWriteBack">, invoiceId: string, shopDomain: string, now: Date) {
+export async function scheduleWriteBack(
+  db: Pick<Db, "orderWriteBack">,
+  invoiceId: string,
+  shopDomain: string,
+  now: Date,
+) {
   await db.orderWriteBack.upsert({
     where: { invoiceId },
     create: { invoiceId, shopDomain, status: "pending", nextAttemptAt: now },

@@ -10,7 +10,10 @@ export function parseCallback(body: unknown): CallbackPayload | null {
   return result.success ? result.data : null;
 }
 
-export function callbackSignature(payload: Pick<CallbackPayload, "invoice_id" | "team_id" | "time">, apiKey: string): string {
+export function callbackSignature(
+  payload: Pick<CallbackPayload, "invoice_id" | "team_id" | "time">,
+  apiKey: string,
+): string {
   return createHmac("sha512", apiKey)
     .update(String(payload.invoice_id) + String(payload.team_id) + payload.time, "utf8")
     .digest("hex");

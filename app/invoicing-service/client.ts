@@ -3,7 +3,15 @@
 // is stated by each error's `retry` (errors.ts). It does not log; the API key appears only in the
 // Authorization header, never in an error.
 import { z } from "zod";
-import { checkOutboundUrl, guardedRequest, outboundPolicy, outboundRefusalOf, type GuardedRequest, type OutboundAnswer, type OutboundPolicy } from "../http/outbound-guard.server";
+import {
+  checkOutboundUrl,
+  guardedRequest,
+  outboundPolicy,
+  outboundRefusalOf,
+  type GuardedRequest,
+  type OutboundAnswer,
+  type OutboundPolicy,
+} from "../http/outbound-guard.server";
 import {
   AuthenticationError,
   BlockedError,
@@ -121,13 +129,17 @@ export class InvoicingClient {
    * are read and are a PDF's (a JSON or HTML answer with a 2xx status is not handed on as one); the rest
    * flows under the same deadline, and a body over `maxBytes` ends the stream with an error.
    */
-  async openFormalPdf(id: number, options: { maxBytes?: number } = {}): Promise<{ body: ReadableStream<Uint8Array>; length: number | null }> {
+  async openFormalPdf(
+    id: number,
+    options: { maxBytes?: number } = {},
+  ): Promise<{ body: ReadableStream<Uint8Array>; length: number | null }> {
     const request = { method: "GET", path: `/invoices/${idSegment(id)}/formal-pdf`, create: false };
     const maxBytes = options.maxBytes ?? MAX_PDF_BYTES;
     const signal = AbortSignal.timeout(this.timeoutMs);
     const answer = await this.exchange(request, {}, signal);
     const status = answer.statusCode;
-    if (status < 200 || status >= 300) throw this.errorFromResponse(request, answer, await this.readRest(answer, signal, request));
+    if (status < 200 || status >= 300)
+      throw this.errorFromResponse(request, answer, await this.readRest(answer, signal, request));
     const declared = header(answer, "content-length")?.trim();
     const length = declared && /^\d{1,15}$/.test(declared) ? Number(declared) : null;
     // Destroying an unfinished body emits an abort error: nobody reads it any more.
@@ -143,7 +155,9 @@ export class InvoicingClient {
       try {
         return await chunks.next();
       } catch (error) {
-        throw signal.aborted ? new TimeoutError(request, this.timeoutMs, { cause: error }) : new NetworkError(request, true, { cause: this.redact(error) });
+        throw signal.aborted
+          ? new TimeoutError(request, this.timeoutMs, { cause: error })
+          : new NetworkError(request, true, { cause: this.redact(error) });
       }
     };
     // Enough bytes to recognise a PDF (chunks can be as small as one byte).
@@ -186,7 +200,10 @@ export class InvoicingClient {
   }
 
   async listInvoiceIntegrations(): Promise<InvoiceIntegration[]> {
-    return this.json({ method: "GET", path: "/integrations/invoice", create: false }, z.array(InvoiceIntegrationSchema));
+    return this.json(
+      { method: "GET", path: "/integrations/invoice", create: false },
+      z.array(InvoiceIntegrationSchema),
+    );
   }
 
   async listSaleChannels(): Promise<SaleChannel[]> {
@@ -199,18 +216,27 @@ export class InvoicingClient {
    */
   async createSaleChannel(domain: string): Promise<SaleChannel> {
     const body = { sale_channel: "shopify", settings: { domain } };
-    return this.json({ method: "POST", path: "/integrations/sale-channel", create: false }, SaleChannelSchema, { body });
+    return this.json({ method: "POST", path: "/integrations/sale-channel", create: false }, SaleChannelSchema, {
+      body,
+    });
   }
 
   /** Account-level webhook (update-or-create keyed on the URL, so repeating it is harmless). The body may be empty. */
   async saveAccountWebhook(url: string): Promise<void> {
-    await this.send({ method: "POST", path: "/helpers/settings-webhook", create: false }, { body: { webhook_url: url } });
+    await this.send(
+      { method: "POST", path: "/helpers/settings-webhook", create: false },
+      { body: { webhook_url: url } },
+    );
   }
 
   // -------------------------------------------------------------------------------------------------
 
   /** Sends, then unwraps `{data: ...}` and validates it. */
-  private async json<S extends z.ZodType>(request: RequestContext, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+  private async json<S extends z.ZodType>(
+    request: RequestContext,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
     const { bytes, status } = await this.send(request, options);
     let parsed: unknown;
     try {
@@ -251,7 +277,12 @@ export class InvoicingClient {
       return await this.requestImpl(this.baseUrl + request.path, {
         method: request.method,
         headers,
-        body: options.body === undefined ? undefined : options.body instanceof RawJson ? options.body.text : JSON.stringify(options.body),
+        body:
+          options.body === undefined
+            ? undefined
+            : options.body instanceof RawJson
+              ? options.body.text
+              : JSON.stringify(options.body),
         signal,
       });
     } catch (error) {
@@ -278,7 +309,8 @@ export class InvoicingClient {
     if (status === 401 || status === 403) return new AuthenticationError(request, init);
     if (status === 404) return new NotFoundError(request, init);
     if (status === 429) return new RateLimitedError(request, parseRetryAfter(header(answer, "retry-after")), init);
-    if (request.create && isDuplicateAnswer(status, body)) return new DuplicateOrderError(request, body.fieldErrors, init);
+    if (request.create && isDuplicateAnswer(status, body))
+      return new DuplicateOrderError(request, body.fieldErrors, init);
     if (status === 422 || (status === 400 && Object.keys(body.fieldErrors).length > 0)) {
       return new ValidationError(request, body.fieldErrors, init);
     }
@@ -293,7 +325,8 @@ export class InvoicingClient {
   }
 
   private redact(error: unknown): unknown {
-    if (error instanceof Error && this.apiKey && error.message.includes(this.apiKey)) return new Error(this.redactText(error.message));
+    if (error instanceof Error && this.apiKey && error.message.includes(this.apiKey))
+      return new Error(this.redactText(error.message));
     return error;
   }
 }
@@ -323,11 +356,15 @@ export async function settleUnknownCreate(
     (invoice) =>
       invoice.sale_channel_id === saleChannelId &&
       // A test invoice (dummy integration) of the same order is not the live one, and the other way round.
-      (invoiceIntegrationId == null || invoice.invoice_integration_id == null || invoice.invoice_integration_id === invoiceIntegrationId) &&
+      (invoiceIntegrationId == null ||
+        invoice.invoice_integration_id == null ||
+        invoice.invoice_integration_id === invoiceIntegrationId) &&
       // The spec's record has no order_id. When the record says it, it must match (the service may ignore the
       // filter); when not, the record is this order's only if it echoes our callback address ("as sent"), or a
       // service that ignored the filter would hand us another order's invoice.
-      (invoice.order_id != null ? invoice.order_id === orderId : callbackUrl !== undefined && invoice.callback_url?.trim() === callbackUrl),
+      (invoice.order_id != null
+        ? invoice.order_id === orderId
+        : callbackUrl !== undefined && invoice.callback_url?.trim() === callbackUrl),
   );
   // Duplicate protection allows one; should there be more, the oldest is the one that counts.
   matches.sort((a, b) => a.id - b.id);
@@ -342,13 +379,22 @@ export async function settleUnknownCreate(
  */
 export async function settleWaybillCreate(
   client: Pick<InvoicingClient, "getWaybill" | "getInvoice">,
-  { waybillId, callbackUrl, invoiceIntegrationId }: { waybillId: number; callbackUrl: string; invoiceIntegrationId?: number | null },
+  {
+    waybillId,
+    callbackUrl,
+    invoiceIntegrationId,
+  }: { waybillId: number; callbackUrl: string; invoiceIntegrationId?: number | null },
 ): Promise<{ record: InvoiceRecord | null; takenBy?: number }> {
   const waybill = await client.getWaybill(waybillId);
   if (waybill.invoice_id == null) return { record: null };
   const record = await client.getInvoice(waybill.invoice_id);
-  const sameIntegration = invoiceIntegrationId == null || record.invoice_integration_id == null || record.invoice_integration_id === invoiceIntegrationId;
-  return record.callback_url?.trim() === callbackUrl && sameIntegration ? { record } : { record: null, takenBy: record.id };
+  const sameIntegration =
+    invoiceIntegrationId == null ||
+    record.invoice_integration_id == null ||
+    record.invoice_integration_id === invoiceIntegrationId;
+  return record.callback_url?.trim() === callbackUrl && sameIntegration
+    ? { record }
+    : { record: null, takenBy: record.id };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -386,7 +432,9 @@ export function invoiceBodyJson(body: InvoiceRequest): RawJson {
   };
   const text = JSON.stringify(marked);
   // The marker has a random part and a NUL (written \u0000), so no text of the body is taken for it.
-  const escaped = JSON.stringify(marker).slice(1, -1).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  const escaped = JSON.stringify(marker)
+    .slice(1, -1)
+    .replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
   return new RawJson(text.replace(new RegExp(`"${escaped}(\\d+)"`, "g"), (_, i: string) => numbers[Number(i)]));
 }
 
@@ -456,10 +504,13 @@ function readErrorBody(bytes: Uint8Array): ErrorBody {
   if (isObject(parsed.errors)) {
     for (const [field, messages] of Object.entries(parsed.errors)) {
       const list = Array.isArray(messages) ? messages : [messages];
-      fieldErrors[field.slice(0, 100)] = list.filter((m) => typeof m === "string" || typeof m === "number").map((m) => String(m).slice(0, FIELD_MESSAGE_MAX));
+      fieldErrors[field.slice(0, 100)] = list
+        .filter((m) => typeof m === "string" || typeof m === "number")
+        .map((m) => String(m).slice(0, FIELD_MESSAGE_MAX));
     }
   }
-  const message = typeof parsed.message === "string" ? parsed.message : typeof parsed.error === "string" ? parsed.error : undefined;
+  const message =
+    typeof parsed.message === "string" ? parsed.message : typeof parsed.error === "string" ? parsed.error : undefined;
   return { message: message?.slice(0, MESSAGE_MAX), fieldErrors };
 }
 
@@ -494,7 +545,12 @@ const NOT_SENT_CODES = new Set([
 function failedBeforeSending(error: unknown, depth = 0): boolean {
   if (!isObjectLike(error) || depth > 5) return false;
   if (typeof error.code === "string" && NOT_SENT_CODES.has(error.code)) return true;
-  if (Array.isArray(error.errors) && error.errors.length > 0 && error.errors.every((e) => failedBeforeSending(e, depth + 1))) return true;
+  if (
+    Array.isArray(error.errors) &&
+    error.errors.length > 0 &&
+    error.errors.every((e) => failedBeforeSending(e, depth + 1))
+  )
+    return true;
   return failedBeforeSending(error.cause, depth + 1);
 }
 

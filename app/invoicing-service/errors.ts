@@ -67,7 +67,10 @@ export abstract class InvoicingError extends Error {
   protected constructor(summary: string, request: RequestContext, retry: RetryClass, init: ErrorInit = {}) {
     const status = init.status !== undefined ? ` (HTTP ${init.status})` : "";
     const said = init.serviceMessage ? `: ${init.serviceMessage}` : "";
-    super(`${request.method} ${request.path}${status}: ${summary}${said}`, init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(
+      `${request.method} ${request.path}${status}: ${summary}${said}`,
+      init.cause !== undefined ? { cause: init.cause } : undefined,
+    );
     this.name = new.target.name;
     this.retry = retry;
     this.status = init.status;
@@ -220,7 +223,7 @@ export function processingErrorsText(errors: unknown): string {
     .map((e) => {
       if (typeof e === "string") return e;
       const message = typeof e === "object" && e !== null ? (e as { message?: unknown }).message : undefined;
-      return typeof message === "string" ? message : JSON.stringify(e) ?? String(e);
+      return typeof message === "string" ? message : (JSON.stringify(e) ?? String(e));
     })
     .join("; ")
     .slice(0, 1000);

@@ -26,7 +26,13 @@ export type InvoiceType = (typeof INVOICE_TYPES)[number];
 export const TAX_RATES = ["0", "1", "2", "8", "10", "18", "20"] as const;
 export type TaxRate = (typeof TAX_RATES)[number];
 
-export const PAYMENT_METHODS = ["credit_or_debit", "direct_transfer", "cash_on_delivery", "payment_agent", "other"] as const;
+export const PAYMENT_METHODS = [
+  "credit_or_debit",
+  "direct_transfer",
+  "cash_on_delivery",
+  "payment_agent",
+  "other",
+] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The live service's address (the default of every shop's settings). */
@@ -138,7 +144,10 @@ export const InvoiceRequestSchema = z
     // The spec: a numeric string (the waybill form says so before anything is sent).
     waybill_number: z.string().regex(/^\d+$/, "expected a numeric string").optional(),
     // The spec: a currency code (ISO 4217, facts file); the sandbox refuses anything else.
-    currency: z.string().regex(/^[A-Z]{3}$/, "expected a 3-letter ISO 4217 code").optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "expected a 3-letter ISO 4217 code")
+      .optional(),
     waybill_date: DateYmd.optional(),
     cash_sale: z.boolean(),
     due_date: DateYmd.optional(),
@@ -158,9 +167,17 @@ export const InvoiceRequestSchema = z
     const need = (cond: boolean, path: (string | number)[], message: string) => {
       if (cond) ctx.addIssue({ code: "custom", path, message });
     };
-    need(body.order_id !== undefined && !body.order_created_at, ["order_created_at"], "required when order_id is present");
+    need(
+      body.order_id !== undefined && !body.order_created_at,
+      ["order_created_at"],
+      "required when order_id is present",
+    );
     need(body.cash_sale && !body.payment_date, ["payment_date"], "required when cash_sale is true");
-    need(body.is_internet_sale === true && !body.internet_sale, ["internet_sale"], "required when is_internet_sale is true");
+    need(
+      body.is_internet_sale === true && !body.internet_sale,
+      ["internet_sale"],
+      "required when is_internet_sale is true",
+    );
     need(body.customer_id === undefined && !body.customer, ["customer"], "required when customer_id is not sent");
     if (body.customer?.type === "company") {
       need(!body.customer.tax_office, ["customer", "tax_office"], "required for a company");
@@ -172,13 +189,21 @@ export const InvoiceRequestSchema = z
       if (s) {
         const company = Boolean(s.company_title && s.company_tax_number);
         const courier = Boolean(s.courier_name && s.courier_tax_number);
-        need(!company && !courier, ["shipment"], "carrier (company_title + company_tax_number) or courier pair required");
+        need(
+          !company && !courier,
+          ["shipment"],
+          "carrier (company_title + company_tax_number) or courier pair required",
+        );
         need(!s.delivery_date, ["shipment", "delivery_date"], "required when is_need_shipment is true");
       }
     }
     body.lines.forEach((line, i) => {
       if (line.tax_rate !== "0") return;
-      need(line.exemption_code === undefined || line.exemption_code === "", ["lines", i, "exemption_code"], "required when tax_rate is 0");
+      need(
+        line.exemption_code === undefined || line.exemption_code === "",
+        ["lines", i, "exemption_code"],
+        "required when tax_rate is 0",
+      );
       need(!line.exemption_reason, ["lines", i, "exemption_reason"], "required when tax_rate is 0");
     });
   });

@@ -20,7 +20,8 @@ const IGNORABLE = /(?!\u200D|\uFE0E|\uFE0F)\p{Default_Ignorable_Code_Point}/gu;
 // A text or emoji presentation selector is kept only right after a character that has both forms (❤️, ©️, 1️⃣).
 const STRAY_SELECTOR = /(?<!\p{Emoji})[\uFE0E\uFE0F]/gu;
 // A zero-width joiner is kept only between two parts of an emoji (optionally after a variation selector or skin tone).
-const STRAY_JOINER = /(?<!\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+const STRAY_JOINER =
+  /(?<!\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
 
 // Any character the patterns above look at: most strings have none, and one test is cheaper than the replacements.
 // One character class with the property inside (an alternation, or a written-out list of the property's ranges

@@ -18,7 +18,12 @@ export const SYNC = {
 } as const;
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so retries of many rows spread out. */
-export function retryDelayMs(attempt: number, random: () => number = Math.random, base: number = RETRY.baseMs, cap: number = RETRY.capMs): number {
+export function retryDelayMs(
+  attempt: number,
+  random: () => number = Math.random,
+  base: number = RETRY.baseMs,
+  cap: number = RETRY.capMs,
+): number {
   const exp = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp / 2 + (exp / 2) * random());
 }

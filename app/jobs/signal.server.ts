@@ -18,9 +18,11 @@ export async function signalWork(): Promise<void> {
   if (dbProvider() === "postgresql") {
     // A prepared statement on the hot pool: every queued order and every callback notifies (Prisma's raw query cost
     // about 1 ms of CPU each in the web process).
-    await hot().notify(CHANNEL).catch((error: unknown) => {
-      logger.warn({ err: error }, "pg_notify failed; workers will find the row by polling");
-    });
+    await hot()
+      .notify(CHANNEL)
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, "pg_notify failed; workers will find the row by polling");
+      });
   }
 }
 
@@ -56,19 +58,22 @@ export async function onWork(wake: () => void): Promise<() => Promise<void>> {
     client = next;
   };
   const schedule = () => {
-    retry = setTimeout(() => {
-      listen().then(
-        () => {
-          logger.info("LISTEN connection back");
-          failures = 0;
-          wake();
-        },
-        () => {
-          failures++;
-          if (!stopped) schedule();
-        },
-      );
-    }, Math.min(30_000, 500 * 2 ** failures));
+    retry = setTimeout(
+      () => {
+        listen().then(
+          () => {
+            logger.info("LISTEN connection back");
+            failures = 0;
+            wake();
+          },
+          () => {
+            failures++;
+            if (!stopped) schedule();
+          },
+        );
+      },
+      Math.min(30_000, 500 * 2 ** failures),
+    );
   };
   // The first connection must work: a worker that cannot reach the database does not start.
   if (dbProvider() === "postgresql") await listen();

@@ -7,14 +7,26 @@ import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
 import { DRY_RUNS, RUN_STARTS } from "../http/throttle.server";
 import { logger } from "../logger.server";
-import { discardRun, latestRun, pauseRun, resumeRun, startDryRun, startRun, DAYS_WITHOUT_ALL_ORDERS, type RunActionResult } from "./runs.server";
+import {
+  discardRun,
+  latestRun,
+  pauseRun,
+  resumeRun,
+  startDryRun,
+  startRun,
+  DAYS_WITHOUT_ALL_ORDERS,
+  type RunActionResult,
+} from "./runs.server";
 import { reconcileShop, reconciliationStatus, type ReconcileResult } from "../reconciliation/reconcile.server";
 import type { OrderReader } from "../shopify/order-reader";
 
 /** The scopes the shop granted (the offline session's), else the ones the app asks for. */
 async function grantedScopes(shop: string): Promise<string[]> {
   const session = await prisma.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
-  return (session?.scope ?? env().SCOPES).split(",").map((scope) => scope.trim()).filter(Boolean);
+  return (session?.scope ?? env().SCOPES)
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean);
 }
 
 async function zoneOf(shop: string): Promise<string> {
@@ -33,7 +45,9 @@ export async function pastOrdersPage(shop: string, now = new Date()) {
     today: today.toISODate()!,
     defaultFrom: today.minus({ days: 30 }).toISODate()!,
     // Without read_all_orders, the earliest day Shopify serves.
-    earliest: scopes.includes("read_all_orders") ? null : today.minus({ days: DAYS_WITHOUT_ALL_ORDERS }).plus({ days: 1 }).toISODate()!,
+    earliest: scopes.includes("read_all_orders")
+      ? null
+      : today.minus({ days: DAYS_WITHOUT_ALL_ORDERS }).plus({ days: 1 }).toISODate()!,
     days: DAYS_WITHOUT_ALL_ORDERS,
   };
 }
@@ -53,18 +67,29 @@ export type PastOrdersActionResult =
 function throttled(shop: string, intent: "dry_run" | "start" | "resume", now: Date): boolean {
   const verdict = (intent === "dry_run" ? DRY_RUNS : RUN_STARTS).take(shop, now.getTime());
   if (verdict.allowed) {
-    if (verdict.refusedBefore > 0) logger.info({ shop, intent, refused: verdict.refusedBefore }, "past orders: a burst of requests is over");
+    if (verdict.refusedBefore > 0)
+      logger.info({ shop, intent, refused: verdict.refusedBefore }, "past orders: a burst of requests is over");
     return false;
   }
-  if (verdict.firstRefusal) logger.warn({ shop, intent }, "past orders: too many requests in a short time; refused until they slow down");
+  if (verdict.firstRefusal)
+    logger.warn({ shop, intent }, "past orders: too many requests in a short time; refused until they slow down");
   return true;
 }
 
-export async function pastOrdersAction(shop: string, input: unknown, reader: OrderReader, owner: string, now = new Date()): Promise<PastOrdersActionResult> {
+export async function pastOrdersAction(
+  shop: string,
+  input: unknown,
+  reader: OrderReader,
+  owner: string,
+  now = new Date(),
+): Promise<PastOrdersActionResult> {
   const parsed = ActionSchema.safeParse(input);
   if (!parsed.success) return { intent: "invalid", result: { ok: false, reason: "invalid" } };
   const action = parsed.data;
-  if ((action.intent === "dry_run" || action.intent === "start" || action.intent === "resume") && throttled(shop, action.intent, now)) {
+  if (
+    (action.intent === "dry_run" || action.intent === "start" || action.intent === "resume") &&
+    throttled(shop, action.intent, now)
+  ) {
     return { intent: action.intent, result: { ok: false, reason: "throttled" } };
   }
   switch (action.intent) {
@@ -86,7 +111,11 @@ export async function pastOrdersAction(shop: string, input: unknown, reader: Ord
       return { intent: action.intent, result: await discardRun(shop, action.id, now) };
     case "reconcile":
       // Asked for: the worker runs it too if this pass is turned away (another is running).
-      await prisma.reconciliation.upsert({ where: { shopDomain: shop }, create: { shopDomain: shop, requestedAt: now }, update: { requestedAt: now } });
+      await prisma.reconciliation.upsert({
+        where: { shopDomain: shop },
+        create: { shopDomain: shop, requestedAt: now },
+        update: { requestedAt: now },
+      });
       return { intent: "reconcile", result: await reconcileShop(shop, { reader, owner }) };
   }
 }

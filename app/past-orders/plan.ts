@@ -77,7 +77,11 @@ export interface PlanContext {
 }
 
 /** When the 7 days start: the first fulfilment (delivery to the carrier), else when the order was placed. */
-export function deadlineStart(order: { created_at?: string | null; processed_at?: string | null; fulfillments?: Array<{ created_at?: string | null }> | null }): Date | null {
+export function deadlineStart(order: {
+  created_at?: string | null;
+  processed_at?: string | null;
+  fulfillments?: Array<{ created_at?: string | null }> | null;
+}): Date | null {
   const shipped = (order.fulfillments ?? [])
     .map((fulfillment) => Date.parse(fulfillment.created_at ?? ""))
     .filter((time) => !Number.isNaN(time))
@@ -96,7 +100,8 @@ type Blocking = { code: string; params?: Record<string, string | number> };
 
 /** The problems that would stop this order's invoice, one per code (none: it would go through). */
 export function blockingProblems(order: unknown, context: PlanContext): Blocking[] {
-  if (context.missingSettings.length) return context.missingSettings.map((missing) => ({ code: `settings.missing_${missing}` }));
+  if (context.missingSettings.length)
+    return context.missingSettings.map((missing) => ({ code: `settings.missing_${missing}` }));
   const parsed = parseShopifyOrder(order);
   if (!parsed.ok) return parsed.problems;
   const mapped = mapOrderToInvoice(parsed.order, {
@@ -108,13 +113,26 @@ export function blockingProblems(order: unknown, context: PlanContext): Blocking
     invoiceIntegrationId: 1,
   });
   if (mapped.ok) return [];
-  const byCode = new Map(mapped.problems.map((problem) => [problem.code, { code: problem.code, params: problem.params }]));
+  const byCode = new Map(
+    mapped.problems.map((problem) => [problem.code, { code: problem.code, params: problem.params }]),
+  );
   return [...byCode.values()];
 }
 
 /** Adds one paid order of the range to the plan. `recordedState`: the state of the app's row for it, if it has one. */
-export function addToPlan(plan: Plan, order: { name?: string } & Parameters<typeof deadlineStart>[0], recordedState: string | null, context: PlanContext): Plan {
-  const next: Plan = { ...plan, reasons: { ...plan.reasons }, reasonExamples: { ...plan.reasonExamples }, lateOrders: [...plan.lateOrders], orders: plan.orders + 1 };
+export function addToPlan(
+  plan: Plan,
+  order: { name?: string } & Parameters<typeof deadlineStart>[0],
+  recordedState: string | null,
+  context: PlanContext,
+): Plan {
+  const next: Plan = {
+    ...plan,
+    reasons: { ...plan.reasons },
+    reasonExamples: { ...plan.reasonExamples },
+    lateOrders: [...plan.lateOrders],
+    orders: plan.orders + 1,
+  };
   if (recordedState !== null) {
     next.alreadyRecorded += 1;
     const already = { ...(plan.already ?? { issued: 0, inProgress: 0, needsAttention: 0, cancelled: 0 }) };

@@ -51,20 +51,33 @@ export function rangeProblem(from: Date, to: Date, now: Date, scopes: string[]):
   if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) return "invalid";
   if (from >= to) return "order";
   if (from > now) return "future";
-  if (now.getTime() - from.getTime() > DAYS_WITHOUT_ALL_ORDERS * DAY_MS && !scopes.includes("read_all_orders")) return "needs_read_all_orders";
+  if (now.getTime() - from.getTime() > DAYS_WITHOUT_ALL_ORDERS * DAY_MS && !scopes.includes("read_all_orders"))
+    return "needs_read_all_orders";
   return null;
 }
 
-export type RunActionResult = { ok: true; id: string } | { ok: false; reason: "not_found" | "not_allowed" | "busy" | "throttled" | RangeProblem };
+export type RunActionResult =
+  { ok: true; id: string } | { ok: false; reason: "not_found" | "not_allowed" | "busy" | "throttled" | RangeProblem };
 
 /** A new dry run over [from, to). One unfinished run per shop: a dry run not started is replaced. */
-export async function startDryRun(shop: string, from: Date, to: Date, scopes: string[], now = new Date()): Promise<RunActionResult> {
+export async function startDryRun(
+  shop: string,
+  from: Date,
+  to: Date,
+  scopes: string[],
+  now = new Date(),
+): Promise<RunActionResult> {
   const problem = rangeProblem(from, to, now, scopes);
   if (problem) return { ok: false, reason: problem };
   const busy = await prisma.backfillRun.count({ where: { shopDomain: shop, state: { in: ["running", "paused"] } } });
   if (busy) return { ok: false, reason: "busy" };
-  await prisma.backfillRun.updateMany({ where: { shopDomain: shop, state: { in: ["counting", "ready"] } }, data: { state: "cancelled", finishedAt: now } });
-  const run = await prisma.backfillRun.create({ data: { shopDomain: shop, fromDate: from, toDate: to, state: "counting", createdAt: now } });
+  await prisma.backfillRun.updateMany({
+    where: { shopDomain: shop, state: { in: ["counting", "ready"] } },
+    data: { state: "cancelled", finishedAt: now },
+  });
+  const run = await prisma.backfillRun.create({
+    data: { shopDomain: shop, fromDate: from, toDate: to, state: "counting", createdAt: now },
+  });
   await signalWork();
   return { ok: true, id: run.id };
 }
@@ -84,7 +97,10 @@ export async function pruneAbandonedRuns(now = new Date()): Promise<number> {
       startedAt: null,
       OR: [
         { state: "cancelled", updatedAt: { lt: new Date(now.getTime() - CANCELLED_RUN_KEEP_MS) } },
-        { state: { in: ["counting", "ready", "failed"] }, updatedAt: { lt: new Date(now.getTime() - ABANDONED_RUN_MS) } },
+        {
+          state: { in: ["counting", "ready", "failed"] },
+          updatedAt: { lt: new Date(now.getTime() - ABANDONED_RUN_MS) },
+        },
       ],
     },
   });
@@ -92,7 +108,12 @@ export async function pruneAbandonedRuns(now = new Date()): Promise<number> {
   return count;
 }
 
-async function move(shop: string, id: string, from: string[], data: Prisma.BackfillRunUpdateManyMutationInput): Promise<RunActionResult> {
+async function move(
+  shop: string,
+  id: string,
+  from: string[],
+  data: Prisma.BackfillRunUpdateManyMutationInput,
+): Promise<RunActionResult> {
   const moved = await prisma.backfillRun.updateMany({ where: { id, shopDomain: shop, state: { in: from } }, data });
   if (moved.count === 1) return { ok: true, id };
   const exists = await prisma.backfillRun.count({ where: { id, shopDomain: shop } });
@@ -102,7 +123,13 @@ async function move(shop: string, id: string, from: string[], data: Prisma.Backf
 /** After the dry run: record and invoice the range's orders. */
 export async function startRun(shop: string, id: string, now = new Date()): Promise<RunActionResult> {
   // The recording phase chooses its own way of reading (from the dry run's count) and reads the orders again.
-  const result = await move(shop, id, ["ready"], { state: "running", cursor: null, startedAt: now, mode: null, bulkOperationId: null });
+  const result = await move(shop, id, ["ready"], {
+    state: "running",
+    cursor: null,
+    startedAt: now,
+    mode: null,
+    bulkOperationId: null,
+  });
   if (result.ok) await signalWork();
   return result;
 }
@@ -117,7 +144,10 @@ export async function pauseRun(shop: string, id: string, now = new Date()): Prom
 export async function resumeRun(shop: string, id: string, now = new Date()): Promise<RunActionResult> {
   const result = await move(shop, id, ["paused"], { state: "running" });
   if (result.ok) {
-    await prisma.invoice.updateMany({ where: { backfillId: id, state: { in: fromStates("resume") }, nextAttemptAt: null }, data: { nextAttemptAt: now } });
+    await prisma.invoice.updateMany({
+      where: { backfillId: id, state: { in: fromStates("resume") }, nextAttemptAt: null },
+      data: { nextAttemptAt: now },
+    });
     await signalWork();
   }
   return result;
@@ -130,7 +160,13 @@ export async function discardRun(shop: string, id: string, now = new Date()): Pr
 
 function holdRows(id: string, now: Date) {
   return prisma.invoice.updateMany({
-    where: { backfillId: id, state: STATE.queued, attempts: 0, nextAttemptAt: { not: null }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    where: {
+      backfillId: id,
+      state: STATE.queued,
+      attempts: 0,
+      nextAttemptAt: { not: null },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+    },
     data: { nextAttemptAt: null },
   });
 }
@@ -149,7 +185,12 @@ function readAhead(id: string, state: string, cursor: string | null, reader: Ord
   readAheads.set(id, { key: `${state}:${cursor}`, reader, at: Date.now(), page });
 }
 
-function takeReadAhead(id: string, state: string, cursor: string | null, reader: OrderReader): Promise<OrderPage> | null {
+function takeReadAhead(
+  id: string,
+  state: string,
+  cursor: string | null,
+  reader: OrderReader,
+): Promise<OrderPage> | null {
   for (const [runId, entry] of readAheads) if (Date.now() - entry.at > READ_AHEAD_FRESH_MS) readAheads.delete(runId);
   const entry = readAheads.get(id);
   readAheads.delete(id);
@@ -181,7 +222,12 @@ async function planPage(shop: string, orders: unknown[], plan: Plan, context: Pl
   const ids = orders.map((order) => String((order as { id?: unknown }).id));
   // Waybill rows have no Shopify order ("waybill-{id}") and never match an order id.
   const recorded = new Map(
-    (await prisma.invoice.findMany({ where: { shopDomain: shop, orderId: { in: ids }, waybillId: null }, select: { orderId: true, state: true } })).map((row) => [row.orderId, row.state]),
+    (
+      await prisma.invoice.findMany({
+        where: { shopDomain: shop, orderId: { in: ids }, waybillId: null },
+        select: { orderId: true, state: true },
+      })
+    ).map((row) => [row.orderId, row.state]),
   );
   for (const order of orders) {
     const shaped = order as Parameters<typeof addToPlan>[1] & { id?: unknown; financial_status?: string | null };
@@ -203,7 +249,12 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   if (backlog >= BACKLOG_MAX && (await prisma.backfillRun.count({ where: { id, mode: "bulk" } })) === 0) return false;
   const leaseUntil = new Date(start.getTime() + LEASE_MS);
   const leased = await prisma.backfillRun.updateMany({
-    where: { id, state: { in: ["counting", "running"] }, listedAllAt: null, OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }] },
+    where: {
+      id,
+      state: { in: ["counting", "running"] },
+      listedAllAt: null,
+      OR: [{ leaseUntil: null }, { leaseUntil: { lt: start } }],
+    },
     data: { leaseOwner: options.owner, leaseUntil },
   });
   if (leased.count !== 1) return false;
@@ -212,7 +263,11 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   // read stays discarded, and a phase's cursor never lands in another phase. A run paused meanwhile still takes
   // its page (its rows are held below). A write that finds the run moved on changes nothing; `finally` then gives
   // the lease back, so the run's next phase is not kept waiting for it to expire.
-  const held = { id, leaseOwner: options.owner, state: run.state === "running" ? { in: ["running", "paused"] } : run.state };
+  const held = {
+    id,
+    leaseOwner: options.owner,
+    state: run.state === "running" ? { in: ["running", "paused"] } : run.state,
+  };
   const log = logger.child({ shop: run.shopDomain, run: id, state: run.state });
   try {
     if (run.state !== "counting" && run.state !== "running") return false;
@@ -221,17 +276,30 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
     const mode = run.mode ?? (await chooseMode(run, query, bulk));
     if (mode !== run.mode) await prisma.backfillRun.updateMany({ where: held, data: { mode } });
     if (mode === "bulk" && bulk) return await bulkStep({ ...run, mode }, query, bulk, { held, backlog, now, log });
-    const read = (after: string | null) => options.reader.listOrders(run.shopDomain, { query, after, sortKey: "CREATED_AT" });
+    const read = (after: string | null) =>
+      options.reader.listOrders(run.shopDomain, { query, after, sortKey: "CREATED_AT" });
     const page = await (takeReadAhead(id, run.state, run.cursor, options.reader) ?? read(run.cursor));
     const more = page.pageInfo.hasNextPage && Boolean(page.pageInfo.endCursor);
     const cursor = more ? page.pageInfo.endCursor : null;
     if (more) readAhead(id, run.state, cursor, options.reader, read(cursor));
     if (run.state === "counting") {
       const { context, testMode } = await planContext(run.shopDomain, start);
-      const plan = await planPage(run.shopDomain, page.orders, (run.plan as Plan | null) ?? emptyPlan(testMode), context);
+      const plan = await planPage(
+        run.shopDomain,
+        page.orders,
+        (run.plan as Plan | null) ?? emptyPlan(testMode),
+        context,
+      );
       await prisma.backfillRun.updateMany({
         where: held,
-        data: { plan: plan as unknown as Prisma.InputJsonValue, cursor, leaseOwner: null, leaseUntil: null, lastError: null, ...(more ? {} : { state: "ready" }) },
+        data: {
+          plan: plan as unknown as Prisma.InputJsonValue,
+          cursor,
+          leaseOwner: null,
+          leaseUntil: null,
+          lastError: null,
+          ...(more ? {} : { state: "ready" }),
+        },
       });
       return more;
     }
@@ -257,10 +325,16 @@ export async function advanceRun(id: string, options: AdvanceOptions): Promise<b
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.warn({ err: error }, "past-orders run: reading a page failed; it is read again on the next step");
-    await prisma.backfillRun.updateMany({ where: held, data: { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null } });
+    await prisma.backfillRun.updateMany({
+      where: held,
+      data: { lastError: message.slice(0, 500), leaseOwner: null, leaseUntil: null },
+    });
     return false;
   } finally {
-    await prisma.backfillRun.updateMany({ where: { id, leaseOwner: options.owner, leaseUntil }, data: { leaseOwner: null, leaseUntil: null } });
+    await prisma.backfillRun.updateMany({
+      where: { id, leaseOwner: options.owner, leaseUntil },
+      data: { leaseOwner: null, leaseUntil: null },
+    });
   }
 }
 
@@ -275,14 +349,25 @@ async function recordOrders(shop: string, runId: string, orders: unknown[], now:
   const counts = { recorded: 0, existing: 0, skipped: 0 };
   let queued = false;
   for (const order of orders) {
-    const outcome = await recordReadOrder(shop, order, { source: "past_orders", backfillId: runId, batched: true }, now());
+    const outcome = await recordReadOrder(
+      shop,
+      order,
+      { source: "past_orders", backfillId: runId, batched: true },
+      now(),
+    );
     if (outcome.status === 200 && outcome.result === "queued" && !queued) {
       queued = true;
       await signalWork();
     }
-    if (outcome.status === 200 && (outcome.result === "queued" || outcome.result === "cancelled" || outcome.result === "waiting")) counts.recorded += 1;
+    if (
+      outcome.status === 200 &&
+      (outcome.result === "queued" || outcome.result === "cancelled" || outcome.result === "waiting")
+    )
+      counts.recorded += 1;
     else if (outcome.status === 200 && outcome.result === "duplicate") {
-      const ours = await prisma.invoice.count({ where: { shopDomain: shop, orderId: String((order as { id?: unknown }).id), backfillId: runId } });
+      const ours = await prisma.invoice.count({
+        where: { shopDomain: shop, orderId: String((order as { id?: unknown }).id), backfillId: runId },
+      });
       if (!ours) counts.existing += 1;
     } else counts.skipped += 1;
   }
@@ -293,7 +378,8 @@ async function recordOrders(shop: string, runId: string, orders: unknown[], now:
 /** Bulk for a range of BULK_THRESHOLD orders or more: counted by Shopify for the dry run, the dry run's count after. */
 async function chooseMode(run: RunRow, query: string, bulk: BulkReader | undefined): Promise<"bulk" | "paged"> {
   if (!bulk) return "paged";
-  const count = run.state === "counting" ? await bulk.countOrders(run.shopDomain, query) : ((run.plan as Plan | null)?.orders ?? 0);
+  const count =
+    run.state === "counting" ? await bulk.countOrders(run.shopDomain, query) : ((run.plan as Plan | null)?.orders ?? 0);
   return count >= BULK_THRESHOLD ? "bulk" : "paged";
 }
 
@@ -318,19 +404,30 @@ interface StepContext {
 }
 
 /** One step of a phase read in bulk: start the operation, wait for it, then plan or record from its file. */
-async function bulkStep(run: RunRow, query: string, bulk: BulkReader, { held, backlog, now, log }: StepContext): Promise<boolean> {
+async function bulkStep(
+  run: RunRow,
+  query: string,
+  bulk: BulkReader,
+  { held, backlog, now, log }: StepContext,
+): Promise<boolean> {
   const release = { leaseOwner: null, leaseUntil: null };
   const fallBack = async (reason: string) => {
     log.warn({ reason }, "past-orders run: reading in bulk failed; the range is read page by page");
     bulkFiles.delete(run.id);
     // Pages from the start: an order this run recorded already is found again and counted once (recordOrders).
-    await prisma.backfillRun.updateMany({ where: held, data: { mode: "paged", bulkOperationId: null, cursor: null, listed: 0, ...release } });
+    await prisma.backfillRun.updateMany({
+      where: held,
+      data: { mode: "paged", bulkOperationId: null, cursor: null, listed: 0, ...release },
+    });
     return true;
   };
   if (!run.bulkOperationId) {
     const started = await startBulkRead(bulk, run.shopDomain, "past_orders", run.id, query, now());
     if (!started.ok) return fallBack(started.reason);
-    await prisma.backfillRun.updateMany({ where: held, data: { bulkOperationId: started.id, lastError: null, ...release } });
+    await prisma.backfillRun.updateMany({
+      where: held,
+      data: { bulkOperationId: started.id, lastError: null, ...release },
+    });
     return false;
   }
   let orders = keptFile(run.id, run.bulkOperationId);
@@ -347,9 +444,13 @@ async function bulkStep(run: RunRow, query: string, bulk: BulkReader, { held, ba
   if (run.state === "counting") {
     const { context, testMode } = await planContext(run.shopDomain, now());
     let plan = emptyPlan(testMode);
-    for (let at = 0; at < orders.length; at += 500) plan = await planPage(run.shopDomain, orders.slice(at, at + 500), plan, context);
+    for (let at = 0; at < orders.length; at += 500)
+      plan = await planPage(run.shopDomain, orders.slice(at, at + 500), plan, context);
     bulkFiles.delete(run.id);
-    await prisma.backfillRun.updateMany({ where: held, data: { plan: plan as unknown as Prisma.InputJsonValue, state: "ready", lastError: null, ...release } });
+    await prisma.backfillRun.updateMany({
+      where: held,
+      data: { plan: plan as unknown as Prisma.InputJsonValue, state: "ready", lastError: null, ...release },
+    });
     return false;
   }
   const slice = orders.slice(run.listed, run.listed + Math.min(BULK_STEP, Math.max(0, BULK_BACKLOG_MAX - backlog)));
@@ -378,7 +479,11 @@ const UNFINISHED = [STATE.queued, STATE.sending, STATE.processing];
 /** A running run whose orders are all read and whose rows have all left the queue is done. */
 async function finishIfDone(id: string, now: Date): Promise<void> {
   const left = await prisma.invoice.count({ where: { backfillId: id, state: { in: UNFINISHED } } });
-  if (left === 0) await prisma.backfillRun.updateMany({ where: { id, state: "running", listedAllAt: { not: null } }, data: { state: "done", finishedAt: now } });
+  if (left === 0)
+    await prisma.backfillRun.updateMany({
+      where: { id, state: "running", listedAllAt: { not: null } },
+      data: { state: "done", finishedAt: now },
+    });
 }
 
 /**
@@ -434,10 +539,14 @@ export interface RunView {
 
 /** The shop's latest run with its progress, counted over its rows. */
 export async function latestRun(shop: string): Promise<RunView | null> {
-  const run = await prisma.backfillRun.findFirst({ where: { shopDomain: shop, state: { not: "cancelled" } }, orderBy: { createdAt: "desc" } });
+  const run = await prisma.backfillRun.findFirst({
+    where: { shopDomain: shop, state: { not: "cancelled" } },
+    orderBy: { createdAt: "desc" },
+  });
   if (!run) return null;
   const states = await prisma.invoice.groupBy({ by: ["state"], where: { backfillId: run.id }, _count: { _all: true } });
-  const count = (names: string[]) => states.filter((row) => names.includes(row.state)).reduce((sum, row) => sum + row._count._all, 0);
+  const count = (names: string[]) =>
+    states.filter((row) => names.includes(row.state)).reduce((sum, row) => sum + row._count._all, 0);
   const plan = (run.plan as Plan | null) ?? null;
   // Closed by hand (issued in the panel, no invoice needed) is finished too: never counted as waiting or late.
   const done = count([STATE.completed, STATE.cancelled, STATE.closed]);
@@ -451,7 +560,9 @@ export async function latestRun(shop: string): Promise<RunView | null> {
     to: run.toDate.toISOString(),
     plan,
     progress: {
-      total: run.listedAllAt ? done + needsAttention + failed + inQueue : Math.max(plan?.toInvoice ?? 0, done + needsAttention + failed + inQueue),
+      total: run.listedAllAt
+        ? done + needsAttention + failed + inQueue
+        : Math.max(plan?.toInvoice ?? 0, done + needsAttention + failed + inQueue),
       done,
       needsAttention,
       failed,

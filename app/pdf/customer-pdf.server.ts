@@ -19,7 +19,10 @@ const signature = (shop: string, invoiceId: string, version: number) =>
 /** The public address of one invoice's PDF for its current link version; null once the link was revoked. */
 export function customerPdfUrl(shop: string, invoiceId: string, version: number | null): string | null {
   if (version === null) return null;
-  return new URL(`/invoice-pdf/${encodeURIComponent(invoiceId)}/${signature(shop, invoiceId, version)}`, env().SHOPIFY_APP_URL).toString();
+  return new URL(
+    `/invoice-pdf/${encodeURIComponent(invoiceId)}/${signature(shop, invoiceId, version)}`,
+    env().SHOPIFY_APP_URL,
+  ).toString();
 }
 
 export type CustomerPdfGrant = { ok: true; shop: string } | { ok: false; status: 404 | 409 };
@@ -29,7 +32,14 @@ export async function verifyCustomerPdf(invoiceId: string, given: string): Promi
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(invoiceId) || !/^[A-Za-z0-9_-]{43}$/.test(given)) return { ok: false, status: 404 };
   const row = await prisma.invoice.findUnique({
     where: { id: invoiceId },
-    select: { shopDomain: true, state: true, remoteId: true, isTest: true, postedInTestMode: true, pdfLinkVersion: true },
+    select: {
+      shopDomain: true,
+      state: true,
+      remoteId: true,
+      isTest: true,
+      postedInTestMode: true,
+      pdfLinkVersion: true,
+    },
   });
   // An unknown invoice, a revoked link and a wrong signature look the same.
   if (!row || row.pdfLinkVersion === null) return { ok: false, status: 404 };

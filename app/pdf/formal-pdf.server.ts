@@ -16,7 +16,8 @@ export type PdfDownload =
 
 export type PdfClientFor = (connection: { baseUrl: string; apiKey: string }) => Pick<InvoicingClient, "openFormalPdf">;
 
-const defaultClientFor: PdfClientFor = (connection) => new InvoicingClient({ ...connection, timeoutMs: PDF_TIMEOUT_MS });
+const defaultClientFor: PdfClientFor = (connection) =>
+  new InvoicingClient({ ...connection, timeoutMs: PDF_TIMEOUT_MS });
 
 /** The file name a merchant files the invoice under: its serial number (ARS2026000000123.pdf). */
 export function pdfFileName(serialNumber: string | null, remoteId: number): string {
@@ -24,10 +25,19 @@ export function pdfFileName(serialNumber: string | null, remoteId: number): stri
   return serial ? `${serial}.pdf` : `fatura-${remoteId}.pdf`;
 }
 
-export async function openInvoicePdf(shop: string, invoiceId: string, clientFor: PdfClientFor = defaultClientFor): Promise<PdfDownload> {
+export async function openInvoicePdf(
+  shop: string,
+  invoiceId: string,
+  clientFor: PdfClientFor = defaultClientFor,
+): Promise<PdfDownload> {
   const row = await prisma.invoice.findFirst({
     where: { id: invoiceId, shopDomain: shop },
-    select: { id: true, remoteId: true, serialNumber: true, shop: { select: { settings: { select: { baseUrl: true } } } } },
+    select: {
+      id: true,
+      remoteId: true,
+      serialNumber: true,
+      shop: { select: { settings: { select: { baseUrl: true } } } },
+    },
   });
   if (!row) return { ok: false, status: 404, reason: "not_found" };
   const baseUrl = row.shop.settings?.baseUrl;
@@ -39,7 +49,14 @@ export async function openInvoicePdf(shop: string, invoiceId: string, clientFor:
   } catch (error) {
     // The service has no formal PDF until the invoice is formalised.
     if (error instanceof NotFoundError) return { ok: false, status: 409, reason: "not_ready" };
-    logger.warn({ shop, invoice: row.id, err: error instanceof InvoicingError ? `${error.kind}: ${error.message}` : String(error) }, "formal PDF download failed");
+    logger.warn(
+      {
+        shop,
+        invoice: row.id,
+        err: error instanceof InvoicingError ? `${error.kind}: ${error.message}` : String(error),
+      },
+      "formal PDF download failed",
+    );
     return { ok: false, status: 502, reason: "service" };
   }
 }

@@ -42,15 +42,24 @@ export async function printableOrders(shop: string, orderIds: string[]): Promise
     const row = byOrder.get(orderId);
     if (!row) return { orderId, orderName: null, status: "none", invoiceId: null, serialNumber: null };
     const ready = row.state === STATE.completed && row.remoteId !== null;
-    return { orderId, orderName: row.orderName, status: ready ? "ready" : "not_yet", invoiceId: ready ? row.id : null, serialNumber: row.serialNumber };
+    return {
+      orderId,
+      orderName: row.orderName,
+      status: ready ? "ready" : "not_yet",
+      invoiceId: ready ? row.id : null,
+      serialNumber: row.serialNumber,
+    };
   });
 }
 
-const sign = (payload: string) => createHmac("sha256", env().SHOPIFY_API_SECRET).update(`print:${payload}`).digest("base64url");
+const sign = (payload: string) =>
+  createHmac("sha256", env().SHOPIFY_API_SECRET).update(`print:${payload}`).digest("base64url");
 
 /** An address part that lets the print preview load exactly these invoices of this shop, for a few minutes. */
 export function signPrintToken(shop: string, invoiceIds: string[], now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ s: shop, i: invoiceIds, e: now + PRINT_TOKEN_TTL_MS })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ s: shop, i: invoiceIds, e: now + PRINT_TOKEN_TTL_MS })).toString(
+    "base64url",
+  );
   return `${payload}.${sign(payload)}`;
 }
 
@@ -61,9 +70,19 @@ export function verifyPrintToken(token: string, now = Date.now()): { shop: strin
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
-    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { s?: unknown; i?: unknown; e?: unknown };
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      s?: unknown;
+      i?: unknown;
+      e?: unknown;
+    };
     if (typeof data.s !== "string" || typeof data.e !== "number" || data.e < now) return null;
-    if (!Array.isArray(data.i) || data.i.length === 0 || data.i.length > PRINT_MAX_ORDERS || !data.i.every((id) => typeof id === "string")) return null;
+    if (
+      !Array.isArray(data.i) ||
+      data.i.length === 0 ||
+      data.i.length > PRINT_MAX_ORDERS ||
+      !data.i.every((id) => typeof id === "string")
+    )
+      return null;
     return { shop: data.s, invoiceIds: data.i as string[] };
   } catch {
     return null;
@@ -73,7 +92,11 @@ export function verifyPrintToken(token: string, now = Date.now()): { shop: strin
 export type MergedPdf = { ok: true; bytes: Uint8Array; count: number } | { ok: false; status: 404 | 409 | 502 };
 
 /** The invoices' formal PDFs (read with the shop's key, shop-scoped) as one document, in the given order. */
-export async function mergedInvoicePdf(shop: string, invoiceIds: string[], clientFor?: PdfClientFor): Promise<MergedPdf> {
+export async function mergedInvoicePdf(
+  shop: string,
+  invoiceIds: string[],
+  clientFor?: PdfClientFor,
+): Promise<MergedPdf> {
   const merged = await PDFDocument.create();
   let count = 0;
   for (const id of invoiceIds) {

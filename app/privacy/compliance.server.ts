@@ -20,13 +20,14 @@ export interface DataRequestPayload {
 
 const REDACTED = "[redacted]";
 
-function customerScope(shop: string, payload: { customer?: { id?: number | string | null } | null }, orderIds: Array<number | string>) {
+function customerScope(
+  shop: string,
+  payload: { customer?: { id?: number | string | null } | null },
+  orderIds: Array<number | string>,
+) {
   const customerId = payload.customer?.id != null ? String(payload.customer.id) : undefined;
   const orders = orderIds.map(String);
-  const or = [
-    ...(customerId ? [{ customerId }] : []),
-    ...(orders.length ? [{ orderId: { in: orders } }] : []),
-  ];
+  const or = [...(customerId ? [{ customerId }] : []), ...(orders.length ? [{ orderId: { in: orders } }] : [])];
   return or.length ? { shopDomain: shop, OR: or } : null;
 }
 
@@ -44,11 +45,24 @@ export async function redactCustomer(shop: string, payload: CustomerRedactPayloa
     prisma.invoice.updateMany({
       where: { id: { in: ids } },
       // pdfLinkVersion null: the customer's PDF link (in e-mails, the order's metafield, Flow) answers 404 from now on.
-      data: { customerId: null, customerName: REDACTED, customerSearch: "", orderSnapshot: { redacted: true }, requestBody: { redacted: true }, lastError: null, pdfLinkVersion: null },
+      data: {
+        customerId: null,
+        customerName: REDACTED,
+        customerSearch: "",
+        orderSnapshot: { redacted: true },
+        requestBody: { redacted: true },
+        lastError: null,
+        pdfLinkVersion: null,
+      },
     }),
     // Problems keep their codes (what was wrong) but not their values (what the buyer typed).
-    ...rows.map((row) => prisma.invoice.update({ where: { id: row.id }, data: { problems: redactedProblems(row.problems) } })),
-    prisma.invoiceEvent.updateMany({ where: { invoiceId: { in: ids } }, data: { data: { redacted: true }, message: null } }),
+    ...rows.map((row) =>
+      prisma.invoice.update({ where: { id: row.id }, data: { problems: redactedProblems(row.problems) } }),
+    ),
+    prisma.invoiceEvent.updateMany({
+      where: { invoiceId: { in: ids } },
+      data: { data: { redacted: true }, message: null },
+    }),
   ]);
   return ids.length;
 }
@@ -56,11 +70,16 @@ export async function redactCustomer(shop: string, payload: CustomerRedactPayloa
 function redactedProblems(value: unknown): Prisma.InputJsonValue {
   if (!Array.isArray(value)) return [];
   return value
-    .filter((item): item is { code: string; severity?: unknown; params?: unknown } => Boolean(item) && typeof item.code === "string")
+    .filter(
+      (item): item is { code: string; severity?: unknown; params?: unknown } =>
+        Boolean(item) && typeof item.code === "string",
+    )
     .map(({ code, severity, params }) => ({
       code,
       ...(typeof severity === "string" ? { severity } : {}),
-      ...(params && typeof params === "object" ? { params: Object.fromEntries(Object.keys(params).map((key) => [key, REDACTED])) } : {}),
+      ...(params && typeof params === "object"
+        ? { params: Object.fromEntries(Object.keys(params).map((key) => [key, REDACTED])) }
+        : {}),
     }));
 }
 

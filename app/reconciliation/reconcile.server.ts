@@ -75,7 +75,10 @@ async function takeLease(shop: string, owner: string, now: Date): Promise<boolea
 /** One pass over one shop. Never throws for Shopify's or the shop's failures: they are recorded on the row. */
 export async function reconcileShop(shop: string, options: ReconcileOptions): Promise<ReconcileResult> {
   const now = options.now ?? (() => new Date());
-  const shopRow = await prisma.shop.findUnique({ where: { domain: shop }, select: { installedAt: true, uninstalledAt: true } });
+  const shopRow = await prisma.shop.findUnique({
+    where: { domain: shop },
+    select: { installedAt: true, uninstalledAt: true },
+  });
   if (!shopRow || shopRow.uninstalledAt) return { status: "unknown_shop" };
   if (!(await ensureRow(shop))) return { status: "unknown_shop" };
   const startedAt = now();
@@ -84,7 +87,11 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
   const row = await prisma.reconciliation.findUniqueOrThrow({ where: { shopDomain: shop } });
   let since =
     options.since ??
-    new Date((row.watermark ?? new Date(Math.max(shopRow.installedAt.getTime(), startedAt.getTime() - FIRST_LOOKBACK_MS))).getTime() - OVERLAP_MS);
+    new Date(
+      (
+        row.watermark ?? new Date(Math.max(shopRow.installedAt.getTime(), startedAt.getTime() - FIRST_LOOKBACK_MS))
+      ).getTime() - OVERLAP_MS,
+    );
   const counts: ReconcileCounts = { read: 0, recorded: 0, duplicate: 0, skipped: 0 };
   let log = logger.child({ shop, since: since.toISOString() });
   // The pass that started a bulk read began then, and reads from where it read.
@@ -109,7 +116,16 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
     } else if (bulk && (await bulk.countOrders(shop, updatedSinceQuery(since))) >= BULK_THRESHOLD) {
       const started = await startBulkRead(bulk, shop, "reconciliation", null, updatedSinceQuery(since), startedAt);
       if (started.ok) {
-        await prisma.reconciliation.updateMany({ where: held, data: { bulkOperationId: started.id, bulkSince: since, bulkStartedAt: startedAt, leaseOwner: null, leaseUntil: null } });
+        await prisma.reconciliation.updateMany({
+          where: held,
+          data: {
+            bulkOperationId: started.id,
+            bulkSince: since,
+            bulkStartedAt: startedAt,
+            leaseOwner: null,
+            leaseUntil: null,
+          },
+        });
         return { status: "waiting" };
       }
       log.warn({ reason: started.reason }, "reconciliation: a bulk read could not start; reading page by page");
@@ -133,7 +149,10 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
       if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
       after = page.pageInfo.endCursor;
       // Still ours? (A pass stalled past its lease has lost it; the orders it recorded are recorded once all the same.)
-      const renewed = await prisma.reconciliation.updateMany({ where: held, data: { leaseUntil: new Date(now().getTime() + LEASE_MS) } });
+      const renewed = await prisma.reconciliation.updateMany({
+        where: held,
+        data: { leaseUntil: new Date(now().getTime() + LEASE_MS) },
+      });
       if (renewed.count !== 1) throw new Error("the reconciliation lease was lost");
     }
   } catch (error) {
@@ -141,7 +160,13 @@ export async function reconcileShop(shop: string, options: ReconcileOptions): Pr
     log.warn({ err: error, ...counts }, "reconciliation pass failed; the next pass reads from the same watermark");
     await prisma.reconciliation.updateMany({
       where: held,
-      data: { leaseOwner: null, leaseUntil: null, lastRunAt: startedAt, lastError: message.slice(0, 500), lastResult: counts as unknown as Prisma.InputJsonValue },
+      data: {
+        leaseOwner: null,
+        leaseUntil: null,
+        lastRunAt: startedAt,
+        lastError: message.slice(0, 500),
+        lastResult: counts as unknown as Prisma.InputJsonValue,
+      },
     });
     return { status: "failed", error: message };
   }
@@ -178,7 +203,12 @@ export async function shopsDueForReconciliation(now: Date, intervalMs: number, l
           reconciliation: {
             OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
             AND: {
-              OR: [{ lastRunAt: null }, { lastRunAt: { lt: new Date(now.getTime() - intervalMs) } }, { requestedAt: { not: null } }, { bulkOperationId: { not: null } }],
+              OR: [
+                { lastRunAt: null },
+                { lastRunAt: { lt: new Date(now.getTime() - intervalMs) } },
+                { requestedAt: { not: null } },
+                { bulkOperationId: { not: null } },
+              ],
             },
           },
         },

@@ -23,10 +23,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   try {
     parsed = Body.parse(JSON.parse(await readTextLimited(request, BODY_LIMITS.adminAction)));
   } catch {
-    return cors(json({ ok: false, error: `a JSON body {"orderIds": [...]} with 1 to ${BULK_MAX} order ids` }, { status: 400 }));
+    return cors(
+      json({ ok: false, error: `a JSON body {"orderIds": [...]} with 1 to ${BULK_MAX} order ids` }, { status: 400 }),
+    );
   }
   const ids = parsed.orderIds.map(numericOrderId);
-  if (ids.some((id) => id === null)) return cors(json({ ok: false, error: "order ids are numbers or gid://shopify/Order/N" }, { status: 400 }));
+  if (ids.some((id) => id === null))
+    return cors(json({ ok: false, error: "order ids are numbers or gid://shopify/Order/N" }, { status: 400 }));
   const summary = await invoiceSelectedOrders(session.shop, ids as string[], interactiveOrders);
   return cors(json({ ok: true, ...summary }));
 };

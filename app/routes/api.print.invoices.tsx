@@ -15,6 +15,19 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   }
   const orders = await printableOrders(session.shop, ids as string[]);
   const ready = orders.filter((order) => order.invoiceId !== null).map((order) => order.invoiceId!);
-  const url = ready.length ? `${env().SHOPIFY_APP_URL.replace(/\/+$/, "")}/print/invoices/${signPrintToken(session.shop, ready)}` : null;
-  return cors(json({ ok: true, url, orders: orders.map(({ orderId, orderName, status, serialNumber }) => ({ orderId, orderName, status, serialNumber })) }));
+  const url = ready.length
+    ? `${env().SHOPIFY_APP_URL.replace(/\/+$/, "")}/print/invoices/${signPrintToken(session.shop, ready)}`
+    : null;
+  return cors(
+    json({
+      ok: true,
+      url,
+      orders: orders.map(({ orderId, orderName, status, serialNumber }) => ({
+        orderId,
+        orderName,
+        status,
+        serialNumber,
+      })),
+    }),
+  );
 };

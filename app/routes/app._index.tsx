@@ -81,7 +81,11 @@ export default function Invoices() {
     <Page title={t("home.title")} secondaryActions={[{ content: t("nav.settings"), url: "/app/settings" }]}>
       <BlockStack gap="400">
         {data.accountProblem && (
-          <Banner tone="critical" title={t("banner.accountProblem.title")} action={{ content: t("nav.settings"), url: "/app/settings" }}>
+          <Banner
+            tone="critical"
+            title={t("banner.accountProblem.title")}
+            action={{ content: t("nav.settings"), url: "/app/settings" }}
+          >
             <p id="account-problem">{problemText({ code: `settings.${data.accountProblem}` }, t.locale)}</p>
           </Banner>
         )}
@@ -98,14 +102,22 @@ export default function Invoices() {
           <Banner
             tone="critical"
             title={t("banner.deadline.title", { count: data.nearDeadline })}
-            action={{ content: t("banner.deadline.action"), onAction: () => setSearchParams(new URLSearchParams({ deadline: "near" })) }}
+            action={{
+              content: t("banner.deadline.action"),
+              onAction: () => setSearchParams(new URLSearchParams({ deadline: "near" })),
+            }}
           >
             <p id="deadline-banner">{t("banner.deadline.body")}</p>
           </Banner>
         )}
         {data.counts.failed > 0 && data.counts.needsAttention === 0 && (
-          <Banner tone="critical" title={t("banner.failed.title", { count: data.counts.failed })}
-            action={{ content: t("banner.attention.action"), onAction: () => setSearchParams(new URLSearchParams({ state: STATE.failed })) }}
+          <Banner
+            tone="critical"
+            title={t("banner.failed.title", { count: data.counts.failed })}
+            action={{
+              content: t("banner.attention.action"),
+              onAction: () => setSearchParams(new URLSearchParams({ state: STATE.failed })),
+            }}
           />
         )}
         {data.onboarding.complete && data.onboarding.testMode && (
@@ -119,7 +131,10 @@ export default function Invoices() {
           <Banner
             tone="warning"
             title={t("banner.issueForReal.title", { count: toIssue })}
-            action={{ content: t("banner.issueForReal.action", { count: toIssue }), onAction: () => setConfirmingIssue(true) }}
+            action={{
+              content: t("banner.issueForReal.action", { count: toIssue }),
+              onAction: () => setConfirmingIssue(true),
+            }}
           >
             <p>{t("banner.issueForReal.body")}</p>
           </Banner>

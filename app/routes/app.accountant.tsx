@@ -4,7 +4,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, ChoiceList, InlineStack, Layout, Page, ProgressBar, Select, Text, TextField } from "@shopify/polaris";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  ChoiceList,
+  InlineStack,
+  Layout,
+  Page,
+  ProgressBar,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useState } from "react";
 import { authenticate } from "../shopify.server";
 import { accountantAction, accountantPage, type AccountantActionResult } from "../accountant/page.server";
@@ -40,11 +54,20 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 const dateLocale = (t: T) => (t.locale === "tr" ? "tr-TR" : "en-GB");
 
 function day(ymd: string, t: T): string {
-  return new Date(`${ymd}T12:00:00Z`).toLocaleDateString(dateLocale(t), { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+  return new Date(`${ymd}T12:00:00Z`).toLocaleDateString(dateLocale(t), {
+    timeZone: "UTC",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  });
 }
 
 function monthName(month: string, t: T): string {
-  return new Date(`${month}-15T12:00:00Z`).toLocaleDateString(dateLocale(t), { timeZone: "UTC", month: "long", year: "numeric" });
+  return new Date(`${month}-15T12:00:00Z`).toLocaleDateString(dateLocale(t), {
+    timeZone: "UTC",
+    month: "long",
+    year: "numeric",
+  });
 }
 
 function size(bytes: number, t: T): string {
@@ -58,7 +81,17 @@ function size(bytes: number, t: T): string {
   return `${value.toLocaleString(dateLocale(t), { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
 }
 
-function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boolean; onSubmit: (body: Record<string, string>) => void }) {
+function PeriodForm({
+  data,
+  t,
+  busy,
+  onSubmit,
+}: {
+  data: Data;
+  t: T;
+  busy: boolean;
+  onSubmit: (body: Record<string, string>) => void;
+}) {
   const [kind, setKind] = useState<"month" | "range">("month");
   const [month, setMonth] = useState(data.defaultMonth);
   const [from, setFrom] = useState(data.defaultFrom);
@@ -77,14 +110,41 @@ function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boole
       />
       <InlineStack gap="300" blockAlign="end">
         {kind === "month" ? (
-          <Select id="accountant-month" label={t("accountant.form.monthLabel")} options={data.months.map((m) => ({ label: monthName(m, t), value: m }))} value={month} onChange={setMonth} />
+          <Select
+            id="accountant-month"
+            label={t("accountant.form.monthLabel")}
+            options={data.months.map((m) => ({ label: monthName(m, t), value: m }))}
+            value={month}
+            onChange={setMonth}
+          />
         ) : (
           <>
-            <TextField id="accountant-from" label={t("accountant.form.from")} type="date" value={from} onChange={setFrom} autoComplete="off" max={data.today} />
-            <TextField id="accountant-to" label={t("accountant.form.to")} type="date" value={to} onChange={setTo} autoComplete="off" max={data.today} />
+            <TextField
+              id="accountant-from"
+              label={t("accountant.form.from")}
+              type="date"
+              value={from}
+              onChange={setFrom}
+              autoComplete="off"
+              max={data.today}
+            />
+            <TextField
+              id="accountant-to"
+              label={t("accountant.form.to")}
+              type="date"
+              value={to}
+              onChange={setTo}
+              autoComplete="off"
+              max={data.today}
+            />
           </>
         )}
-        <Button id="accountant-build" variant="primary" loading={busy} onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}>
+        <Button
+          id="accountant-build"
+          variant="primary"
+          loading={busy}
+          onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}
+        >
           {t("accountant.form.submit")}
         </Button>
       </InlineStack>
@@ -98,7 +158,13 @@ function PeriodForm({ data, t, busy, onSubmit }: { data: Data; t: T; busy: boole
   );
 }
 
-const BADGE_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = { queued: "info", building: "attention", ready: "success", failed: "critical", expired: undefined };
+const BADGE_TONE: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
+  queued: "info",
+  building: "attention",
+  ready: "success",
+  failed: "critical",
+  expired: undefined,
+};
 
 function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string }) {
   const settled = pack.pdfDone + pack.pdfFailed;
@@ -115,10 +181,16 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
         <>
           <ProgressBar progress={percent} animated={pack.total === 0} />
           <Text as="p" id={`accountant-progress-${pack.id}`}>
-            {pack.total === 0 && pack.state === "queued" ? t("accountant.listing") : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
+            {pack.total === 0 && pack.state === "queued"
+              ? t("accountant.listing")
+              : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
             {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
           </Text>
-          {pack.lastError && <Text as="p" tone="caution">{t("accountant.retrying", { error: pack.lastError })}</Text>}
+          {pack.lastError && (
+            <Text as="p" tone="caution">
+              {t("accountant.retrying", { error: pack.lastError })}
+            </Text>
+          )}
         </>
       )}
       {pack.state === "ready" && pack.downloadPath && (
@@ -126,7 +198,11 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
           <Text as="p" id={`accountant-ready-${pack.id}`}>
             {t("accountant.ready", { total: pack.total, size: size(pack.fileSize ?? 0, t) })}
           </Text>
-          {pack.total === 0 && <Text as="p" tone="subdued">{t("accountant.none")}</Text>}
+          {pack.total === 0 && (
+            <Text as="p" tone="subdued">
+              {t("accountant.none")}
+            </Text>
+          )}
           {pack.pdfFailed > 0 && (
             <Banner tone="warning">
               <p>{t("accountant.missing", { count: pack.pdfFailed })}</p>
@@ -135,11 +211,21 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
           <InlineStack gap="200" blockAlign="center">
             {/* A plain navigation of the frame to the signed link: the browser saves the ZIP straight from the server
                 (Content-Disposition: attachment), never through the page's memory, and the page stays. */}
-            <Button id={`accountant-download-${pack.id}`} variant="primary" onClick={() => window.location.assign(pack.downloadPath!)}>
+            <Button
+              id={`accountant-download-${pack.id}`}
+              variant="primary"
+              onClick={() => window.location.assign(pack.downloadPath!)}
+            >
               {t("accountant.download")}
             </Button>
             <Text as="span" tone="subdued">
-              {t("accountant.expires", { date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), { dateStyle: "medium", timeStyle: "short", timeZone: zone }) })}
+              {t("accountant.expires", {
+                date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), {
+                  dateStyle: "medium",
+                  timeStyle: "short",
+                  timeZone: zone,
+                }),
+              })}
             </Text>
           </InlineStack>
           <Text as="p" tone="subdued" variant="bodySm">
@@ -147,8 +233,14 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
           </Text>
         </BlockStack>
       )}
-      {pack.state === "failed" && <Banner tone="critical">{t("accountant.failed", { error: pack.lastError ?? "" })}</Banner>}
-      {pack.state === "expired" && <Text as="p" tone="subdued">{t("accountant.expired")}</Text>}
+      {pack.state === "failed" && (
+        <Banner tone="critical">{t("accountant.failed", { error: pack.lastError ?? "" })}</Banner>
+      )}
+      {pack.state === "expired" && (
+        <Text as="p" tone="subdued">
+          {t("accountant.expired")}
+        </Text>
+      )}
     </SectionCard>
   );
 }
@@ -165,7 +257,11 @@ export default function AccountantPage() {
   useRevalidateWhile(!building && ready, 5 * 60_000);
   const result = fetcher.data as AccountantActionResult | undefined;
   return (
-    <Page title={t("accountant.title")} subtitle={t("accountant.subtitle")} backAction={{ content: t("nav.invoices"), url: "/app" }}>
+    <Page
+      title={t("accountant.title")}
+      subtitle={t("accountant.subtitle")}
+      backAction={{ content: t("nav.invoices"), url: "/app" }}
+    >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
@@ -174,7 +270,12 @@ export default function AccountantPage() {
                 <p id="accountant-error">{t.dyn(`accountant.error.${result.reason}`, String(result.reason))}</p>
               </Banner>
             )}
-            <PeriodForm data={data} t={t} busy={busy} onSubmit={(body) => fetcher.submit(body, { method: "post", encType: "application/json" })} />
+            <PeriodForm
+              data={data}
+              t={t}
+              busy={busy}
+              onSubmit={(body) => fetcher.submit(body, { method: "post", encType: "application/json" })}
+            />
             <Text as="h2" variant="headingMd">
               {t("accountant.list.title")}
             </Text>

@@ -3,7 +3,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, InlineGrid, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Link,
+  List,
+  Page,
+  Text,
+} from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
@@ -34,10 +46,11 @@ export const handle: TitleHandle = {
   title: (data, locale) => {
     const invoice = (data as { invoice?: { orderName: string; waybillId: number | null } } | undefined)?.invoice;
     if (!invoice) return translate(locale, "detail.notFound");
-    return invoice.waybillId !== null ? translate(locale, "detail.titleWaybill", { number: invoice.orderName }) : translate(locale, "detail.title", { order: invoice.orderName });
+    return invoice.waybillId !== null
+      ? translate(locale, "detail.titleWaybill", { number: invoice.orderName })
+      : translate(locale, "detail.title", { order: invoice.orderName });
   },
 };
-
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session, scopes } = await authenticate.admin(request);
@@ -50,7 +63,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     ownsOrder ? writeBackOf(session.shop, invoice.id) : null,
     ownsOrder ? refreshScopes(session.shop, scopes).then((granted) => granted.canWrite) : false,
   ]);
-  const writeBackStatus = !ownsOrder ? null : !canWrite ? { status: "no_scope" as const, lastError: null } : writeBack ? { status: writeBack.status, lastError: writeBack.lastError, writtenState: writeBack.writtenState } : { status: "none" as const, lastError: null };
+  const writeBackStatus = !ownsOrder
+    ? null
+    : !canWrite
+      ? { status: "no_scope" as const, lastError: null }
+      : writeBack
+        ? { status: writeBack.status, lastError: writeBack.lastError, writtenState: writeBack.writtenState }
+        : { status: "none" as const, lastError: null };
   return json({ invoice, timezone, writeBack: writeBackStatus });
 };
 
@@ -75,7 +94,12 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   }
   if (intent === "retry_write_back") {
     const retried = await retryWriteBack(session.shop, id);
-    return json(retried ? { ok: true as const, intent: "retry_write_back" } : { ok: false as const, reason: "not_allowed" as const, intent: "retry_write_back" }, { status: retried ? 200 : 409 });
+    return json(
+      retried
+        ? { ok: true as const, intent: "retry_write_back" }
+        : { ok: false as const, reason: "not_allowed" as const, intent: "retry_write_back" },
+      { status: retried ? 200 : 409 },
+    );
   }
   const result =
     intent === "retry"
@@ -85,7 +109,8 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
         : intent === "confirm_panel_cancel"
           ? await confirmPanelCancel(session.shop, id, await shopTimezone(session.shop))
           : null;
-  if (!result) return json({ ok: false as const, reason: "unknown_intent" as const, intent: String(intent) }, { status: 400 });
+  if (!result)
+    return json({ ok: false as const, reason: "unknown_intent" as const, intent: String(intent) }, { status: 400 });
   const status = result.ok ? 200 : result.reason === "not_found" ? 404 : 409;
   return json({ ...result, intent: String(intent) }, { status });
 };
@@ -133,23 +158,38 @@ export default function InvoiceDetailPage() {
               ? t("afterSale.path.cancel.confirmed")
               : t("detail.invoicedNow"),
       );
-    else shopify.toast.show(result.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), { isError: true });
+    else
+      shopify.toast.show(result.reason === "not_found" ? t("detail.notFound") : t("detail.notAllowed"), {
+        isError: true,
+      });
   }, [fetcher.data, fetcher.state, shopify, t]);
 
   const act = (intent: string) => fetcher.submit({ intent }, { method: "post" });
   const busy = fetcher.state !== "idle";
   const { errors, warnings } = invoice;
-  const money = (amount: string | null) => (amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale));
+  const money = (amount: string | null) =>
+    amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale);
   const remote = invoice.totals.remote;
   const history = { locale, timezone, currency: invoice.totals.currency, waybill: invoice.waybillId !== null };
 
   // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
   const secondaryActions = [
     ...(invoice.state === STATE.completed && invoice.remoteId !== null
-      ? [{ content: t("detail.downloadPdf"), onAction: () => void pdf.download(invoice.id), loading: pdf.busy === invoice.id, id: "download-pdf" }]
+      ? [
+          {
+            content: t("detail.downloadPdf"),
+            onAction: () => void pdf.download(invoice.id),
+            loading: pdf.busy === invoice.id,
+            id: "download-pdf",
+          },
+        ]
       : []),
-    ...(invoice.pdfUrl ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }] : []),
-    ...(invoice.panelUrl ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }] : []),
+    ...(invoice.pdfUrl
+      ? [{ content: t("detail.openPdf"), url: invoice.pdfUrl, external: true, target: "_blank" as const }]
+      : []),
+    ...(invoice.panelUrl
+      ? [{ content: t("detail.openPanel"), url: invoice.panelUrl, external: true, target: "_blank" as const }]
+      : []),
   ];
   // An invoice formalised for an order cancelled since: the merchant's task is the cancellation in the panel, then
   // saying it is done; retrying could only read its status again, so it is not offered beside that.
@@ -157,15 +197,19 @@ export default function InvoiceDetailPage() {
   const primaryAction = panelTask
     ? { content: t("afterSale.path.cancel.confirm"), onAction: () => act("confirm_panel_cancel"), loading: busy }
     : invoice.canRetry
-    ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
-    : invoice.canInvoiceNow
-      ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }
-      : undefined;
+      ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
+      : invoice.canInvoiceNow
+        ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }
+        : undefined;
 
   return (
     <Page
       backAction={{ content: t("detail.back"), url: "/app" }}
-      title={invoice.waybillId !== null ? t("detail.titleWaybill", { number: invoice.orderName }) : t("detail.title", { order: invoice.orderName })}
+      title={
+        invoice.waybillId !== null
+          ? t("detail.titleWaybill", { number: invoice.orderName })
+          : t("detail.title", { order: invoice.orderName })
+      }
       titleMetadata={
         <InlineStack gap="200">
           <StateBadge state={invoice.retrying ? "retrying" : invoice.state} />
@@ -179,7 +223,13 @@ export default function InvoiceDetailPage() {
       <Layout>
         {(invoice.isTest || invoice.postedInTestMode) && (
           <Layout.Section>
-            <Banner tone="info">{invoice.isTest ? t("detail.test") : invoice.waybillId !== null ? t("detail.testModeWaybill") : t("detail.testMode")}</Banner>
+            <Banner tone="info">
+              {invoice.isTest
+                ? t("detail.test")
+                : invoice.waybillId !== null
+                  ? t("detail.testModeWaybill")
+                  : t("detail.testMode")}
+            </Banner>
           </Layout.Section>
         )}
         {invoice.retrying && (
@@ -187,15 +237,29 @@ export default function InvoiceDetailPage() {
             <Banner tone="info" title={t("detail.retrying.title")}>
               <p id="retrying">
                 {reasonText(invoice.retrying.reason, locale)
-                  ? t("detail.retrying.body", { reason: reasonText(invoice.retrying.reason, locale)!, at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone), attempt: invoice.retrying.attempt, max: invoice.retrying.max })
-                  : t("detail.retrying.bodyNoReason", { at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone), attempt: invoice.retrying.attempt, max: invoice.retrying.max })}
+                  ? t("detail.retrying.body", {
+                      reason: reasonText(invoice.retrying.reason, locale)!,
+                      at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone),
+                      attempt: invoice.retrying.attempt,
+                      max: invoice.retrying.max,
+                    })
+                  : t("detail.retrying.bodyNoReason", {
+                      at: formatDateTime(invoice.retrying.nextAttemptAt, locale, timezone),
+                      attempt: invoice.retrying.attempt,
+                      max: invoice.retrying.max,
+                    })}
               </p>
             </Banner>
           </Layout.Section>
         )}
         {invoice.deadline && invoice.deadline.status !== "running" && (
           <Layout.Section>
-            <Banner tone="critical" title={t(invoice.deadline.status === "passed" ? "detail.deadline.passed" : "detail.deadline.near", { at: formatDateTime(invoice.deadline.at, locale, timezone) })}>
+            <Banner
+              tone="critical"
+              title={t(invoice.deadline.status === "passed" ? "detail.deadline.passed" : "detail.deadline.near", {
+                at: formatDateTime(invoice.deadline.at, locale, timezone),
+              })}
+            >
               <p id="deadline-banner">{t("detail.deadline.body")}</p>
             </Banner>
           </Layout.Section>
@@ -258,7 +322,9 @@ export default function InvoiceDetailPage() {
                       <Row label={t("detail.linesTotal")}>{money(remote.linesTotal)}</Row>
                       <Row label={t("detail.discountTotal")}>{money(remote.discountTotal)}</Row>
                       <Row label={t("detail.taxTotal")}>{money(remote.taxTotal)}</Row>
-                      {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>}
+                      {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && (
+                        <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>
+                      )}
                       <Row label={t("detail.grandTotal")}>
                         <Text as="span" numeric fontWeight="semibold">
                           {money(remote.grandTotal)}
@@ -288,7 +354,12 @@ export default function InvoiceDetailPage() {
               {invoice.requestBody ? (
                 <Box background="bg-surface-secondary" padding="300" borderRadius="200">
                   {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
-                  <pre style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }} id="request-body" tabIndex={0} aria-label={t("detail.body")}>
+                  <pre
+                    style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }}
+                    id="request-body"
+                    tabIndex={0}
+                    aria-label={t("detail.body")}
+                  >
                     {JSON.stringify(invoice.requestBody, null, 2)}
                   </pre>
                 </Box>
@@ -302,7 +373,14 @@ export default function InvoiceDetailPage() {
         </Layout.Section>
         <Layout.Section variant="oneThird">
           <BlockStack gap="400">
-            {writeBack && <WriteBackCard writeBack={writeBack} invoiceState={invoice.state} onRetry={() => act("retry_write_back")} busy={busy} />}
+            {writeBack && (
+              <WriteBackCard
+                writeBack={writeBack}
+                invoiceState={invoice.state}
+                onRetry={() => act("retry_write_back")}
+                busy={busy}
+              />
+            )}
             <SectionCard title={invoice.waybillId !== null ? t("detail.waybill") : t("detail.order")} gap="200">
               {invoice.waybillId !== null && (
                 <Details>
@@ -323,7 +401,9 @@ export default function InvoiceDetailPage() {
                 ) : (
                   <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
                 )}
-                {invoice.invoiceDate && <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>}
+                {invoice.invoiceDate && (
+                  <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>
+                )}
                 {invoice.deadline && (
                   <Row label={t("detail.deadline")}>
                     <Text as="span" id="deadline" tone={invoice.deadline.status === "running" ? undefined : "critical"}>
@@ -333,7 +413,9 @@ export default function InvoiceDetailPage() {
                 )}
                 <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
                 <Row label={t("detail.serial")}>
-                  <Text as="span" id="serial-number">{invoice.serialNumber ?? "—"}</Text>
+                  <Text as="span" id="serial-number">
+                    {invoice.serialNumber ?? "—"}
+                  </Text>
                 </Row>
                 {invoice.ettn && (
                   <Row label={t("detail.ettn")}>
@@ -344,7 +426,9 @@ export default function InvoiceDetailPage() {
                 )}
                 {invoice.remoteId !== null && <Row label={t("detail.remoteId")}>{String(invoice.remoteId)}</Row>}
                 <Row label={t("detail.attempts")}>{String(invoice.attempts)}</Row>
-                {invoice.nextAttemptAt && <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>}
+                {invoice.nextAttemptAt && (
+                  <Row label={t("detail.nextAttempt")}>{formatDateTime(invoice.nextAttemptAt, locale, timezone)}</Row>
+                )}
               </Details>
             </SectionCard>
             <SectionCard title={t("detail.events")}>

@@ -4,7 +4,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Layout, List, Page, ProgressBar, Text, TextField } from "@shopify/polaris";
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  InlineStack,
+  Layout,
+  List,
+  Page,
+  ProgressBar,
+  Text,
+  TextField,
+} from "@shopify/polaris";
 import { useState } from "react";
 import { authenticate } from "../shopify.server";
 import { env } from "../env.server";
@@ -31,7 +44,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   try {
     input = JSON.parse(await readTextLimited(request, BODY_LIMITS.adminAction));
   } catch {
-    return json({ intent: "invalid", result: { ok: false, reason: "invalid" } } satisfies PastOrdersActionResult, { status: 400 });
+    return json({ intent: "invalid", result: { ok: false, reason: "invalid" } } satisfies PastOrdersActionResult, {
+      status: 400,
+    });
   }
   const outcome = await pastOrdersAction(session.shop, input, shopifyOrders, `admin-${process.pid}`);
   return json(outcome, { status: outcome.intent === "invalid" ? 400 : 200 });
@@ -41,16 +56,25 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function day(iso: string, zone: string, locale: string, endExclusive = false): string {
   const date = new Date(new Date(iso).getTime() - (endExclusive ? 1 : 0));
-  return date.toLocaleDateString(locale === "tr" ? "tr-TR" : "en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric" });
+  return date.toLocaleDateString(locale === "tr" ? "tr-TR" : "en-GB", {
+    timeZone: zone,
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  });
 }
 
 function ActionMessage({ outcome, t, days }: { outcome: PastOrdersActionResult | undefined; t: T; days: number }) {
   if (!outcome) return null;
   if (outcome.intent === "reconcile") {
     const result = outcome.result as Extract<PastOrdersActionResult, { intent: "reconcile" }>["result"];
-    if (result.status === "done") return <Banner tone="success">{t("past.reconcile.done", { read: result.read, recorded: result.recorded })}</Banner>;
+    if (result.status === "done")
+      return (
+        <Banner tone="success">{t("past.reconcile.done", { read: result.read, recorded: result.recorded })}</Banner>
+      );
     if (result.status === "busy") return <Banner tone="info">{t("past.reconcile.busy")}</Banner>;
-    if (result.status === "failed") return <Banner tone="critical">{t("past.reconcile.failed", { error: result.error })}</Banner>;
+    if (result.status === "failed")
+      return <Banner tone="critical">{t("past.reconcile.failed", { error: result.error })}</Banner>;
     return null;
   }
   const result = outcome.result as { ok: boolean; reason?: string };
@@ -66,17 +90,27 @@ function Reconciliation({ data, t, busy, onCheck }: { data: Data; t: T; busy: bo
   const status = data.reconciliation;
   return (
     <SectionCard title={t("past.reconcile.title")} gap="200">
-      <Text as="p">{data.intervalMinutes > 0 ? t("past.reconcile.body", { minutes: data.intervalMinutes }) : t("past.reconcile.bodyOff")}</Text>
+      <Text as="p">
+        {data.intervalMinutes > 0
+          ? t("past.reconcile.body", { minutes: data.intervalMinutes })
+          : t("past.reconcile.bodyOff")}
+      </Text>
       <Text as="p" tone="subdued" id="reconcile-last">
         {status.lastRunAt
           ? t("past.reconcile.last", {
-              when: new Date(status.lastRunAt).toLocaleString(t.locale === "tr" ? "tr-TR" : "en-GB", { timeZone: data.zone }),
+              when: new Date(status.lastRunAt).toLocaleString(t.locale === "tr" ? "tr-TR" : "en-GB", {
+                timeZone: data.zone,
+              }),
               read: status.lastResult?.read ?? 0,
               recorded: status.lastResult?.recorded ?? 0,
             })
           : t("past.reconcile.never")}
       </Text>
-      {status.lastError && <Text as="p" tone="critical">{t("past.reconcile.lastError", { error: status.lastError })}</Text>}
+      {status.lastError && (
+        <Text as="p" tone="critical">
+          {t("past.reconcile.lastError", { error: status.lastError })}
+        </Text>
+      )}
       <InlineStack>
         <Button id="reconcile-now" onClick={onCheck} loading={busy}>
           {t("past.reconcile.button")}
@@ -86,15 +120,49 @@ function Reconciliation({ data, t, busy, onCheck }: { data: Data; t: T; busy: bo
   );
 }
 
-function RangeForm({ data, t, busy, onDryRun }: { data: Data; t: T; busy: boolean; onDryRun: (from: string, to: string) => void }) {
+function RangeForm({
+  data,
+  t,
+  busy,
+  onDryRun,
+}: {
+  data: Data;
+  t: T;
+  busy: boolean;
+  onDryRun: (from: string, to: string) => void;
+}) {
   const [from, setFrom] = useState(data.defaultFrom);
   const [to, setTo] = useState(data.today);
   return (
     <SectionCard title={t("past.range.title")}>
       <InlineStack gap="300" blockAlign="end">
-        <TextField id="past-from" label={t("past.range.from")} type="date" value={from} onChange={setFrom} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
-        <TextField id="past-to" label={t("past.range.to")} type="date" value={to} onChange={setTo} autoComplete="off" min={data.earliest ?? undefined} max={data.today} />
-        <Button id="past-dry-run" variant="primary" onClick={() => onDryRun(from, to)} loading={busy} disabled={!from || !to}>
+        <TextField
+          id="past-from"
+          label={t("past.range.from")}
+          type="date"
+          value={from}
+          onChange={setFrom}
+          autoComplete="off"
+          min={data.earliest ?? undefined}
+          max={data.today}
+        />
+        <TextField
+          id="past-to"
+          label={t("past.range.to")}
+          type="date"
+          value={to}
+          onChange={setTo}
+          autoComplete="off"
+          min={data.earliest ?? undefined}
+          max={data.today}
+        />
+        <Button
+          id="past-dry-run"
+          variant="primary"
+          onClick={() => onDryRun(from, to)}
+          loading={busy}
+          disabled={!from || !to}
+        >
           {t("past.range.dryRun")}
         </Button>
       </InlineStack>
@@ -103,7 +171,9 @@ function RangeForm({ data, t, busy, onDryRun }: { data: Data; t: T; busy: boolea
       </Text>
       {data.earliest && (
         <Banner tone="info">
-          <p id="past-range-limit">{t("past.range.limit", { days: data.days, earliest: day(data.earliest, data.zone, t.locale) })}</p>
+          <p id="past-range-limit">
+            {t("past.range.limit", { days: data.days, earliest: day(data.earliest, data.zone, t.locale) })}
+          </p>
         </Banner>
       )}
     </SectionCard>
@@ -114,7 +184,9 @@ function RangeForm({ data, t, busy, onDryRun }: { data: Data; t: T; busy: boolea
 function ReadMode({ run, t }: { run: RunView; t: T }) {
   if (!run.mode) return null;
   const building = run.mode === "bulk" && run.bulk && ["CREATED", "RUNNING"].includes(run.bulk.status);
-  const text = building ? t("past.mode.bulkBuilding", { objects: run.bulk!.objectCount }) : t(run.mode === "bulk" ? "past.mode.bulk" : "past.mode.paged");
+  const text = building
+    ? t("past.mode.bulkBuilding", { objects: run.bulk!.objectCount })
+    : t(run.mode === "bulk" ? "past.mode.bulk" : "past.mode.paged");
   return (
     <Text as="p" tone="subdued" id="past-read-mode">
       {text}
@@ -122,7 +194,19 @@ function ReadMode({ run, t }: { run: RunView; t: T }) {
   );
 }
 
-function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; busy: boolean; act: (intent: string) => void }) {
+function Plan({
+  run,
+  data,
+  t,
+  busy,
+  act,
+}: {
+  run: RunView;
+  data: Data;
+  t: T;
+  busy: boolean;
+  act: (intent: string) => void;
+}) {
   const plan = run.plan;
   const range = { from: day(run.from, data.zone, t.locale), to: day(run.to, data.zone, t.locale, true) };
   if (run.state === "counting" || !plan) {
@@ -144,7 +228,9 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
         [t("past.plan.alreadyIssued"), plan.already.issued],
         [t("past.plan.alreadyInProgress"), plan.already.inProgress],
         [t("past.plan.alreadyNeedsAttention"), plan.already.needsAttention],
-        ...(plan.already.cancelled ? [[t("past.plan.alreadyCancelled"), plan.already.cancelled] as [string, number]] : []),
+        ...(plan.already.cancelled
+          ? [[t("past.plan.alreadyCancelled"), plan.already.cancelled] as [string, number]]
+          : []),
         ...(plan.already.closed ? [[t("past.plan.alreadyClosed"), plan.already.closed] as [string, number]] : []),
       ]
     : [[t("past.plan.alreadyRecorded"), plan.alreadyRecorded]];
@@ -174,7 +260,11 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
           <List>
             {Object.entries(plan.reasons).map(([code, count]) => (
               <List.Item key={code}>
-                {t("past.plan.reason", { count, order: plan.reasonExamples[code]?.order ?? "", text: problemText({ code, params: plan.reasonExamples[code]?.params }, t.locale) })}
+                {t("past.plan.reason", {
+                  count,
+                  order: plan.reasonExamples[code]?.order ?? "",
+                  text: problemText({ code, params: plan.reasonExamples[code]?.params }, t.locale),
+                })}
               </List.Item>
             ))}
           </List>
@@ -184,7 +274,9 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
         <Banner tone="warning">
           <p id="past-late">
             {t("past.plan.lateHelp", { orders: plan.lateOrders.join(", ") })}
-            {plan.late > plan.lateOrders.length ? t("past.plan.lateMore", { count: plan.late - plan.lateOrders.length }) : ""}
+            {plan.late > plan.lateOrders.length
+              ? t("past.plan.lateMore", { count: plan.late - plan.lateOrders.length })
+              : ""}
           </p>
         </Banner>
       )}
@@ -203,7 +295,19 @@ function Plan({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; bus
   );
 }
 
-function Progress({ run, data, t, busy, act }: { run: RunView; data: Data; t: T; busy: boolean; act: (intent: string) => void }) {
+function Progress({
+  run,
+  data,
+  t,
+  busy,
+  act,
+}: {
+  run: RunView;
+  data: Data;
+  t: T;
+  busy: boolean;
+  act: (intent: string) => void;
+}) {
   const { progress } = run;
   const settled = progress.done + progress.needsAttention + progress.failed;
   const percent = progress.total > 0 ? Math.round((settled / progress.total) * 100) : 0;
@@ -212,15 +316,40 @@ function Progress({ run, data, t, busy, act }: { run: RunView; data: Data; t: T;
     <SectionCard title={t("past.progress.title", range)}>
       <ProgressBar progress={percent} tone={progress.failed > 0 ? "critical" : "primary"} />
       <Text as="p" id="past-progress">
-        {t("past.progress.counts", { done: progress.done, needsAttention: progress.needsAttention, failed: progress.failed, total: progress.total })}
+        {t("past.progress.counts", {
+          done: progress.done,
+          needsAttention: progress.needsAttention,
+          failed: progress.failed,
+          total: progress.total,
+        })}
       </Text>
-      {progress.alreadyInvoiced > 0 && <Text as="p" tone="subdued" id="past-already">{t("past.progress.already", { count: progress.alreadyInvoiced })}</Text>}
-      {run.state === "running" && !run.listedAll && <Text as="p" tone="subdued">{t("past.progress.reading")}</Text>}
+      {progress.alreadyInvoiced > 0 && (
+        <Text as="p" tone="subdued" id="past-already">
+          {t("past.progress.already", { count: progress.alreadyInvoiced })}
+        </Text>
+      )}
+      {run.state === "running" && !run.listedAll && (
+        <Text as="p" tone="subdued">
+          {t("past.progress.reading")}
+        </Text>
+      )}
       {run.state === "running" && !run.listedAll && <ReadMode run={run} t={t} />}
-      {run.state === "running" && progress.inQueue > 0 && <Text as="p" tone="subdued">{t("past.progress.queued", { count: progress.inQueue })}</Text>}
+      {run.state === "running" && progress.inQueue > 0 && (
+        <Text as="p" tone="subdued">
+          {t("past.progress.queued", { count: progress.inQueue })}
+        </Text>
+      )}
       {run.state === "paused" && <Banner tone="warning">{t("past.progress.paused")}</Banner>}
-      {run.state === "done" && <Banner tone={progress.needsAttention + progress.failed > 0 ? "warning" : "success"}>{t("past.progress.done")}</Banner>}
-      {run.lastError && run.state === "running" && <Text as="p" tone="caution">{t("past.progress.error", { error: run.lastError })}</Text>}
+      {run.state === "done" && (
+        <Banner tone={progress.needsAttention + progress.failed > 0 ? "warning" : "success"}>
+          {t("past.progress.done")}
+        </Banner>
+      )}
+      {run.lastError && run.state === "running" && (
+        <Text as="p" tone="caution">
+          {t("past.progress.error", { error: run.lastError })}
+        </Text>
+      )}
       <InlineStack gap="200">
         {run.state === "running" && (
           <Button id="past-pause" onClick={() => act("pause")} loading={busy}>
@@ -232,7 +361,9 @@ function Progress({ run, data, t, busy, act }: { run: RunView; data: Data; t: T;
             {t("past.resume")}
           </Button>
         )}
-        {progress.needsAttention > 0 && <Button url="/app?state=needs_attention">{t("past.progress.attentionLink")}</Button>}
+        {progress.needsAttention > 0 && (
+          <Button url="/app?state=needs_attention">{t("past.progress.attentionLink")}</Button>
+        )}
       </InlineStack>
     </SectionCard>
   );
@@ -245,19 +376,40 @@ export default function PastOrdersPage() {
   const run = data.run;
   const busy = fetcher.state !== "idle";
   useRevalidateWhile(run?.state === "counting" || run?.state === "running");
-  const submit = (body: Record<string, string>) => fetcher.submit(body, { method: "post", encType: "application/json" });
+  const submit = (body: Record<string, string>) =>
+    fetcher.submit(body, { method: "post", encType: "application/json" });
   const act = (intent: string) => run && submit({ intent, id: run.id });
   const showForm = !run || run.state === "ready" || run.state === "done" || run.state === "failed";
   return (
-    <Page title={t("past.title")} subtitle={t("past.subtitle")} backAction={{ content: t("nav.invoices"), url: "/app" }}>
+    <Page
+      title={t("past.title")}
+      subtitle={t("past.subtitle")}
+      backAction={{ content: t("nav.invoices"), url: "/app" }}
+    >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             <ActionMessage outcome={fetcher.data as PastOrdersActionResult | undefined} t={t} days={data.days} />
-            {run && (run.state === "counting" || run.state === "ready") && <Plan run={run} data={data} t={t} busy={busy} act={act} />}
-            {run && (run.state === "running" || run.state === "paused" || run.state === "done") && <Progress run={run} data={data} t={t} busy={busy} act={act} />}
-            {showForm && <RangeForm data={data} t={t} busy={busy} onDryRun={(from, to) => submit({ intent: "dry_run", from, to })} />}
-            <Reconciliation data={data} t={t} busy={busy && (fetcher.json as { intent?: string } | undefined)?.intent === "reconcile"} onCheck={() => submit({ intent: "reconcile" })} />
+            {run && (run.state === "counting" || run.state === "ready") && (
+              <Plan run={run} data={data} t={t} busy={busy} act={act} />
+            )}
+            {run && (run.state === "running" || run.state === "paused" || run.state === "done") && (
+              <Progress run={run} data={data} t={t} busy={busy} act={act} />
+            )}
+            {showForm && (
+              <RangeForm
+                data={data}
+                t={t}
+                busy={busy}
+                onDryRun={(from, to) => submit({ intent: "dry_run", from, to })}
+              />
+            )}
+            <Reconciliation
+              data={data}
+              t={t}
+              busy={busy && (fetcher.json as { intent?: string } | undefined)?.intent === "reconcile"}
+              onCheck={() => submit({ intent: "reconcile" })}
+            />
           </BlockStack>
         </Layout.Section>
       </Layout>

@@ -17,6 +17,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const name = `${locale === "tr" ? "iadeler" : "returns"}-${new Date().toISOString().slice(0, 10)}.csv`;
   return new Response(csv, {
     status: 200,
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    },
   });
 };

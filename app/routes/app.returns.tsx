@@ -37,7 +37,10 @@ export default function ReturnsPage() {
   const locale = t.locale;
   const csv = useFileDownload();
   // A deadline with its weekday: "28 Kasım 2026 Cumartesi", never cut (the path cell wraps).
-  const day = (ymd: string) => new Intl.DateTimeFormat(locale === "tr" ? "tr-TR" : "en-US", { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${ymd}T12:00:00Z`));
+  const day = (ymd: string) =>
+    new Intl.DateTimeFormat(locale === "tr" ? "tr-TR" : "en-US", { dateStyle: "full", timeZone: "UTC" }).format(
+      new Date(`${ymd}T12:00:00Z`),
+    );
 
   const exportCsv = (decimal: "point" | "comma") =>
     csv.download(decimal, `/app/returns/csv?decimal=${decimal}&locale=${locale}`, "returns.csv");
@@ -47,11 +50,7 @@ export default function ReturnsPage() {
       <BlockStack gap="400">
         {rows.length > 0 && (
           <InlineStack gap="200" align="end">
-            <Button
-              onClick={() => void exportCsv("point")}
-              loading={csv.busy === "point"}
-              id="export-csv"
-            >
+            <Button onClick={() => void exportCsv("point")} loading={csv.busy === "point"} id="export-csv">
               {t("returns.export")}
             </Button>
             <Button
@@ -87,14 +86,8 @@ export default function ReturnsPage() {
               ]}
             >
               {rows.map((row, index) => (
-                <IndexTable.Row
-                  id={row.refundId}
-                  key={row.refundId}
-                  position={index}
-                >
-                  <IndexTable.Cell>
-                    {formatDateTime(row.refundedAt, locale, timezone)}
-                  </IndexTable.Cell>
+                <IndexTable.Row id={row.refundId} key={row.refundId} position={index}>
+                  <IndexTable.Cell>{formatDateTime(row.refundedAt, locale, timezone)}</IndexTable.Cell>
                   <IndexTable.Cell>
                     <Link url={`shopify:admin/orders/${row.orderId}`} removeUnderline>
                       {row.orderName}
@@ -111,37 +104,30 @@ export default function ReturnsPage() {
                       ) : (
                         <Text as="span">—</Text>
                       )}
-                      {row.documentKind && (
-                        <Badge>
-                          {row.documentKind === "e_invoice"
-                            ? "e-Fatura"
-                            : "e-Arşiv"}
-                        </Badge>
-                      )}
+                      {row.documentKind && <Badge>{row.documentKind === "e_invoice" ? "e-Fatura" : "e-Arşiv"}</Badge>}
                     </InlineStack>
                   </IndexTable.Cell>
                   <IndexTable.Cell>{row.buyerName ?? "—"}</IndexTable.Cell>
                   <IndexTable.Cell>
                     {/* Product names wrap, so the table fits a 1280 px admin without scrolling sideways. */}
                     <div style={{ whiteSpace: "normal", minWidth: 140, maxWidth: 220 }}>
-                    <BlockStack gap="050">
-                      {row.lines.map((line) => (
-                        <Text as="span" key={line.lineItemId}>
-                          {line.quantity} × {line.name}
-                        </Text>
-                      ))}
-                      {Number(row.shipping) > 0 && (
-                        <Text as="span">
-                          {t("afterSale.shipping")}:{" "}
-                          {formatMoney(row.shipping, row.currency, locale)}
-                        </Text>
-                      )}
-                      {row.lines.length === 0 && Number(row.shipping) === 0 && (
-                        <Text as="span" tone="subdued">
-                          {t("afterSale.amountOnly")}
-                        </Text>
-                      )}
-                    </BlockStack>
+                      <BlockStack gap="050">
+                        {row.lines.map((line) => (
+                          <Text as="span" key={line.lineItemId}>
+                            {line.quantity} × {line.name}
+                          </Text>
+                        ))}
+                        {Number(row.shipping) > 0 && (
+                          <Text as="span">
+                            {t("afterSale.shipping")}: {formatMoney(row.shipping, row.currency, locale)}
+                          </Text>
+                        )}
+                        {row.lines.length === 0 && Number(row.shipping) === 0 && (
+                          <Text as="span" tone="subdued">
+                            {t("afterSale.amountOnly")}
+                          </Text>
+                        )}
+                      </BlockStack>
                     </div>
                   </IndexTable.Cell>
                   <IndexTable.Cell>

@@ -40,7 +40,16 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const form = formFromSettings(settings);
   // The account already has a channel for this shop's domain: proposed, and saved with the form.
   if (form.saleChannelId === null && lists?.channelForShop) form.saleChannelId = lists.channelForShop;
-  return json({ form, hasApiKey: settings.hasApiKey, lists, shop: session.shop, cartBlock, webhookRegisteredAt, canWrite, canReadCompanies });
+  return json({
+    form,
+    hasApiKey: settings.hasApiKey,
+    lists,
+    shop: session.shop,
+    cartBlock,
+    webhookRegisteredAt,
+    canWrite,
+    canReadCompanies,
+  });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -50,7 +59,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   try {
     input = JSON.parse(text);
   } catch {
-    return json({ ok: false as const, errors: { form: "invalid" } as Record<string, string>, detail: undefined as string | undefined }, { status: 400 });
+    return json(
+      {
+        ok: false as const,
+        errors: { form: "invalid" } as Record<string, string>,
+        detail: undefined as string | undefined,
+      },
+      { status: 400 },
+    );
   }
   const result = await saveSettingsForm(session.shop, input && typeof input === "object" ? input : {});
   if (result.ok) return json({ ok: true as const, keyChecked: result.keyChecked, webhook: result.webhook });
@@ -101,7 +117,11 @@ export default function Settings() {
     if (!result || fetcher.state !== "idle") return;
     if (result.ok) {
       shopify.toast.show(result.keyChecked ? t("settings.savedKeyChecked") : t("settings.saved"));
-      if (result.webhook.state === "failed") shopify.toast.show(t("settings.webhookFailed", { detail: result.webhook.detail }), { isError: true, duration: 10_000 });
+      if (result.webhook.state === "failed")
+        shopify.toast.show(t("settings.webhookFailed", { detail: result.webhook.detail }), {
+          isError: true,
+          duration: 10_000,
+        });
     } else {
       focusFirstError(Object.keys(result.errors));
     }
@@ -114,16 +134,27 @@ export default function Settings() {
     // The channel is stored by its own request: not an unsaved change.
     setSaved((current) => ({ ...current, saleChannelId: channelAnswer.id }));
   } else if (channelAnswer) {
-    setChannelError(t.dyn(`settings.saleChannel.error.${channelAnswer.code}`, channelAnswer.code, { detail: channelAnswer.detail ?? "-" }));
+    setChannelError(
+      t.dyn(`settings.saleChannel.error.${channelAnswer.code}`, channelAnswer.code, {
+        detail: channelAnswer.detail ?? "-",
+      }),
+    );
   }
   useEffect(() => {
     const result = channel.data;
-    if (result?.ok && channel.state === "idle") shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
+    if (result?.ok && channel.state === "idle")
+      shopify.toast.show(result.created ? t("settings.saleChannel.created") : t("settings.saleChannel.selected"));
   }, [channel.data, channel.state, shopify, t]);
-  const offerChannel = data.lists !== null && data.lists.error === null && data.lists.channelForShop === null && form.saleChannelId === null;
+  const offerChannel =
+    data.lists !== null &&
+    data.lists.error === null &&
+    data.lists.channelForShop === null &&
+    form.saleChannelId === null;
 
-  const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => setForm((current) => ({ ...current, [key]: value }));
-  const error = (field: string) => (errors[field] ? t.dyn(`settings.error.${errors[field]}`, errors[field], { detail: detail ?? "-" }) : undefined);
+  const set = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+  const error = (field: string) =>
+    errors[field] ? t.dyn(`settings.error.${errors[field]}`, errors[field], { detail: detail ?? "-" }) : undefined;
   const save = () => {
     setSubmitted(form);
     fetcher.submit(form as unknown as Record<string, string>, { method: "post", encType: "application/json" });
@@ -140,7 +171,9 @@ export default function Settings() {
 
   // Leaving with unsaved changes asks first: a link inside the app (Remix's blocker), and a reload or a closed tab
   // (the browser's own prompt). In the Shopify admin the save bar also holds the admin's own navigation.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
   useBeforeUnload(
     useCallback(
       (event: BeforeUnloadEvent) => {
@@ -166,8 +199,15 @@ export default function Settings() {
         open={blocker.state === "blocked"}
         onClose={() => blocker.reset?.()}
         title={t("settings.leave.title")}
-        primaryAction={{ content: t("settings.leave.confirm"), destructive: true, onAction: () => blocker.proceed?.(), id: "leave-settings" }}
-        secondaryActions={[{ content: t("settings.leave.stay"), onAction: () => blocker.reset?.(), id: "stay-on-settings" }]}
+        primaryAction={{
+          content: t("settings.leave.confirm"),
+          destructive: true,
+          onAction: () => blocker.proceed?.(),
+          id: "leave-settings",
+        }}
+        secondaryActions={[
+          { content: t("settings.leave.stay"), onAction: () => blocker.reset?.(), id: "stay-on-settings" },
+        ]}
       >
         <Modal.Section>
           <Text as="p">{t("settings.leave.body")}</Text>
@@ -176,7 +216,9 @@ export default function Settings() {
       <BlockStack gap="400">
         {failed && (
           <Banner tone="critical" title={t("settings.notSaved")}>
-            {Object.keys(errors).some((field) => field === "apiKey" || field === "baseUrl") && <p>{error("apiKey") ?? error("baseUrl")}</p>}
+            {Object.keys(errors).some((field) => field === "apiKey" || field === "baseUrl") && (
+              <p>{error("apiKey") ?? error("baseUrl")}</p>
+            )}
           </Banner>
         )}
         {/* A form, so that Enter in any field saves, as in Shopify's own settings. */}
@@ -200,7 +242,9 @@ export default function Settings() {
                     domain={data.shop}
                     creating={channel.state !== "idle"}
                     error={channelError}
-                    onCreate={() => channel.submit({}, { method: "post", action: "/app/sale-channel", encType: "application/json" })}
+                    onCreate={() =>
+                      channel.submit({}, { method: "post", action: "/app/sale-channel", encType: "application/json" })
+                    }
                   />
                 )
               }
@@ -213,7 +257,15 @@ export default function Settings() {
           <button type="submit" hidden aria-hidden tabIndex={-1} />
         </form>
         {/* At the end of a long page (7,000 px on a phone), a second way to save without scrolling back up. */}
-        <PageActions primaryAction={{ content: t("settings.save"), onAction: save, loading: saving, disabled: !dirty, id: "save-settings-bottom" }} />
+        <PageActions
+          primaryAction={{
+            content: t("settings.save"),
+            onAction: save,
+            loading: saving,
+            disabled: !dirty,
+            id: "save-settings-bottom",
+          }}
+        />
       </BlockStack>
     </Page>
   );

@@ -3,7 +3,13 @@
 // and corrects it, and the app records it as an invoice the worker issues like any other.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useFetcher, useLoaderData, useNavigate, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  useFetcher,
+  useLoaderData,
+  useNavigate,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect, useState } from "react";
@@ -54,7 +60,10 @@ function refusalText(t: T, refusal: WaybillRefusal): string {
       return t("waybill.refusal.incoming", { number: refusal.number });
     case "not_completed":
       // The service's status word, in the merchant's language (an unknown one as "not completed").
-      return t("waybill.refusal.not_completed", { number: refusal.number, status: t.dyn(`waybill.status.${refusal.status}`, t("waybill.status.other")) });
+      return t("waybill.refusal.not_completed", {
+        number: refusal.number,
+        status: t.dyn(`waybill.status.${refusal.status}`, t("waybill.status.other")),
+      });
     case "already_invoiced":
       return t("waybill.refusal.already_invoiced", { number: refusal.number, invoiceId: refusal.invoiceId });
     case "in_app":
@@ -118,7 +127,16 @@ export default function WaybillInvoicePage() {
       title={t("waybill.title")}
       subtitle={t("waybill.subtitle")}
       backAction={{ content: t("nav.invoices"), url: "/app" }}
-      primaryAction={read?.ok && form ? { content: t("waybill.create"), onAction: submit, loading: fetcher.state !== "idle", id: "create-waybill-invoice" } : undefined}
+      primaryAction={
+        read?.ok && form
+          ? {
+              content: t("waybill.create"),
+              onAction: submit,
+              loading: fetcher.state !== "idle",
+              id: "create-waybill-invoice",
+            }
+          : undefined
+      }
     >
       <Layout>
         <Layout.Section>
@@ -154,7 +172,9 @@ export default function WaybillInvoicePage() {
             <Banner tone="critical" title={t("waybill.refused")}>
               <BlockStack gap="200">
                 <p id="waybill-refusal">{refusalText(t, refusal)}</p>
-                {refusal.reason === "in_app" && <Link url={`/app/invoices/${refusal.invoiceRowId}`}>{t("waybill.openInvoice")}</Link>}
+                {refusal.reason === "in_app" && (
+                  <Link url={`/app/invoices/${refusal.invoiceRowId}`}>{t("waybill.openInvoice")}</Link>
+                )}
                 {refusal.reason === "not_configured" && <Link url="/app/settings">{t("onboarding.openSettings")}</Link>}
               </BlockStack>
             </Banner>
@@ -165,14 +185,21 @@ export default function WaybillInvoicePage() {
           <>
             <Layout.Section>
               <BlockStack gap="300">
-                <Banner tone="info" title={t("waybill.found", { number: read.waybill.documentNumber, date: read.waybill.issueDate })}>
+                <Banner
+                  tone="info"
+                  title={t("waybill.found", { number: read.waybill.documentNumber, date: read.waybill.issueDate })}
+                >
                   <p>{read.waybill.retryOf ? t("waybill.foundRetry") : t("waybill.foundHelp")}</p>
                 </Banner>
                 {read.waybill.testMode && <Banner tone="warning">{t("waybill.testMode")}</Banner>}
-                {read.waybill.late && <Banner tone="warning">{t("waybill.late", { date: read.waybill.issueDate })}</Banner>}
+                {read.waybill.late && (
+                  <Banner tone="warning">{t("waybill.late", { date: read.waybill.issueDate })}</Banner>
+                )}
                 {failed && (
                   <Banner tone="critical" title={t("waybill.notSent")}>
-                    {errors.form && <p>{t.dyn(`waybill.error.${errors.form.code}`, errors.form.code, errors.form.params)}</p>}
+                    {errors.form && (
+                      <p>{t.dyn(`waybill.error.${errors.form.code}`, errors.form.code, errors.form.params)}</p>
+                    )}
                   </Banner>
                 )}
               </BlockStack>

@@ -9,5 +9,8 @@ export const loader = () => json({ error: "method not allowed" }, { status: 405 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return json({ error: "method not allowed" }, { status: 405 });
   const outcome = await receiveAccountWebhook(params.shop ?? "", params.secret ?? "", request);
-  return json(outcome.body, { status: outcome.status, headers: outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined });
+  return json(outcome.body, {
+    status: outcome.status,
+    headers: outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined,
+  });
 };

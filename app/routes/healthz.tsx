@@ -10,7 +10,10 @@ export const loader = async () => {
       prisma.invoice.count({ where: { nextAttemptAt: { lte: new Date() } } }),
       prisma.invoice.count({ where: { state: STATE.needs_attention } }),
     ]);
-    return json({ ok: true, database: "up", worker: workerStatus(), due, needsAttention: attention }, { headers: { "Cache-Control": "no-store" } });
+    return json(
+      { ok: true, database: "up", worker: workerStatus(), due, needsAttention: attention },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch {
     return json({ ok: false, database: "down" }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }

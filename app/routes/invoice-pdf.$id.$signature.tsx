@@ -6,8 +6,13 @@ import { verifyCustomerPdf } from "../pdf/customer-pdf.server";
 
 export const loader = async ({ params }: LoaderFunctionArgs) => {
   const grant = await verifyCustomerPdf(params.id ?? "", params.signature ?? "");
-  if (!grant.ok) return new Response(grant.status === 409 ? "The invoice is not ready yet." : "Not Found", { status: grant.status });
+  if (!grant.ok)
+    return new Response(grant.status === 409 ? "The invoice is not ready yet." : "Not Found", { status: grant.status });
   const download = await openInvoicePdf(grant.shop, params.id!);
-  if (!download.ok) return new Response(download.status === 409 ? "The invoice is not ready yet." : "The invoice PDF could not be read.", { status: download.status });
+  if (!download.ok)
+    return new Response(
+      download.status === 409 ? "The invoice is not ready yet." : "The invoice PDF could not be read.",
+      { status: download.status },
+    );
   return pdfResponse(download);
 };

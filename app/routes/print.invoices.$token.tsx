@@ -7,7 +7,11 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
   const grant = verifyPrintToken(params.token ?? "");
   if (!grant) return new Response("Not Found", { status: 404 });
   const merged = await mergedInvoicePdf(grant.shop, grant.invoiceIds);
-  if (!merged.ok) return new Response(merged.status === 409 ? "The invoice is not ready yet." : "The invoice PDF could not be read.", { status: merged.status });
+  if (!merged.ok)
+    return new Response(
+      merged.status === 409 ? "The invoice is not ready yet." : "The invoice PDF could not be read.",
+      { status: merged.status },
+    );
   return new Response(new Uint8Array(merged.bytes), {
     status: 200,
     headers: {

@@ -52,7 +52,8 @@ export function keyRing(current: Buffer | string, previous: Array<Buffer | strin
   for (const value of previous) {
     const entry = named(value);
     const clash = [ring.current, ...ring.previous].find((known) => known.id === entry.id);
-    if (clash && !clash.key.equals(entry.key)) throw new Error(`two encryption keys share the key id ${entry.id}: generate a new one`);
+    if (clash && !clash.key.equals(entry.key))
+      throw new Error(`two encryption keys share the key id ${entry.id}: generate a new one`);
     if (!clash) ring.previous.push(entry);
   }
   return ring;
@@ -76,13 +77,16 @@ export function encryptSecret(plain: string, shop: string, ring: KeyRing = confi
   const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(shop, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v2", id, iv.toString("base64"), cipher.getAuthTag().toString("base64"), ciphertext.toString("base64")].join(":");
+  return ["v2", id, iv.toString("base64"), cipher.getAuthTag().toString("base64"), ciphertext.toString("base64")].join(
+    ":",
+  );
 }
 
 function part(value: string | undefined, bytes: number | null, what: string): Buffer {
   if (value === undefined || !BASE64.test(value)) throw new SecretUnreadableError(`bad ${what}`);
   const decoded = Buffer.from(value, "base64");
-  if (bytes !== null && decoded.length !== bytes) throw new SecretUnreadableError(`${what} of ${decoded.length} bytes, ${bytes} expected`);
+  if (bytes !== null && decoded.length !== bytes)
+    throw new SecretUnreadableError(`${what} of ${decoded.length} bytes, ${bytes} expected`);
   return decoded;
 }
 
@@ -105,10 +109,20 @@ function parse(stored: string): Parsed {
   const parts = stored.split(":");
   if (parts[0] === "v2" && parts.length === 5) {
     if (!/^[0-9a-f]{8}$/.test(parts[1])) throw new SecretUnreadableError("bad key id");
-    return { keyId: parts[1], iv: part(parts[2], IV_BYTES, "iv"), tag: part(parts[3], TAG_BYTES, "tag"), ciphertext: part(parts[4], null, "ciphertext") };
+    return {
+      keyId: parts[1],
+      iv: part(parts[2], IV_BYTES, "iv"),
+      tag: part(parts[3], TAG_BYTES, "tag"),
+      ciphertext: part(parts[4], null, "ciphertext"),
+    };
   }
   if (parts[0] === "v1" && parts.length === 4) {
-    return { keyId: null, iv: part(parts[1], IV_BYTES, "iv"), tag: part(parts[2], TAG_BYTES, "tag"), ciphertext: part(parts[3], null, "ciphertext") };
+    return {
+      keyId: null,
+      iv: part(parts[1], IV_BYTES, "iv"),
+      tag: part(parts[2], TAG_BYTES, "tag"),
+      ciphertext: part(parts[3], null, "ciphertext"),
+    };
   }
   throw new SecretUnreadableError("not a stored secret");
 }
@@ -118,7 +132,10 @@ export function decryptSecret(stored: string, shop: string, ring: KeyRing = conf
   const keys = [ring.current, ...ring.previous];
   if (id !== null) {
     const entry = keys.find((candidate) => candidate.id === id);
-    if (!entry) throw new SecretUnreadableError(`written under key id ${id}, which is neither ENCRYPTION_KEY nor in ENCRYPTION_KEY_PREVIOUS`);
+    if (!entry)
+      throw new SecretUnreadableError(
+        `written under key id ${id}, which is neither ENCRYPTION_KEY nor in ENCRYPTION_KEY_PREVIOUS`,
+      );
     try {
       return open(entry.key, iv, tag, ciphertext, shop);
     } catch {

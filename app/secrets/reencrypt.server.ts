@@ -4,7 +4,14 @@
 // authentication at the same moment is never overwritten. A value no configured key reads is counted and left.
 // docs/decisions/0025-secrets-key-rotation-and-tokens-at-rest.md
 import type { Db } from "../db/client";
-import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, isStoredSecret, type KeyRing } from "./crypto.server";
+import {
+  configuredKeyRing,
+  decryptSecret,
+  encryptSecret,
+  isCurrentSecret,
+  isStoredSecret,
+  type KeyRing,
+} from "./crypto.server";
 
 export interface ReencryptReport {
   /** Values written again under the current key (or sealed for the first time). */
@@ -26,7 +33,14 @@ interface Options {
 }
 
 /** One value's new stored form, or null when it stays. */
-function rewrite(value: string | null, shop: string, ring: KeyRing, plain: boolean, report: ReencryptReport, where: ReencryptReport["unreadable"][number]): string | null {
+function rewrite(
+  value: string | null,
+  shop: string,
+  ring: KeyRing,
+  plain: boolean,
+  report: ReencryptReport,
+  where: ReencryptReport["unreadable"][number],
+): string | null {
   if (!value) return null;
   if (plain) {
     // A token from before encryption: sealed as it is.
@@ -54,7 +68,7 @@ export async function reencryptSecrets(db: Db, options: Options = {}): Promise<R
   const tokensOnly = options.plainTokensOnly ?? false;
 
   if (!tokensOnly) {
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const rows = await db.shopSettings.findMany({
         select: { shopDomain: true, apiKeyEncrypted: true, accountWebhookSecret: true },
         ...(cursor ? { where: { shopDomain: { gt: cursor } } } : {}),
@@ -63,8 +77,16 @@ export async function reencryptSecrets(db: Db, options: Options = {}): Promise<R
       });
       for (const row of rows) {
         for (const field of SETTINGS_FIELDS) {
-          const next = rewrite(row[field], row.shopDomain, ring, false, report, { table: "ShopSettings", id: row.shopDomain, field });
-          if (next) await db.shopSettings.updateMany({ where: { shopDomain: row.shopDomain, [field]: row[field] }, data: { [field]: next } });
+          const next = rewrite(row[field], row.shopDomain, ring, false, report, {
+            table: "ShopSettings",
+            id: row.shopDomain,
+            field,
+          });
+          if (next)
+            await db.shopSettings.updateMany({
+              where: { shopDomain: row.shopDomain, [field]: row[field] },
+              data: { [field]: next },
+            });
         }
       }
       if (rows.length < PAGE) break;
@@ -72,13 +94,15 @@ export async function reencryptSecrets(db: Db, options: Options = {}): Promise<R
     }
   }
 
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const rows = await db.session.findMany({
       select: { id: true, shop: true, accessToken: true, refreshToken: true },
       where: {
         ...(cursor ? { id: { gt: cursor } } : {}),
         // The start-up step reads only rows with a token in clear (or none).
-        ...(tokensOnly ? { NOT: [{ accessToken: { startsWith: "v2:" } }, { accessToken: { startsWith: "v1:" } }] } : {}),
+        ...(tokensOnly
+          ? { NOT: [{ accessToken: { startsWith: "v2:" } }, { accessToken: { startsWith: "v1:" } }] }
+          : {}),
       },
       orderBy: { id: "asc" },
       take: PAGE,
@@ -87,7 +111,11 @@ export async function reencryptSecrets(db: Db, options: Options = {}): Promise<R
       for (const field of TOKEN_FIELDS) {
         const value = row[field];
         const plain = Boolean(value) && !isStoredSecret(value!);
-        const next = rewrite(value, row.shop, ring, tokensOnly || plain, report, { table: "Session", id: row.id, field });
+        const next = rewrite(value, row.shop, ring, tokensOnly || plain, report, {
+          table: "Session",
+          id: row.id,
+          field,
+        });
         if (next) await db.session.updateMany({ where: { id: row.id, [field]: value }, data: { [field]: next } });
       }
     }

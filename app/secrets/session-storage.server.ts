@@ -30,7 +30,11 @@ export class EncryptedSessionStorage implements SessionStore {
   storeSession(session: Session): Promise<boolean> {
     const ring = this.ring();
     return this.inner.storeSession(
-      new Session({ ...session.toObject(), accessToken: sealToken(session.accessToken, session.shop, ring), refreshToken: sealToken(session.refreshToken, session.shop, ring) }),
+      new Session({
+        ...session.toObject(),
+        accessToken: sealToken(session.accessToken, session.shop, ring),
+        refreshToken: sealToken(session.refreshToken, session.shop, ring),
+      }),
     );
   }
 
@@ -54,11 +58,18 @@ export class EncryptedSessionStorage implements SessionStore {
   private opened(session: Session): Session {
     const ring = this.ring();
     try {
-      return new Session({ ...session.toObject(), accessToken: openToken(session.accessToken, session.shop, ring), refreshToken: openToken(session.refreshToken, session.shop, ring) });
+      return new Session({
+        ...session.toObject(),
+        accessToken: openToken(session.accessToken, session.shop, ring),
+        refreshToken: openToken(session.refreshToken, session.shop, ring),
+      });
     } catch (error) {
       // ENCRYPTION_KEY changed without ENCRYPTION_KEY_PREVIOUS, or the row was copied from another shop: a session
       // without a token is an inactive one, which the library replaces at the next authentication (token exchange).
-      logger.warn({ shop: session.shop, session: session.id, reason: (error as Error).message }, "a stored Shopify token could not be decrypted");
+      logger.warn(
+        { shop: session.shop, session: session.id, reason: (error as Error).message },
+        "a stored Shopify token could not be decrypted",
+      );
       return new Session({ ...session.toObject(), accessToken: undefined, refreshToken: undefined });
     }
   }

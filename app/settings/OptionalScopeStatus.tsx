@@ -14,11 +14,21 @@ interface Props {
   buttonId: string;
 }
 
-export function OptionalScopeStatus({ scope, granted, grantedText, missingTitle, missingText, grantLabel, buttonId }: Props) {
+export function OptionalScopeStatus({
+  scope,
+  granted,
+  grantedText,
+  missingTitle,
+  missingText,
+  grantLabel,
+  buttonId,
+}: Props) {
   const shopify = useAppBridge();
   const revalidator = useRevalidator();
   const grant = async () => {
-    await (shopify as unknown as { scopes?: { request(scopes: string[]): Promise<unknown> } }).scopes?.request([scope]).catch(() => undefined);
+    await (shopify as unknown as { scopes?: { request(scopes: string[]): Promise<unknown> } }).scopes
+      ?.request([scope])
+      .catch(() => undefined);
     revalidator.revalidate();
   };
   if (granted) {

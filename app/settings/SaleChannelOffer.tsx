@@ -17,7 +17,12 @@ export function SaleChannelOffer({ domain, creating, error, onCreate }: Props) {
       <Banner
         tone={error ? "critical" : "info"}
         title={t("settings.saleChannel.none", { domain })}
-        action={{ content: t("settings.saleChannel.create"), onAction: onCreate, loading: creating, id: "create-sale-channel" }}
+        action={{
+          content: t("settings.saleChannel.create"),
+          onAction: onCreate,
+          loading: creating,
+          id: "create-sale-channel",
+        }}
       >
         <p>{error ?? t("settings.saleChannel.noneBody")}</p>
       </Banner>

@@ -1,6 +1,19 @@
 // The settings page's sections, in the annotated layout merchants know from Shopify's own settings.
 import type { ReactNode } from "react";
-import { Badge, Banner, BlockStack, Button, Checkbox, InlineError, InlineGrid, InlineStack, Select, Text, TextField, useBreakpoints } from "@shopify/polaris";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Checkbox,
+  InlineError,
+  InlineGrid,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+  useBreakpoints,
+} from "@shopify/polaris";
 import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "./schema";
 import { useT } from "../i18n/react";
 import { AnnotatedCard } from "../ui/AnnotatedCard";
@@ -39,16 +52,34 @@ interface ConnectionProps {
   webhookRegisteredAt?: string | null;
 }
 
-function idOptions(list: Array<Option & { kind?: AccountKind }> | undefined, current: number | null, choose: string, testTag?: string) {
-  const label = (item: Option & { kind?: AccountKind }) => `${item.name} (#${item.id})${item.kind === "test" && testTag ? ` · ${testTag}` : ""}`;
-  const options = [{ label: choose, value: "" }, ...(list ?? []).map((item) => ({ label: label(item), value: String(item.id) }))];
-  if (current !== null && !options.some((option) => option.value === String(current))) options.push({ label: `#${current}`, value: String(current) });
+function idOptions(
+  list: Array<Option & { kind?: AccountKind }> | undefined,
+  current: number | null,
+  choose: string,
+  testTag?: string,
+) {
+  const label = (item: Option & { kind?: AccountKind }) =>
+    `${item.name} (#${item.id})${item.kind === "test" && testTag ? ` · ${testTag}` : ""}`;
+  const options = [
+    { label: choose, value: "" },
+    ...(list ?? []).map((item) => ({ label: label(item), value: String(item.id) })),
+  ];
+  if (current !== null && !options.some((option) => option.value === String(current)))
+    options.push({ label: `#${current}`, value: String(current) });
   return options;
 }
 
 const toId = (value: string) => (value ? Number(value) : null);
 
-export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChannelExtra, webhookRegisteredAt }: ConnectionProps) {
+export function ConnectionSection({
+  form,
+  set,
+  error,
+  hasApiKey,
+  lists,
+  saleChannelExtra,
+  webhookRegisteredAt,
+}: ConnectionProps) {
   const t = useT();
   const bind = binder(form, set, error);
   const listsReady = lists !== null && lists.error === null;
@@ -103,7 +134,12 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
         <Select
           id="dummyIntegrationId"
           label={t("settings.dummyIntegration")}
-          options={idOptions(lists?.integrations && accountsFor(lists.integrations, "test", form.dummyIntegrationId), form.dummyIntegrationId, t("settings.choose"), t("settings.account.test"))}
+          options={idOptions(
+            lists?.integrations && accountsFor(lists.integrations, "test", form.dummyIntegrationId),
+            form.dummyIntegrationId,
+            t("settings.choose"),
+            t("settings.account.test"),
+          )}
           value={form.dummyIntegrationId === null ? "" : String(form.dummyIntegrationId)}
           onChange={(value) => set("dummyIntegrationId", toId(value))}
           disabled={!listsReady && form.dummyIntegrationId === null}
@@ -112,7 +148,12 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
         <Select
           id="invoiceIntegrationId"
           label={t("settings.invoiceIntegration")}
-          options={idOptions(lists?.integrations && accountsFor(lists.integrations, "live", form.invoiceIntegrationId), form.invoiceIntegrationId, t("settings.choose"), t("settings.account.test"))}
+          options={idOptions(
+            lists?.integrations && accountsFor(lists.integrations, "live", form.invoiceIntegrationId),
+            form.invoiceIntegrationId,
+            t("settings.choose"),
+            t("settings.account.test"),
+          )}
           value={form.invoiceIntegrationId === null ? "" : String(form.invoiceIntegrationId)}
           onChange={(value) => set("invoiceIntegrationId", toId(value))}
           disabled={!listsReady && form.invoiceIntegrationId === null}
@@ -126,7 +167,9 @@ export function ConnectionSection({ form, set, error, hasApiKey, lists, saleChan
       />
       {hasApiKey && (
         <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
-          {webhookRegisteredAt ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) }) : t("settings.webhook.none")}
+          {webhookRegisteredAt
+            ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) })
+            : t("settings.webhook.none")}
         </Text>
       )}
     </AnnotatedCard>
@@ -158,9 +201,15 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
   const methodOptions = PAYMENT_METHODS.map((value) => ({ value, label: t.dyn(`settings.payment.${value}`, value) }));
 
   const setPayment = (index: number, change: Partial<SettingsForm["paymentMethodMap"][number]>) =>
-    set("paymentMethodMap", form.paymentMethodMap.map((row, i) => (i === index ? { ...row, ...change } : row)));
+    set(
+      "paymentMethodMap",
+      form.paymentMethodMap.map((row, i) => (i === index ? { ...row, ...change } : row)),
+    );
   const setCarrier = (index: number, change: Partial<SettingsForm["carriers"][number]>) =>
-    set("carriers", form.carriers.map((row, i) => (i === index ? { ...row, ...change } : row)));
+    set(
+      "carriers",
+      form.carriers.map((row, i) => (i === index ? { ...row, ...change } : row)),
+    );
 
   return (
     <>
@@ -230,11 +279,7 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             label={t("settings.citizenNumberAttributes")}
             autoComplete="off"
           />
-          <TextField
-            {...bind("taxOfficeAttributes")}
-            label={t("settings.taxOfficeAttributes")}
-            autoComplete="off"
-          />
+          <TextField {...bind("taxOfficeAttributes")} label={t("settings.taxOfficeAttributes")} autoComplete="off" />
         </InlineGrid>
         <TextField
           {...bind("companyTitleAttributes")}
@@ -267,7 +312,13 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
         </InlineGrid>
       </AnnotatedCard>
 
-      <AnnotatedCard id="payment" title={t("settings.payment")} description={t("settings.payment.help")} gap="300" contentId="payment-methods">
+      <AnnotatedCard
+        id="payment"
+        title={t("settings.payment")}
+        description={t("settings.payment.help")}
+        gap="300"
+        contentId="payment-methods"
+      >
         {form.paymentMethodMap.map((row, index) => (
           <InlineGrid key={index} columns={PAYMENT_ROW} gap="200" alignItems="end">
             <TextField
@@ -288,12 +339,23 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
               onChange={(value) => setPayment(index, { method: value })}
               error={error(`paymentMethodMap.${index}.method`)}
             />
-            <RemoveButton onClick={() => set("paymentMethodMap", form.paymentMethodMap.filter((_, i) => i !== index))} />
+            <RemoveButton
+              onClick={() =>
+                set(
+                  "paymentMethodMap",
+                  form.paymentMethodMap.filter((_, i) => i !== index),
+                )
+              }
+            />
           </InlineGrid>
         ))}
         {error("paymentMethodMap") && <InlineError fieldID="payment-methods" message={error("paymentMethodMap")!} />}
         <InlineStack>
-          <Button onClick={() => set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])}>
+          <Button
+            onClick={() =>
+              set("paymentMethodMap", [...form.paymentMethodMap, { match: "", method: "credit_or_debit" }])
+            }
+          >
             {t("settings.payment.add")}
           </Button>
         </InlineStack>
@@ -322,7 +384,14 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
                 onChange={(value) => setCarrier(index, { taxNumber: value })}
                 error={error(`carriers.${index}.taxNumber`)}
               />
-              <RemoveButton onClick={() => set("carriers", form.carriers.filter((_, i) => i !== index))} />
+              <RemoveButton
+                onClick={() =>
+                  set(
+                    "carriers",
+                    form.carriers.filter((_, i) => i !== index),
+                  )
+                }
+              />
             </InlineGrid>
             {/* The legal name on a line of its own: company titles are long and must read in full. */}
             <TextField
@@ -338,7 +407,9 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
         ))}
         {error("carriers") && <InlineError fieldID="carriers" message={error("carriers")!} />}
         <InlineStack>
-          <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>{t("settings.carriers.add")}</Button>
+          <Button onClick={() => set("carriers", [...form.carriers, { name: "", title: "", taxNumber: "" }])}>
+            {t("settings.carriers.add")}
+          </Button>
         </InlineStack>
         <Text as="h3" variant="headingSm">
           {t("settings.defaultCarrier")}

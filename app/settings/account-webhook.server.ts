@@ -20,11 +20,16 @@ export function accountWebhookUrl(appUrl: string, shop: string, secret: string):
 
 /** The shop's secret, made once. Two saves at once agree on one: only a row without a secret takes a new one. */
 export async function accountWebhookSecret(shop: string): Promise<string> {
-  const read = async () => (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { accountWebhookSecret: true } }))?.accountWebhookSecret;
+  const read = async () =>
+    (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { accountWebhookSecret: true } }))
+      ?.accountWebhookSecret;
   let stored = await read();
   if (!stored) {
     const fresh = randomBytes(32).toString("base64url");
-    await prisma.shopSettings.updateMany({ where: { shopDomain: shop, accountWebhookSecret: null }, data: { accountWebhookSecret: encryptSecret(fresh, shop) } });
+    await prisma.shopSettings.updateMany({
+      where: { shopDomain: shop, accountWebhookSecret: null },
+      data: { accountWebhookSecret: encryptSecret(fresh, shop) },
+    });
     stored = await read();
     if (!stored) throw new Error(`no settings row for ${shop}`);
   }
@@ -44,22 +49,34 @@ export async function registerAccountWebhook(
   try {
     await client.saveAccountWebhook(url);
   } catch (error) {
-    return { ok: false, detail: error instanceof InvoicingError ? (error.status ? `HTTP ${error.status}` : error.kind) : "network" };
+    return {
+      ok: false,
+      detail: error instanceof InvoicingError ? (error.status ? `HTTP ${error.status}` : error.kind) : "network",
+    };
   }
-  await prisma.shopSettings.update({ where: { shopDomain: shop }, data: { accountWebhookRegisteredAt: options.now ?? new Date() } });
+  await prisma.shopSettings.update({
+    where: { shopDomain: shop },
+    data: { accountWebhookRegisteredAt: options.now ?? new Date() },
+  });
   return { ok: true };
 }
 
 /** When the shop's address was last registered with the service, for the settings page. */
 export async function accountWebhookRegisteredAt(shop: string): Promise<string | null> {
-  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { accountWebhookRegisteredAt: true } });
+  const row = await prisma.shopSettings.findUnique({
+    where: { shopDomain: shop },
+    select: { accountWebhookRegisteredAt: true },
+  });
   return row?.accountWebhookRegisteredAt?.toISOString() ?? null;
 }
 
 /** Whether `presented` is the shop's secret; compared in constant time (as digests of equal length). */
 export async function verifyAccountWebhook(shop: string, presented: string): Promise<boolean> {
   if (!isShopDomain(shop) || !SECRET.test(presented)) return false;
-  const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { accountWebhookSecret: true } });
+  const row = await prisma.shopSettings.findUnique({
+    where: { shopDomain: shop },
+    select: { accountWebhookSecret: true },
+  });
   if (!row?.accountWebhookSecret) return false;
   let expected: string;
   try {

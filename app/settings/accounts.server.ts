@@ -5,11 +5,19 @@
 import prisma from "../db.server";
 import { InvoicingClient } from "../invoicing-service/client";
 import { logger } from "../logger.server";
-import { accountErrors, accountKindOf, postRefusal, type AccountKind, type AccountProblem, type KnownAccount } from "./accounts";
+import {
+  accountErrors,
+  accountKindOf,
+  postRefusal,
+  type AccountKind,
+  type AccountProblem,
+  type KnownAccount,
+} from "./accounts";
 import { decryptSecret } from "../secrets/crypto.server";
 import type { Connection } from "./settings.server";
 
-const defaultLister = (service: { baseUrl: string; apiKey: string }): AccountLister => new InvoicingClient({ ...service, timeoutMs: 10_000 });
+const defaultLister = (service: { baseUrl: string; apiKey: string }): AccountLister =>
+  new InvoicingClient({ ...service, timeoutMs: 10_000 });
 
 export interface AccountLister {
   listInvoiceIntegrations(): Promise<Array<{ id: number | string; name?: string; is_test?: unknown }>>;
@@ -39,7 +47,12 @@ export function forgetAccountKinds(shop: string): void {
  * Whether this post may go to the account it is addressed to: null, or why not. A list that cannot be read (or a
  * client that cannot list) says nothing, and the post goes on: the service then answers the post itself.
  */
-export async function postAccountRefusal(shop: string, connection: Connection, client: Partial<AccountLister>, now = Date.now()): Promise<AccountProblem | null> {
+export async function postAccountRefusal(
+  shop: string,
+  connection: Connection,
+  client: Partial<AccountLister>,
+  now = Date.now(),
+): Promise<AccountProblem | null> {
   const key = `${shop}|${connection.baseUrl}|${connection.invoiceIntegrationId}`;
   let known = kinds.get(key);
   if (!known || now - known.at > KIND_FRESH_MS) {
@@ -65,10 +78,22 @@ export const CHECK_LANES = 8;
  * Every shop's stored choice of accounts against the service's list, once when a worker starts: settings saved
  * before the check existed (or changed in the panel since) show as a problem on the home page before any post.
  */
-export async function checkStoredAccounts(clientFor: (service: { baseUrl: string; apiKey: string }) => AccountLister = defaultLister): Promise<number> {
+export async function checkStoredAccounts(
+  clientFor: (service: { baseUrl: string; apiKey: string }) => AccountLister = defaultLister,
+): Promise<number> {
   const rows = await prisma.shopSettings.findMany({
-    where: { apiKeyEncrypted: { not: null }, OR: [{ invoiceIntegrationId: { not: null } }, { dummyIntegrationId: { not: null } }], shop: { uninstalledAt: null } },
-    select: { shopDomain: true, baseUrl: true, apiKeyEncrypted: true, invoiceIntegrationId: true, dummyIntegrationId: true },
+    where: {
+      apiKeyEncrypted: { not: null },
+      OR: [{ invoiceIntegrationId: { not: null } }, { dummyIntegrationId: { not: null } }],
+      shop: { uninstalledAt: null },
+    },
+    select: {
+      shopDomain: true,
+      baseUrl: true,
+      apiKeyEncrypted: true,
+      invoiceIntegrationId: true,
+      dummyIntegrationId: true,
+    },
   });
   let found = 0;
   let next = 0;
@@ -84,12 +109,18 @@ export async function checkStoredAccounts(clientFor: (service: { baseUrl: string
           return;
         }
         const accounts = await listAccounts(client);
-        const errors = accountErrors(accounts, { invoiceIntegrationId: row.invoiceIntegrationId, dummyIntegrationId: row.dummyIntegrationId });
+        const errors = accountErrors(accounts, {
+          invoiceIntegrationId: row.invoiceIntegrationId,
+          dummyIntegrationId: row.dummyIntegrationId,
+        });
         const problem = errors.invoiceIntegrationId ?? errors.dummyIntegrationId ?? null;
         await setAccountProblem(row.shopDomain, problem);
         if (problem) found += 1;
       } catch (error) {
-        logger.warn({ shop: row.shopDomain, err: (error as Error).message }, "stored invoice accounts could not be checked");
+        logger.warn(
+          { shop: row.shopDomain, err: (error as Error).message },
+          "stored invoice accounts could not be checked",
+        );
       }
     }
   };

@@ -27,8 +27,12 @@ export interface KnownAccount {
  * not be a live one. An account the list does not have, or whose flag is unknown, is not refused here (the post's
  * own check and the service decide).
  */
-export function accountErrors(accounts: KnownAccount[], chosen: { invoiceIntegrationId: number | null; dummyIntegrationId: number | null }): Partial<Record<"invoiceIntegrationId" | "dummyIntegrationId", AccountProblem>> {
-  const kind = (id: number | null) => (id === null ? "unknown" : (accounts.find((a) => a.id === id)?.kind ?? "unknown"));
+export function accountErrors(
+  accounts: KnownAccount[],
+  chosen: { invoiceIntegrationId: number | null; dummyIntegrationId: number | null },
+): Partial<Record<"invoiceIntegrationId" | "dummyIntegrationId", AccountProblem>> {
+  const kind = (id: number | null) =>
+    id === null ? "unknown" : (accounts.find((a) => a.id === id)?.kind ?? "unknown");
   return {
     ...(kind(chosen.invoiceIntegrationId) === "test" ? { invoiceIntegrationId: "live_account_is_test" as const } : {}),
     ...(kind(chosen.dummyIntegrationId) === "live" ? { dummyIntegrationId: "test_account_is_live" as const } : {}),
@@ -47,7 +51,11 @@ export function postRefusal(kind: AccountKind, testMode: boolean): AccountProble
  * live (an account without a flag in both, since nothing says which it is). The current choice stays listed even
  * when it is the wrong kind, so the page can say what is wrong with it.
  */
-export function accountsFor<T extends { id: number; kind: AccountKind }>(accounts: T[], select: "live" | "test", current: number | null): T[] {
+export function accountsFor<T extends { id: number; kind: AccountKind }>(
+  accounts: T[],
+  select: "live" | "test",
+  current: number | null,
+): T[] {
   const wrong: AccountKind = select === "live" ? "test" : "live";
   return accounts.filter((a) => a.kind !== wrong || a.id === current);
 }

@@ -3,7 +3,14 @@
 // the service, then one write. A key the service rejects is never stored, and nothing is saved half.
 import { InvoicingClient } from "../invoicing-service/client";
 import { AuthenticationError, InvoicingError, NotFoundError } from "../invoicing-service/errors";
-import { fieldErrors, formFromSettings, SettingsFormSchema, settingsFromForm, type FieldErrors, type SettingsErrorCode } from "./schema";
+import {
+  fieldErrors,
+  formFromSettings,
+  SettingsFormSchema,
+  settingsFromForm,
+  type FieldErrors,
+  type SettingsErrorCode,
+} from "./schema";
 import { allowedAddress, apiKeyFor, getSettings, saveSettings, type SettingsView } from "./settings.server";
 import { channelForShop, shopHosts } from "./sale-channel.server";
 import { registerAccountWebhook } from "./account-webhook.server";
@@ -38,12 +45,29 @@ export async function loadServiceLists(shop: string, settings: SettingsView): Pr
   if (!apiKey) return null;
   const client = new InvoicingClient({ baseUrl: settings.baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS });
   try {
-    const [integrations, saleChannels, hosts] = await Promise.all([listAccounts(client), client.listSaleChannels(), shopHosts(shop)]);
-    const option = (item: { id: number | string; name: string }) => ({ id: Number(item.id), name: item.name || `#${item.id}` });
+    const [integrations, saleChannels, hosts] = await Promise.all([
+      listAccounts(client),
+      client.listSaleChannels(),
+      shopHosts(shop),
+    ]);
+    const option = (item: { id: number | string; name: string }) => ({
+      id: Number(item.id),
+      name: item.name || `#${item.id}`,
+    });
     const forShop = channelForShop(saleChannels, hosts);
-    return { integrations, saleChannels: saleChannels.map(option), channelForShop: forShop ? Number(forShop.id) : null, error: null };
+    return {
+      integrations,
+      saleChannels: saleChannels.map(option),
+      channelForShop: forShop ? Number(forShop.id) : null,
+      error: null,
+    };
   } catch (error) {
-    return { integrations: [], saleChannels: [], channelForShop: null, error: error instanceof InvoicingError ? error.kind : "network" };
+    return {
+      integrations: [],
+      saleChannels: [],
+      channelForShop: null,
+      error: error instanceof InvoicingError ? error.kind : "network",
+    };
   }
 }
 
@@ -68,12 +92,16 @@ export function validateSettingsForm(input: object, current: SettingsView) {
 }
 
 /** Asks the service whether `apiKey` works at `baseUrl`. */
-export async function checkApiKey(baseUrl: string, apiKey: string): Promise<{ ok: true } | { ok: false; code: SettingsErrorCode; detail?: string }> {
+export async function checkApiKey(
+  baseUrl: string,
+  apiKey: string,
+): Promise<{ ok: true } | { ok: false; code: SettingsErrorCode; detail?: string }> {
   try {
     await new InvoicingClient({ baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS }).checkAuth();
     return { ok: true };
   } catch (error) {
-    if (error instanceof AuthenticationError) return { ok: false, code: "api_key_rejected", detail: error.status ? `HTTP ${error.status}` : undefined };
+    if (error instanceof AuthenticationError)
+      return { ok: false, code: "api_key_rejected", detail: error.status ? `HTTP ${error.status}` : undefined };
     if (error instanceof NotFoundError) return { ok: false, code: "base_url_not_service", detail: "HTTP 404" };
     if (error instanceof InvoicingError) {
       return { ok: false, code: "api_key_unchecked", detail: error.status ? `HTTP ${error.status}` : error.kind };
@@ -95,7 +123,8 @@ export async function saveSettingsForm(shop: string, input: object): Promise<Sav
   const { apiKey: newKey, baseUrl } = connection;
   const baseUrlChanged = baseUrl !== current.baseUrl.replace(/\/+$/, "");
   // The stored key is never sent to an address it was not entered for (saveSettings enforces it too).
-  if (baseUrlChanged && current.hasApiKey && !newKey) return { ok: false, errors: { apiKey: "api_key_required_for_address" } };
+  if (baseUrlChanged && current.hasApiKey && !newKey)
+    return { ok: false, errors: { apiKey: "api_key_required_for_address" } };
   const keyToCheck = newKey ?? null;
   if (keyToCheck) {
     const check = await checkApiKey(baseUrl, keyToCheck);
@@ -109,8 +138,15 @@ export async function saveSettingsForm(shop: string, input: object): Promise<Sav
   // refused. A list that cannot be read refuses nothing here; the worker checks again before posting.
   const apiKey = newKey ?? (await apiKeyFor(shop));
   if (apiKey && (connection.invoiceIntegrationId != null || connection.dummyIntegrationId != null)) {
-    const accounts = await listAccounts(new InvoicingClient({ baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS })).catch(() => null);
-    const errors = accounts ? accountErrors(accounts, { invoiceIntegrationId: connection.invoiceIntegrationId ?? null, dummyIntegrationId: connection.dummyIntegrationId ?? null }) : {};
+    const accounts = await listAccounts(new InvoicingClient({ baseUrl, apiKey, timeoutMs: CHECK_TIMEOUT_MS })).catch(
+      () => null,
+    );
+    const errors = accounts
+      ? accountErrors(accounts, {
+          invoiceIntegrationId: connection.invoiceIntegrationId ?? null,
+          dummyIntegrationId: connection.dummyIntegrationId ?? null,
+        })
+      : {};
     if (Object.keys(errors).length > 0) return { ok: false, errors };
   }
 
@@ -119,6 +155,10 @@ export async function saveSettingsForm(shop: string, input: object): Promise<Sav
   await setAccountProblem(shop, null);
   // The settings are saved either way; a failed registration only means no account-level hints.
   const registered = apiKey ? await registerAccountWebhook(shop, { baseUrl, apiKey }) : null;
-  const webhook: WebhookRegistration = !registered ? { state: "skipped" } : registered.ok ? { state: "registered" } : { state: "failed", detail: registered.detail };
+  const webhook: WebhookRegistration = !registered
+    ? { state: "skipped" }
+    : registered.ok
+      ? { state: "registered" }
+      : { state: "failed", detail: registered.detail };
   return { ok: true, keyChecked: Boolean(keyToCheck), webhook };
 }

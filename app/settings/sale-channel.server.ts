@@ -13,7 +13,11 @@ export function channelDomain(channel: SaleChannel): string | null {
   const settings = (channel as { settings?: unknown }).settings;
   const domain = settings && typeof settings === "object" ? (settings as { domain?: unknown }).domain : undefined;
   if (typeof domain !== "string" || !domain.trim()) return null;
-  return domain.trim().toLowerCase().replace(/^[a-z]+:\/\//, "").replace(/[/?#].*$/, "");
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z]+:\/\//, "")
+    .replace(/[/?#].*$/, "");
 }
 
 /** The shop's own addresses: its myshopify domain, and the storefront's host when it has another one. */
@@ -56,8 +60,10 @@ export async function ensureSaleChannel(shop: string): Promise<SaleChannelResult
     return { ok: true, id: Number(channel.id), name: channel.name || shop, created: !existing };
   } catch (error) {
     if (error instanceof AuthenticationError) return { ok: false, code: "api_key_rejected" };
-    if (error instanceof ValidationError) return { ok: false, code: "rejected", detail: error.serviceMessage ?? undefined };
-    if (error instanceof InvoicingError) return { ok: false, code: "unavailable", detail: error.status ? `HTTP ${error.status}` : error.kind };
+    if (error instanceof ValidationError)
+      return { ok: false, code: "rejected", detail: error.serviceMessage ?? undefined };
+    if (error instanceof InvoicingError)
+      return { ok: false, code: "unavailable", detail: error.status ? `HTTP ${error.status}` : error.kind };
     return { ok: false, code: "unavailable", detail: "network" };
   }
 }

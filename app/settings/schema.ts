@@ -9,11 +9,21 @@ import { translateKey, type Locale, type MessageKey } from "../i18n/i18n";
 
 /** A metafield as Shopify names it, "namespace.key" (Settings' companyTaxOfficeMetafield). */
 export const METAFIELD_KEY = /^([A-Za-z0-9_-]{2,255})\.([A-Za-z0-9_-]{2,64})$/;
-import { INVOICE_TYPES, LIVE_BASE_URL, PAYMENT_METHODS, TAX_RATES, type PaymentMethod } from "../invoicing-service/schemas";
+import {
+  INVOICE_TYPES,
+  LIVE_BASE_URL,
+  PAYMENT_METHODS,
+  TAX_RATES,
+  type PaymentMethod,
+} from "../invoicing-service/schemas";
 
 export { PAYMENT_METHODS, TAX_RATES, type PaymentMethod };
 
-export type SettingsErrorCode = MessageKey extends infer K ? (K extends `settings.error.${infer Code}` ? Code : never) : never;
+export type SettingsErrorCode = MessageKey extends infer K
+  ? K extends `settings.error.${infer Code}`
+    ? Code
+    : never
+  : never;
 /** Field path ("carriers.1.taxNumber") → error code. */
 export type FieldErrors = Record<string, SettingsErrorCode>;
 
@@ -25,7 +35,22 @@ export const TRIGGERS = ["paid", "fulfilled", "manual"] as const;
 export const DEFAULT_TRIGGER = "paid" satisfies (typeof TRIGGERS)[number];
 export type Trigger = (typeof TRIGGERS)[number];
 export const INVOICE_CURRENCIES = ["shop", "presentment"] as const;
-export const UNITS = ["C62", "KGM", "GRM", "LTR", "MTR", "MTK", "SET", "PR", "BX", "DZN", "HUR", "DAY", "MON", "KWH"] as const;
+export const UNITS = [
+  "C62",
+  "KGM",
+  "GRM",
+  "LTR",
+  "MTR",
+  "MTK",
+  "SET",
+  "PR",
+  "BX",
+  "DZN",
+  "HUR",
+  "DAY",
+  "MON",
+  "KWH",
+] as const;
 /** Free texts (titles, exemption texts, payment names) and rows per table: far above any real shop's need. */
 export const MAX_TEXT = 255;
 export const MAX_ROWS = 200;
@@ -33,8 +58,14 @@ export const MAX_ROWS = 200;
 // ---------------------------------------------------------------------------------------------------
 // Building blocks, shared by the stored mapping and the form
 
-const taxNumber = z.string().trim().regex(/^\d{10,11}$/, code("digits_10_11"));
-const exemptionCode = z.string().trim().regex(/^\d{3}$/, code("exemption_code"));
+const taxNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{10,11}$/, code("digits_10_11"));
+const exemptionCode = z
+  .string()
+  .trim()
+  .regex(/^\d{3}$/, code("exemption_code"));
 const requiredText = z.string().trim().min(1, code("required")).max(MAX_TEXT, code("too_long"));
 const optionalText = z.string().trim().max(MAX_TEXT, code("too_long"));
 /** Positive id, or null for none; the form may send it as a string ("" = none). */
@@ -56,7 +87,11 @@ const AddressSchema = z.object({
 export type DefaultAddress = z.infer<typeof AddressSchema>;
 
 /** A Shopify tag: at most 40 characters, no comma (Shopify splits tags at commas). */
-export const OrderTagSchema = z.string().trim().max(40, code("tag")).regex(/^[^,]*$/, code("tag"));
+export const OrderTagSchema = z
+  .string()
+  .trim()
+  .max(40, code("tag"))
+  .regex(/^[^,]*$/, code("tag"));
 /** Tags on the Shopify order of a completed invoice ("" for none); see app/write-back/plan.ts. */
 export type OrderTags = { orderTag: string; eArchiveTag: string; eInvoiceTag: string };
 
@@ -209,7 +244,10 @@ const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
 const formFields = z.object({
   /** Write-only: empty means "keep the stored key". */
-  apiKey: z.string().trim().refine((key) => key === "" || (key.length >= 8 && key.length <= 512), code("api_key_format")),
+  apiKey: z
+    .string()
+    .trim()
+    .refine((key) => key === "" || (key.length >= 8 && key.length <= 512), code("api_key_format")),
   baseUrl: z
     .string()
     .trim()
@@ -221,14 +259,24 @@ const formFields = z.object({
   testMode: z.boolean(code("invalid")),
   dummyIntegrationId: optionalId,
   trigger: z.enum(TRIGGERS, code("invalid")),
-  unit: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,3}$/, code("unit")),
+  unit: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{1,3}$/, code("unit")),
   defaultTaxRate: z.enum(TAX_RATES, code("invalid")),
   pricesIncludeVat: z.boolean(code("invalid")),
   /** Empty: no exemption for 0 % lines. */
-  exemptionCode: z.string().trim().regex(/^(\d{3})?$/, code("exemption_code")),
+  exemptionCode: z
+    .string()
+    .trim()
+    .regex(/^(\d{3})?$/, code("exemption_code")),
   exemptionReason: optionalText,
   /** Both empty: the default pair (301). */
-  exportExemptionCode: z.string().trim().regex(/^(\d{3})?$/, code("exemption_code")),
+  exportExemptionCode: z
+    .string()
+    .trim()
+    .regex(/^(\d{3})?$/, code("exemption_code")),
   exportExemptionReason: optionalText,
   /** Comma-separated note-attribute names, as typed. */
   taxNumberAttributes: z.string().max(4 * MAX_TEXT, code("too_long")),
@@ -266,13 +314,18 @@ const text = (value: unknown) => (typeof value === "string" ? value.trim() : "")
 /** Rules between fields. They run even when a field failed (`when`), so every error shows at once. */
 export const SettingsFormSchema = formFields.superRefine(
   (form, ctx) => {
-    const issue = (path: string, error: SettingsErrorCode) => ctx.addIssue({ code: "custom", path: path.split("."), message: error });
-    for (const [codeField, reasonField] of [["exemptionCode", "exemptionReason"], ["exportExemptionCode", "exportExemptionReason"]] as const) {
+    const issue = (path: string, error: SettingsErrorCode) =>
+      ctx.addIssue({ code: "custom", path: path.split("."), message: error });
+    for (const [codeField, reasonField] of [
+      ["exemptionCode", "exemptionReason"],
+      ["exportExemptionCode", "exportExemptionReason"],
+    ] as const) {
       const [codeValue, reason] = [text(form[codeField]), text(form[reasonField])];
       if (codeValue && /^\d{3}$/.test(codeValue) && !reason) issue(reasonField, "exemption_pair");
       else if (!codeValue && reason) issue(codeField, "exemption_pair");
     }
-    if (form.testMode === false && form.invoiceIntegrationId === null) issue("invoiceIntegrationId", "invoice_integration_required");
+    if (form.testMode === false && form.invoiceIntegrationId === null)
+      issue("invoiceIntegrationId", "invoice_integration_required");
     const seen = new Set<string>();
     (Array.isArray(form.carriers) ? form.carriers : []).forEach((row, index) => {
       const name = text((row as { name?: unknown } | null)?.name).toLocaleLowerCase("tr");
@@ -290,7 +343,9 @@ export const SettingsFormSchema = formFields.superRefine(
 
 /** A form that passed the schema. */
 export type ValidSettingsForm = z.output<typeof SettingsFormSchema>;
-type Loose<T> = { [K in keyof T]: T[K] extends string ? string : T[K] extends Array<infer Row> ? Array<Loose<Row>> : T[K] };
+type Loose<T> = {
+  [K in keyof T]: T[K] extends string ? string : T[K] extends Array<infer Row> ? Array<Loose<Row>> : T[K];
+};
 /** The form as the page holds it: the schema's fields, its choices plain strings until the schema checks them. */
 export type SettingsForm = Loose<ValidSettingsForm>;
 
@@ -321,7 +376,14 @@ export function splitNames(names: string): string[] {
 /** The settings a valid form stands for: the connection, the stored mapping and the order tags. */
 export function settingsFromForm(form: ValidSettingsForm, current: MappingSettings) {
   // Fields this form does not show (e.g. the default address) keep their stored values.
-  const { exemptionCode: _c, exemptionReason: _r, exportExemptionCode: _ec, exportExemptionReason: _er, defaultCarrier: _d, ...kept } = current;
+  const {
+    exemptionCode: _c,
+    exemptionReason: _r,
+    exportExemptionCode: _ec,
+    exportExemptionReason: _er,
+    defaultCarrier: _d,
+    ...kept
+  } = current;
   const mapping = MappingSettingsSchema.parse({
     ...kept,
     unit: form.unit,
@@ -329,7 +391,9 @@ export function settingsFromForm(form: ValidSettingsForm, current: MappingSettin
     pricesIncludeVat: form.pricesIncludeVat,
     ...(form.exemptionCode ? { exemptionCode: form.exemptionCode, exemptionReason: form.exemptionReason } : {}),
     // The export exemption always has a value: both fields emptied fall back to the default pair.
-    ...(form.exportExemptionCode ? { exportExemptionCode: form.exportExemptionCode, exportExemptionReason: form.exportExemptionReason } : {}),
+    ...(form.exportExemptionCode
+      ? { exportExemptionCode: form.exportExemptionCode, exportExemptionReason: form.exportExemptionReason }
+      : {}),
     taxNumberAttributes: splitNames(form.taxNumberAttributes),
     citizenNumberAttributes: splitNames(form.citizenNumberAttributes),
     taxOfficeAttributes: splitNames(form.taxOfficeAttributes),
@@ -339,8 +403,12 @@ export function settingsFromForm(form: ValidSettingsForm, current: MappingSettin
     companyTaxOfficeMetafield: form.companyTaxOfficeMetafield,
     paymentMethodMap: form.paymentMethodMap,
     // fromEntries defines own keys (no prototype setter), and the names are not reserved ones.
-    carriers: Object.fromEntries(form.carriers.map((row) => [row.name, { title: row.title, taxNumber: row.taxNumber }])),
-    ...(form.defaultCarrierTitle ? { defaultCarrier: { title: form.defaultCarrierTitle, taxNumber: form.defaultCarrierTaxNumber } } : {}),
+    carriers: Object.fromEntries(
+      form.carriers.map((row) => [row.name, { title: row.title, taxNumber: row.taxNumber }]),
+    ),
+    ...(form.defaultCarrierTitle
+      ? { defaultCarrier: { title: form.defaultCarrierTitle, taxNumber: form.defaultCarrierTaxNumber } }
+      : {}),
     invoiceCurrency: form.invoiceCurrency,
   } satisfies MappingSettingsInput);
   const connection = {
@@ -352,7 +420,11 @@ export function settingsFromForm(form: ValidSettingsForm, current: MappingSettin
     dummyIntegrationId: form.dummyIntegrationId,
     trigger: form.trigger,
   };
-  const orderTags: OrderTags = { orderTag: form.orderTag, eArchiveTag: form.eArchiveTag, eInvoiceTag: form.eInvoiceTag };
+  const orderTags: OrderTags = {
+    orderTag: form.orderTag,
+    eArchiveTag: form.eArchiveTag,
+    eInvoiceTag: form.eInvoiceTag,
+  };
   return { connection, mapping, orderTags };
 }
 
@@ -370,7 +442,9 @@ export interface SettingsView {
 }
 
 /** The form showing a shop's settings (the API key is never in it). */
-export function formFromSettings(view: Omit<SettingsView, "hasApiKey" | "orderTags"> & { orderTags?: OrderTags }): ValidSettingsForm {
+export function formFromSettings(
+  view: Omit<SettingsView, "hasApiKey" | "orderTags"> & { orderTags?: OrderTags },
+): ValidSettingsForm {
   const m = view.mapping;
   return {
     apiKey: "",
@@ -395,7 +469,11 @@ export function formFromSettings(view: Omit<SettingsView, "hasApiKey" | "orderTa
     foreignBuyerTaxNumber: m.foreignBuyerTaxNumber,
     companyTaxOfficeMetafield: m.companyTaxOfficeMetafield,
     paymentMethodMap: m.paymentMethodMap.map((row) => ({ ...row })),
-    carriers: Object.entries(m.carriers).map(([name, carrier]) => ({ name, title: carrier.title, taxNumber: carrier.taxNumber })),
+    carriers: Object.entries(m.carriers).map(([name, carrier]) => ({
+      name,
+      title: carrier.title,
+      taxNumber: carrier.taxNumber,
+    })),
     defaultCarrierTitle: m.defaultCarrier?.title ?? "",
     defaultCarrierTaxNumber: m.defaultCarrier?.taxNumber ?? "",
     invoiceCurrency: m.invoiceCurrency,

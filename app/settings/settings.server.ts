@@ -4,7 +4,20 @@
 import { z } from "zod";
 import type { ShopSettings as ShopSettingsRow } from "#prisma/sqlite";
 import prisma from "../db.server";
-import { DEFAULT_TRIGGER, ConnectionSchema, fieldErrors, MappingSettingsSchema, OrderTagSchema, readMapping, TRIGGERS, type FieldErrors, type SettingsView, type MappingSettings, type OrderTags, type Trigger } from "./schema";
+import {
+  DEFAULT_TRIGGER,
+  ConnectionSchema,
+  fieldErrors,
+  MappingSettingsSchema,
+  OrderTagSchema,
+  readMapping,
+  TRIGGERS,
+  type FieldErrors,
+  type SettingsView,
+  type MappingSettings,
+  type OrderTags,
+  type Trigger,
+} from "./schema";
 import { decryptSecret, encryptSecret } from "../secrets/crypto.server";
 import { checkOutboundUrl, outboundPolicy } from "../http/outbound-guard.server";
 import { LIVE_BASE_URL } from "../invoicing-service/schemas";
@@ -17,7 +30,8 @@ export function allowedAddress<S extends z.ZodType<{ baseUrl?: unknown }>>(schem
   return schema.superRefine(
     (value, ctx) => {
       const url = typeof value.baseUrl === "string" ? value.baseUrl : "";
-      if (URL.canParse(url) && !checkOutboundUrl(url, outboundPolicy()).ok) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "base_url_not_allowed" });
+      if (URL.canParse(url) && !checkOutboundUrl(url, outboundPolicy()).ok)
+        ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "base_url_not_allowed" });
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   ) as S;
@@ -29,7 +43,11 @@ export type ConnectionInput = z.input<typeof ConnectionSchema>;
 /** Settings refused by their schema; `errors` says which field and why (codes of `settings.error.*`). */
 export class SettingsInvalidError extends Error {
   constructor(readonly errors: FieldErrors) {
-    super(`invalid settings: ${Object.entries(errors).map(([field, code]) => `${field} (${code})`).join(", ")}`);
+    super(
+      `invalid settings: ${Object.entries(errors)
+        .map(([field, code]) => `${field} (${code})`)
+        .join(", ")}`,
+    );
     this.name = "SettingsInvalidError";
   }
 }
@@ -39,7 +57,9 @@ export function parseSettings<S extends z.ZodType>(schema: S, input: unknown, pr
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const errors = fieldErrors(parsed.error);
-  throw new SettingsInvalidError(prefix ? Object.fromEntries(Object.entries(errors).map(([field, code]) => [`${prefix}.${field}`, code])) : errors);
+  throw new SettingsInvalidError(
+    prefix ? Object.fromEntries(Object.entries(errors).map(([field, code]) => [`${prefix}.${field}`, code])) : errors,
+  );
 }
 
 export type { SettingsView };
@@ -55,7 +75,8 @@ export interface Connection {
   mapping: MappingSettings;
 }
 
-export type ConnectionProblem = "api_key" | "api_key_unreadable" | "sale_channel" | "invoice_integration" | "dummy_integration";
+export type ConnectionProblem =
+  "api_key" | "api_key_unreadable" | "sale_channel" | "invoice_integration" | "dummy_integration";
 
 export async function getSettings(shop: string): Promise<SettingsView> {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: shop } });
@@ -68,7 +89,11 @@ export async function getSettings(shop: string): Promise<SettingsView> {
     dummyIntegrationId: row?.dummyIntegrationId ?? null,
     trigger: (TRIGGERS as readonly string[]).includes(row?.trigger ?? "") ? (row!.trigger as Trigger) : DEFAULT_TRIGGER,
     mapping: readMapping(row?.mapping),
-    orderTags: { orderTag: row?.orderTag ?? "e-fatura", eArchiveTag: row?.eArchiveTag ?? "", eInvoiceTag: row?.eInvoiceTag ?? "" },
+    orderTags: {
+      orderTag: row?.orderTag ?? "e-fatura",
+      eArchiveTag: row?.eArchiveTag ?? "",
+      eInvoiceTag: row?.eInvoiceTag ?? "",
+    },
   };
 }
 
@@ -92,7 +117,10 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
   const parsedMapping = mapping === undefined ? undefined : parseSettings(MappingSettingsSchema, mapping, "mapping");
   const baseUrl = withoutTrailingSlash(data.baseUrl);
   if (!data.apiKey) {
-    const current = await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { baseUrl: true, apiKeyEncrypted: true } });
+    const current = await prisma.shopSettings.findUnique({
+      where: { shopDomain: shop },
+      select: { baseUrl: true, apiKeyEncrypted: true },
+    });
     if (current?.apiKeyEncrypted && withoutTrailingSlash(current.baseUrl) !== baseUrl) throw new ApiKeyRequiredError();
   }
   const fields = {
@@ -106,7 +134,10 @@ export async function saveSettings(shop: string, input: ConnectionInput, mapping
     ...(data.apiKey ? { apiKeyEncrypted: encryptSecret(data.apiKey, shop), teamId: null } : {}),
     ...(parsedMapping ? { mapping: parsedMapping as object } : {}),
     ...(orderTags
-      ? parseSettings(z.object({ orderTag: OrderTagSchema, eArchiveTag: OrderTagSchema, eInvoiceTag: OrderTagSchema }), orderTags)
+      ? parseSettings(
+          z.object({ orderTag: OrderTagSchema, eArchiveTag: OrderTagSchema, eInvoiceTag: OrderTagSchema }),
+          orderTags,
+        )
       : {}),
   };
   await prisma.shopSettings.upsert({
@@ -135,12 +166,19 @@ export async function apiKeyFor(shop: string): Promise<string | null> {
 type ConnectionResult = { ok: true; connection: Connection } | { ok: false; missing: ConnectionProblem[] };
 
 /** The connection the worker posts with, or what is missing for one. */
-export async function connectionFor(shop: string, options: { forceTestMode?: boolean } = {}): Promise<ConnectionResult> {
+export async function connectionFor(
+  shop: string,
+  options: { forceTestMode?: boolean } = {},
+): Promise<ConnectionResult> {
   return connectionFrom(shop, await prisma.shopSettings.findUnique({ where: { shopDomain: shop } }), options);
 }
 
 /** The same, from a settings row the caller has read already (the worker reads it with the invoice). */
-export function connectionFrom(shop: string, row: ShopSettingsRow | null, options: { forceTestMode?: boolean } = {}): ConnectionResult {
+export function connectionFrom(
+  shop: string,
+  row: ShopSettingsRow | null,
+  options: { forceTestMode?: boolean } = {},
+): ConnectionResult {
   const missing: ConnectionProblem[] = [];
   const testMode = Boolean(options.forceTestMode || (row?.testMode ?? true));
   if (!row?.apiKeyEncrypted) missing.push("api_key");

@@ -10,7 +10,6 @@ import { createAdminClient, type AdminClientOptions, type AdminGraphql } from ".
 import { AdminApiError } from "./errors";
 import { isShopDomain } from "./shop-domain";
 
-
 /** Where the shop's GraphQL requests go: Shopify, or the development stand-in. */
 export function adminEndpoint(shop: string, base: string | undefined = env().SHOPIFY_ADMIN_API_URL): string {
   const origin = base ? base.replace(/\/+$/, "") : `https://${shop}`;
@@ -25,7 +24,8 @@ export async function adminGraphql(shop: string, overrides: Partial<AdminClientO
     const { session } = await unauthenticated.admin(shop);
     accessToken = session.accessToken;
   } catch (error) {
-    if (error instanceof SessionNotFoundError) throw new AdminApiError("no_session", `${shop} has no offline session (is the app installed?)`);
+    if (error instanceof SessionNotFoundError)
+      throw new AdminApiError("no_session", `${shop} has no offline session (is the app installed?)`);
     throw error;
   }
   if (!accessToken) throw new AdminApiError("no_session", `${shop}'s offline session has no access token`);

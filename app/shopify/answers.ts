@@ -6,5 +6,8 @@ import type { z } from "zod";
 
 /** `answerShape<ReadOrderQuery>()(z.object(…))` returns the shape, and compiles only if it accepts every `Answer`. */
 export function answerShape<Answer>() {
-  return <Shape extends z.ZodType>(shape: Shape, ..._refusesAnAnswerShopifyMayGive: [Answer] extends [z.input<Shape>] ? [] : [never]): Shape => shape;
+  return <Shape extends z.ZodType>(
+    shape: Shape,
+    ..._refusesAnAnswerShopifyMayGive: [Answer] extends [z.input<Shape>] ? [] : [never]
+  ): Shape => shape;
 }

@@ -30,7 +30,9 @@ export type BulkStep =
 /** The shop's bulk operations still running (as last known), counted against the API version's limit. */
 export async function runningBulkOperations(shop: string, now: Date): Promise<number> {
   // A row nobody followed to its end (its run was discarded, the webhook was lost) stops counting after the longest wait.
-  return prisma.bulkOperation.count({ where: { shopDomain: shop, status: { in: RUNNING }, createdAt: { gt: new Date(now.getTime() - BULK_MAX_WAIT_MS) } } });
+  return prisma.bulkOperation.count({
+    where: { shopDomain: shop, status: { in: RUNNING }, createdAt: { gt: new Date(now.getTime() - BULK_MAX_WAIT_MS) } },
+  });
 }
 
 /** Starts a bulk read of the orders matching `query`, or says why not (the caller reads page by page instead). */
@@ -43,11 +45,27 @@ export async function startBulkRead(
   now: Date,
 ): Promise<{ ok: true; id: string } | { ok: false; reason: string }> {
   const running = await runningBulkOperations(shop, now);
-  if (running >= reader.atOnce) return { ok: false, reason: `${running} bulk operations of this shop are running, as many as Shopify allows at once` };
+  if (running >= reader.atOnce)
+    return {
+      ok: false,
+      reason: `${running} bulk operations of this shop are running, as many as Shopify allows at once`,
+    };
   const started = await reader.start(shop, query);
-  if (!started.ok) return { ok: false, reason: `Shopify did not start the bulk operation (${started.code ?? "refused"}: ${started.message})` };
+  if (!started.ok)
+    return {
+      ok: false,
+      reason: `Shopify did not start the bulk operation (${started.code ?? "refused"}: ${started.message})`,
+    };
   const row = await prisma.bulkOperation.create({
-    data: { shopDomain: shop, operationId: started.id, purpose, runId, status: "CREATED", nextPollAt: new Date(now.getTime() + POLL_FIRST_MS), createdAt: now },
+    data: {
+      shopDomain: shop,
+      operationId: started.id,
+      purpose,
+      runId,
+      status: "CREATED",
+      nextPollAt: new Date(now.getTime() + POLL_FIRST_MS),
+      createdAt: now,
+    },
   });
   return { ok: true, id: row.id };
 }
@@ -62,14 +80,19 @@ export async function followBulkRead(reader: BulkReader, id: string, now: Date):
   const row = await prisma.bulkOperation.findUnique({ where: { id } });
   if (!row) return { state: "failed", reason: "the bulk operation is not known" };
   const fail = async (reason: string, status?: string) => {
-    await prisma.bulkOperation.updateMany({ where: { id }, data: { ...(status ? { status } : {}), finishedAt: row.finishedAt ?? now } });
+    await prisma.bulkOperation.updateMany({
+      where: { id },
+      data: { ...(status ? { status } : {}), finishedAt: row.finishedAt ?? now },
+    });
     return { state: "failed" as const, reason };
   };
   if (RUNNING.includes(row.status)) {
-    if (now.getTime() - row.createdAt.getTime() > BULK_MAX_WAIT_MS) return fail(`the bulk operation did not finish within ${BULK_MAX_WAIT_MS / 3_600_000} h`, "CANCELED");
+    if (now.getTime() - row.createdAt.getTime() > BULK_MAX_WAIT_MS)
+      return fail(`the bulk operation did not finish within ${BULK_MAX_WAIT_MS / 3_600_000} h`, "CANCELED");
     if (row.nextPollAt && row.nextPollAt > now) return { state: "waiting", objectCount: row.objectCount };
   } else if (!FINAL.includes(row.status)) return fail(`the bulk operation is ${row.status}`);
-  else if (row.status !== "COMPLETED") return fail(`the bulk operation ended ${row.status}${row.errorCode ? ` (${row.errorCode})` : ""}`);
+  else if (row.status !== "COMPLETED")
+    return fail(`the bulk operation ended ${row.status}${row.errorCode ? ` (${row.errorCode})` : ""}`);
 
   // Running and due, or completed (the webhook says so but carries no file address): ask Shopify.
   const state = await reader.status(row.shopDomain, row.operationId);
@@ -87,15 +110,23 @@ export async function followBulkRead(reader: BulkReader, id: string, now: Date):
     },
   });
   if (running) return { state: "waiting", objectCount: state.objectCount };
-  if (state.status !== "COMPLETED" || !state.url) return { state: "failed", reason: `the bulk operation ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}` };
+  if (state.status !== "COMPLETED" || !state.url)
+    return {
+      state: "failed",
+      reason: `the bulk operation ended ${state.status}${state.errorCode ? ` (${state.errorCode})` : ""}`,
+    };
   try {
     return { state: "ready", orders: await reader.download(row.shopDomain, state.url) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const tried = row.downloads + 1;
     await prisma.bulkOperation.updateMany({ where: { id }, data: { downloads: tried } });
-    logger.warn({ shop: row.shopDomain, operation: row.operationId, tried, err: error }, "reading a bulk operation's file failed");
-    if (tried >= MAX_DOWNLOADS) return { state: "failed", reason: `the bulk operation's file could not be read (${message.slice(0, 200)})` };
+    logger.warn(
+      { shop: row.shopDomain, operation: row.operationId, tried, err: error },
+      "reading a bulk operation's file failed",
+    );
+    if (tried >= MAX_DOWNLOADS)
+      return { state: "failed", reason: `the bulk operation's file could not be read (${message.slice(0, 200)})` };
     return { state: "waiting", objectCount: state.objectCount };
   }
 }
@@ -120,12 +151,18 @@ const FinishPayload = z.object({
  */
 export async function recordBulkFinish(shop: string, payload: unknown, now = new Date()): Promise<DeliveryOutcome> {
   const parsed = FinishPayload.safeParse(payload);
-  if (!parsed.success) return { status: 400, error: `not a bulk_operations/finish payload (${parsed.error.issues[0]?.path.join(".")})` };
+  if (!parsed.success)
+    return { status: 400, error: `not a bulk_operations/finish payload (${parsed.error.issues[0]?.path.join(".")})` };
   const status = parsed.data.status.toUpperCase();
   if (!FINAL.includes(status)) return { status: 400, error: `unknown bulk operation status ${parsed.data.status}` };
   const updated = await prisma.bulkOperation.updateMany({
     where: { shopDomain: shop, operationId: parsed.data.admin_graphql_api_id, status: { in: RUNNING } },
-    data: { status, errorCode: parsed.data.error_code ? parsed.data.error_code.toUpperCase() : null, finishedAt: now, nextPollAt: now },
+    data: {
+      status,
+      errorCode: parsed.data.error_code ? parsed.data.error_code.toUpperCase() : null,
+      finishedAt: now,
+      nextPollAt: now,
+    },
   });
   return { status: 200, result: updated.count ? "recorded" : "unknown_operation" };
 }

@@ -38,7 +38,9 @@ const RunData = answerShape<BulkOrdersRunMutation>()(
     bulkOperationRunQuery: z
       .object({
         bulkOperation: z.object({ id: z.string(), status: z.string() }).nullable(),
-        userErrors: z.array(z.object({ code: z.string().nullable(), field: z.array(z.string()).nullable(), message: z.string() })),
+        userErrors: z.array(
+          z.object({ code: z.string().nullable(), field: z.array(z.string()).nullable(), message: z.string() }),
+        ),
       })
       .nullable(),
   }),
@@ -56,7 +58,9 @@ const StatusData = answerShape<BulkOperationStatusQuery>()(
       .nullable(),
   }),
 );
-const CountData = answerShape<OrdersCountQuery>()(z.object({ ordersCount: z.object({ count: z.number().int(), precision: z.string() }).nullable() }));
+const CountData = answerShape<OrdersCountQuery>()(
+  z.object({ ordersCount: z.object({ count: z.number().int(), precision: z.string() }).nullable() }),
+);
 
 /** The bulk query for orders matching a Shopify search (the string is written as a GraphQL string literal). */
 export function bulkOrdersQuery(search: string): string {
@@ -72,7 +76,11 @@ export async function startBulkOrdersWith(client: AdminGraphql, search: string):
   const payload = data.bulkOperationRunQuery;
   if (payload?.bulkOperation && payload.userErrors.length === 0) return { ok: true, id: payload.bulkOperation.id };
   const error = payload?.userErrors[0];
-  return { ok: false, code: error?.code ?? null, message: error?.message ?? "Shopify did not start the bulk operation" };
+  return {
+    ok: false,
+    code: error?.code ?? null,
+    message: error?.message ?? "Shopify did not start the bulk operation",
+  };
 }
 
 export interface BulkOperationState {
@@ -89,7 +97,8 @@ export async function bulkOperationWith(client: AdminGraphql, id: string): Promi
   const data = await client.graphql(STATUS, { id }, StatusData);
   const node = data.node;
   if (!node?.status) return null;
-  if (!STATUSES.has(node.status)) throw new AdminApiError("invalid_response", `unknown bulk operation status ${node.status}`);
+  if (!STATUSES.has(node.status))
+    throw new AdminApiError("invalid_response", `unknown bulk operation status ${node.status}`);
   return {
     status: node.status as BulkOperationState["status"],
     errorCode: node.errorCode ?? null,
@@ -117,7 +126,11 @@ type Line = Record<string, unknown> & { id?: unknown; __parentId?: unknown; __ty
  * Throws AdminApiError: `unavailable` if the download fails or stops half-way (the file may be read again),
  * `invalid_response` for a file over the limit or a line that is not an order or one of its children.
  */
-export async function downloadBulkOrders(fetchFile: typeof fetch, url: string, options: DownloadOptions): Promise<Array<Record<string, unknown>>> {
+export async function downloadBulkOrders(
+  fetchFile: typeof fetch,
+  url: string,
+  options: DownloadOptions,
+): Promise<Array<Record<string, unknown>>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 10 * 60_000);
   const orders = new Map<string, Line & { lineItems: { nodes: Line[] }; shippingLines: { nodes: Line[] } }>();
@@ -133,9 +146,11 @@ export async function downloadBulkOrders(fetchFile: typeof fetch, url: string, o
     } catch {
       throw new AdminApiError("invalid_response", `line ${lines} of the bulk file is not JSON`);
     }
-    if (typeof line !== "object" || line === null) throw new AdminApiError("invalid_response", `line ${lines} of the bulk file is not an object`);
+    if (typeof line !== "object" || line === null)
+      throw new AdminApiError("invalid_response", `line ${lines} of the bulk file is not an object`);
     if (line.__parentId === undefined) {
-      if (typeof line.id !== "string" || !line.id.startsWith("gid://shopify/Order/")) throw new AdminApiError("invalid_response", `line ${lines} of the bulk file is not an order`);
+      if (typeof line.id !== "string" || !line.id.startsWith("gid://shopify/Order/"))
+        throw new AdminApiError("invalid_response", `line ${lines} of the bulk file is not an order`);
       orders.set(line.id, { ...line, lineItems: { nodes: [] }, shippingLines: { nodes: [] } });
     } else children.push(line);
   };
@@ -146,11 +161,15 @@ export async function downloadBulkOrders(fetchFile: typeof fetch, url: string, o
     } catch (error) {
       throw new AdminApiError("unavailable", `the bulk file could not be downloaded (${(error as Error).message})`);
     }
-    if (!response.ok || !response.body) throw new AdminApiError("unavailable", `the bulk file answered ${response.status}`);
+    if (!response.ok || !response.body)
+      throw new AdminApiError("unavailable", `the bulk file answered ${response.status}`);
     const declared = Number(response.headers.get("content-length"));
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       await response.body.cancel().catch(() => undefined);
-      throw new AdminApiError("invalid_response", `the bulk file is ${declared} bytes, over the ${options.maxBytes}-byte limit`);
+      throw new AdminApiError(
+        "invalid_response",
+        `the bulk file is ${declared} bytes, over the ${options.maxBytes}-byte limit`,
+      );
     }
     const decoder = new TextDecoder();
     let rest = "";
@@ -170,10 +189,14 @@ export async function downloadBulkOrders(fetchFile: typeof fetch, url: string, o
       }
     } catch (error) {
       if (error instanceof AdminApiError) throw error;
-      throw new AdminApiError("unavailable", `the bulk file's download stopped after ${bytes} bytes (${(error as Error).message})`);
+      throw new AdminApiError(
+        "unavailable",
+        `the bulk file's download stopped after ${bytes} bytes (${(error as Error).message})`,
+      );
     }
     rest += decoder.decode();
-    if (Number.isFinite(declared) && declared > 0 && bytes < declared) throw new AdminApiError("unavailable", `the bulk file's download stopped after ${bytes} of ${declared} bytes`);
+    if (Number.isFinite(declared) && declared > 0 && bytes < declared)
+      throw new AdminApiError("unavailable", `the bulk file's download stopped after ${bytes} of ${declared} bytes`);
     // A file cut exactly between lines is still detected by its length; a cut inside a line leaves a partial line.
     if (rest.trim()) {
       try {
@@ -188,11 +211,19 @@ export async function downloadBulkOrders(fetchFile: typeof fetch, url: string, o
   }
   for (const child of children) {
     const parent = orders.get(String(child.__parentId));
-    if (!parent) throw new AdminApiError("invalid_response", `a line of the bulk file belongs to no order of it (${String(child.__parentId)})`);
+    if (!parent)
+      throw new AdminApiError(
+        "invalid_response",
+        `a line of the bulk file belongs to no order of it (${String(child.__parentId)})`,
+      );
     const { __parentId: _parent, __typename: type, ...node } = child;
     if (type === "LineItem") parent.lineItems.nodes.push(node);
     else if (type === "ShippingLine") parent.shippingLines.nodes.push(node);
-    else throw new AdminApiError("invalid_response", `a line of the bulk file is a ${String(type)}, not a line item or shipping line`);
+    else
+      throw new AdminApiError(
+        "invalid_response",
+        `a line of the bulk file is a ${String(type)}, not a line item or shipping line`,
+      );
   }
   return [...orders.values()];
 }
@@ -208,7 +239,11 @@ export async function bulkOrdersToWebhook(client: AdminGraphql, raw: Array<Recor
   const out: Order[] = [];
   for (const line of raw) {
     const refunds = BulkRefunds.safeParse(line.refunds ?? []);
-    if (!refunds.success) throw new AdminApiError("invalid_response", `${String(line.name)}: refunds of the bulk file are not a list of ids`);
+    if (!refunds.success)
+      throw new AdminApiError(
+        "invalid_response",
+        `${String(line.name)}: refunds of the bulk file are not a list of ids`,
+      );
     if (refunds.data.length > 0) {
       const full = await readOrderWith(client, String(line.id));
       if (full) out.push(full);
@@ -222,7 +257,10 @@ export async function bulkOrdersToWebhook(client: AdminGraphql, raw: Array<Recor
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new AdminApiError("invalid_response", `${String(line.name)} of the bulk file at ${issue?.path.join(".")}: ${issue?.message}`);
+      throw new AdminApiError(
+        "invalid_response",
+        `${String(line.name)} of the bulk file at ${issue?.path.join(".")}: ${issue?.message}`,
+      );
     }
     out.push(convert(parsed.data));
   }
@@ -233,6 +271,9 @@ function convert(order: GraphqlOrder): Order {
   try {
     return toWebhookOrder(order);
   } catch (error) {
-    throw new AdminApiError("invalid_response", `${order.name} could not be read as an order: ${(error as Error).message.slice(0, 300)}`);
+    throw new AdminApiError(
+      "invalid_response",
+      `${order.name} could not be read as an order: ${(error as Error).message.slice(0, 300)}`,
+    );
   }
 }

@@ -58,7 +58,10 @@ export class BucketState {
   /** Points expected to be available at `now`. */
   projected(now: number): number | null {
     if (!this.status) return null;
-    return Math.min(this.status.maximumAvailable, this.status.currentlyAvailable + ((now - this.at) / 1000) * this.status.restoreRate);
+    return Math.min(
+      this.status.maximumAvailable,
+      this.status.currentlyAvailable + ((now - this.at) / 1000) * this.status.restoreRate,
+    );
   }
   update(status: ThrottleStatus, now: number) {
     this.status = status;
@@ -84,7 +87,9 @@ export function bucketOf(shop: string): BucketState {
 interface GraphqlAnswer {
   data?: unknown;
   errors?: Array<{ message?: string; extensions?: { code?: string; requiredAccess?: string } }> | string;
-  extensions?: { cost?: { requestedQueryCost?: number; actualQueryCost?: number | null; throttleStatus?: ThrottleStatus } };
+  extensions?: {
+    cost?: { requestedQueryCost?: number; actualQueryCost?: number | null; throttleStatus?: ThrottleStatus };
+  };
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 520, 522, 524]);
@@ -129,7 +134,11 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
     try {
       const response = await doFetch(options.endpoint, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": options.accessToken },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          "x-shopify-access-token": options.accessToken,
+        },
         body,
         signal: controller.signal,
       });
@@ -141,13 +150,21 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         answer = null;
       }
       const retryAfter = Number(response.headers.get("retry-after"));
-      return { status: response.status, answer, retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined };
+      return {
+        status: response.status,
+        answer,
+        retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+      };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async function graphql<T>(query: string, variables: Record<string, unknown> | undefined, schema: z.ZodType<T>): Promise<T> {
+  async function graphql<T>(
+    query: string,
+    variables: Record<string, unknown> | undefined,
+    schema: z.ZodType<T>,
+  ): Promise<T> {
     const body = JSON.stringify({ query, variables: variables ?? {} });
     let failures = 0;
     let throttles = 0;
@@ -165,7 +182,12 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         const refusal = outboundRefusalOf(error);
         if (refusal) throw new AdminApiError("blocked", `the Admin API address was refused: ${refusal.message}`);
         failures++;
-        if (failures >= maxAttempts) throw new AdminApiError("unavailable", `Shopify's Admin API could not be reached for ${options.shop} (${(error as Error).message})`, { attempts: failures });
+        if (failures >= maxAttempts)
+          throw new AdminApiError(
+            "unavailable",
+            `Shopify's Admin API could not be reached for ${options.shop} (${(error as Error).message})`,
+            { attempts: failures },
+          );
         stats.failureRetries++;
         await wait(backoff(failures));
         continue;
@@ -177,22 +199,46 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
 
       if (RETRYABLE_STATUS.has(status)) {
         failures++;
-        if (failures >= maxAttempts) throw new AdminApiError("unavailable", `Shopify's Admin API answered ${status} for ${options.shop}, ${failures} times`, { status, attempts: failures });
+        if (failures >= maxAttempts)
+          throw new AdminApiError(
+            "unavailable",
+            `Shopify's Admin API answered ${status} for ${options.shop}, ${failures} times`,
+            { status, attempts: failures },
+          );
         stats.failureRetries++;
         await wait(Math.max(backoff(failures), result.retryAfterMs ?? 0));
         continue;
       }
-      if (status === 401) throw new AdminApiError("unauthorized", `Shopify refused the access token of ${options.shop} (401): the app may have been uninstalled`, { status });
-      if (status === 403) throw new AdminAccessDeniedError(`Shopify refused access for ${options.shop} (403)`, null, { status });
+      if (status === 401)
+        throw new AdminApiError(
+          "unauthorized",
+          `Shopify refused the access token of ${options.shop} (401): the app may have been uninstalled`,
+          { status },
+        );
+      if (status === 403)
+        throw new AdminAccessDeniedError(`Shopify refused access for ${options.shop} (403)`, null, { status });
       if (status < 200 || status >= 300 || !answer) {
-        throw new AdminApiError("graphql", `Shopify's Admin API answered ${status}${answer ? "" : " without JSON"} for ${options.shop}`, { status });
+        throw new AdminApiError(
+          "graphql",
+          `Shopify's Admin API answered ${status}${answer ? "" : " without JSON"} for ${options.shop}`,
+          { status },
+        );
       }
 
-      const errors = Array.isArray(answer.errors) ? answer.errors : answer.errors ? [{ message: String(answer.errors) }] : [];
+      const errors = Array.isArray(answer.errors)
+        ? answer.errors
+        : answer.errors
+          ? [{ message: String(answer.errors) }]
+          : [];
       const codes = errors.map((e) => e.extensions?.code ?? "").filter(Boolean);
       if (codes.includes("THROTTLED")) {
         throttles++;
-        if (throttles >= maxThrottled) throw new AdminApiError("throttled", `Shopify kept answering THROTTLED for ${options.shop} (${throttles} times)`, { codes, attempts: throttles });
+        if (throttles >= maxThrottled)
+          throw new AdminApiError(
+            "throttled",
+            `Shopify kept answering THROTTLED for ${options.shop} (${throttles} times)`,
+            { codes, attempts: throttles },
+          );
         stats.throttledRetries++;
         const requested = cost?.requestedQueryCost ?? expected ?? 0;
         const throttle = cost?.throttleStatus;
@@ -202,14 +248,27 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         continue;
       }
       const denied = errors.find((e) => e.extensions?.code === "ACCESS_DENIED");
-      if (denied) throw new AdminAccessDeniedError(denied.message ?? "access denied", denied.extensions?.requiredAccess ?? null, { codes });
+      if (denied)
+        throw new AdminAccessDeniedError(denied.message ?? "access denied", denied.extensions?.requiredAccess ?? null, {
+          codes,
+        });
       if (errors.length) {
-        throw new AdminApiError("graphql", `Shopify's Admin API refused the request for ${options.shop}: ${errors.map((e) => e.message).join("; ").slice(0, 500)}`, { codes });
+        throw new AdminApiError(
+          "graphql",
+          `Shopify's Admin API refused the request for ${options.shop}: ${errors
+            .map((e) => e.message)
+            .join("; ")
+            .slice(0, 500)}`,
+          { codes },
+        );
       }
       const parsed = schema.safeParse(answer.data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new AdminApiError("invalid_response", `unexpected Admin API answer for ${options.shop} at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`);
+        throw new AdminApiError(
+          "invalid_response",
+          `unexpected Admin API answer for ${options.shop} at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
+        );
       }
       return parsed.data;
     }

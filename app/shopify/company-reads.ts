@@ -9,7 +9,8 @@ import type { AdminGraphql } from "./client.server";
 import { AdminApiError } from "./errors";
 import { orderGid } from "./order-reads";
 
-const COMPANY_ADDRESS = "address1 address2 city province zoneCode zip country countryCode companyName firstName lastName phone";
+const COMPANY_ADDRESS =
+  "address1 address2 city province zoneCode zip country countryCode companyName firstName lastName phone";
 
 // 8 points requested (order, purchasing entity, company, location, tax settings, address, two metafields):
 // test/shopify/company-reads.test.ts measures it at the stand-in, which counts as Shopify documents.
@@ -37,7 +38,11 @@ const Answer = answerShape<OrderPurchasingCompanyQuery>()(PurchasingEntitySchema
  * The order's company, or null when a customer bought it (or Shopify has no such order). `taxOfficeMetafield` is
  * Settings' "namespace.key".
  */
-export async function readPurchasingCompanyWith(client: AdminGraphql, orderId: string | number, taxOfficeMetafield: string): Promise<PurchasingCompany | null> {
+export async function readPurchasingCompanyWith(
+  client: AdminGraphql,
+  orderId: string | number,
+  taxOfficeMetafield: string,
+): Promise<PurchasingCompany | null> {
   const metafield = metafieldKey(taxOfficeMetafield);
   if (!metafield) throw new AdminApiError("graphql", `not a metafield namespace.key: ${taxOfficeMetafield}`);
   const data = await client.graphql(ORDER_PURCHASING_COMPANY, { id: orderGid(orderId), ...metafield }, Answer);

@@ -3,4 +3,12 @@ export { adminGraphql, adminEndpoint } from "./admin.server";
 export { createAdminClient, type AdminGraphql, type AdminClientOptions, type ThrottleStatus } from "./client.server";
 export { AdminApiError, AdminAccessDeniedError, isAccessDenied, type AdminApiErrorKind } from "./errors";
 export { readOrder, listOrders } from "./orders.server";
-export { readOrderWith, listOrdersWith, orderGid, ORDERS_PAGE_MAX, type Order, type OrderPage, type ListOrdersOptions } from "./order-reads";
+export {
+  readOrderWith,
+  listOrdersWith,
+  orderGid,
+  ORDERS_PAGE_MAX,
+  type Order,
+  type OrderPage,
+  type ListOrdersOptions,
+} from "./order-reads";

@@ -7,7 +7,10 @@ export interface OrderPage {
 }
 
 export interface OrderReader {
-  listOrders(shop: string, args: { query: string; first?: number; after?: string | null; sortKey?: "UPDATED_AT" | "CREATED_AT" }): Promise<OrderPage>;
+  listOrders(
+    shop: string,
+    args: { query: string; first?: number; after?: string | null; sortKey?: "UPDATED_AT" | "CREATED_AT" },
+  ): Promise<OrderPage>;
   readOrder(shop: string, orderId: string): Promise<unknown | null>;
   /** Reading a large range with one bulk query operation (app/shopify/bulk-operations.server.ts); without it, everything is read page by page. */
   bulk?: BulkReader;
@@ -19,9 +22,15 @@ export interface BulkReader {
   readonly atOnce: number;
   /** Orders matching the search (at most 10,000 counted). */
   countOrders(shop: string, query: string): Promise<number>;
-  start(shop: string, query: string): Promise<{ ok: true; id: string } | { ok: false; code: string | null; message: string }>;
+  start(
+    shop: string,
+    query: string,
+  ): Promise<{ ok: true; id: string } | { ok: false; code: string | null; message: string }>;
   /** The operation as Shopify reports it now; null if it does not know it. */
-  status(shop: string, operationId: string): Promise<{ status: string; errorCode: string | null; objectCount: number; url: string | null } | null>;
+  status(
+    shop: string,
+    operationId: string,
+  ): Promise<{ status: string; errorCode: string | null; objectCount: number; url: string | null } | null>;
   /** Every order of the operation's file, in the webhook's shape and complete (as `listOrders` returns them). */
   download(shop: string, url: string): Promise<unknown[]>;
 }
@@ -34,11 +43,14 @@ const at = (date: Date) => `'${date.toISOString()}'`;
  * Shopify's search and the local stand-in read the same way.
  */
 export function paidOrdersQuery(terms: string[]): string {
-  return ["paid", "partially_refunded"].map((status) => [...terms, `financial_status:${status}`].join(" ")).join(" OR ");
+  return ["paid", "partially_refunded"]
+    .map((status) => [...terms, `financial_status:${status}`].join(" "))
+    .join(" OR ");
 }
 
 /** Orders updated at or after `since` (reconciliation). */
 export const updatedSinceQuery = (since: Date) => paidOrdersQuery([`updated_at:>=${at(since)}`]);
 
 /** Orders created in [from, to) (a past-orders run). */
-export const createdBetweenQuery = (from: Date, to: Date) => paidOrdersQuery([`created_at:>=${at(from)}`, `created_at:<${at(to)}`]);
+export const createdBetweenQuery = (from: Date, to: Date) =>
+  paidOrdersQuery([`created_at:>=${at(from)}`, `created_at:<${at(to)}`]);

@@ -22,7 +22,9 @@ import type { BulkReader, OrderReader } from "./order-reader";
  */
 function bulkFileFetch(): typeof fetch {
   const base = env().SHOPIFY_ADMIN_API_URL;
-  return base ? guardedFetch({ allowedHosts: [new URL(base).host.toLowerCase()], allowLocal: true }) : guardedFetch({ allowedHosts: BULK_FILE_HOSTS, allowLocal: false });
+  return base
+    ? guardedFetch({ allowedHosts: [new URL(base).host.toLowerCase()], allowLocal: true })
+    : guardedFetch({ allowedHosts: BULK_FILE_HOSTS, allowLocal: false });
 }
 
 const shopifyBulk: BulkReader = {
@@ -46,5 +48,6 @@ export const shopifyOrders: OrderReader = {
 /** While a merchant waits for the answer (Invoice now, the order list's bulk action): fewer, shorter attempts. */
 export const interactiveOrders: OrderReader = {
   listOrders: shopifyOrders.listOrders,
-  readOrder: async (shop, orderId) => readOrderWith(await adminGraphql(shop, { maxAttempts: 2, timeoutMs: 8_000, maxWaitMs: 5_000 }), orderId),
+  readOrder: async (shop, orderId) =>
+    readOrderWith(await adminGraphql(shop, { maxAttempts: 2, timeoutMs: 8_000, maxWaitMs: 5_000 }), orderId),
 };

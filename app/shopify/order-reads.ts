@@ -81,12 +81,38 @@ const MORE_ORDER_ADJUSTMENTS = `query RefundOrderAdjustments($id: ID!, $after: S
 const ALL_REFUNDS = `query OrderRefunds($id: ID!) { order(id: $id) { refunds { ${REFUND_FIELDS} } } }`;
 
 const ReadOrderData = answerShape<ReadOrderQuery>()(z.object({ order: GraphqlOrderSchema.nullable() }));
-const AllRefunds = answerShape<OrderRefundsQuery>()(z.object({ order: GraphqlOrderSchema.pick({ refunds: true }).nullable() }));
-const ListOrdersData = answerShape<ListOrdersQuery>()(z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) }));
-const MoreLineItems = answerShape<OrderLineItemsQuery>()(z.object({ order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable() }));
-const MoreRefundLineItems = answerShape<RefundLineItemsQuery>()(z.object({ refund: z.object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) }).nullable() }));
-const MoreOrderAdjustments = answerShape<RefundOrderAdjustmentsQuery>()(z.object({ refund: z.object({ orderAdjustments: z.object({ nodes: z.array(GraphqlOrderAdjustmentSchema), pageInfo: PageInfo }) }).nullable() }));
-const MoreShippingLines = answerShape<OrderShippingLinesQuery>()(z.object({ order: z.object({ shippingLines: z.object({ nodes: z.array(GraphqlShippingLineSchema), pageInfo: PageInfo }) }).nullable() }));
+const AllRefunds = answerShape<OrderRefundsQuery>()(
+  z.object({ order: GraphqlOrderSchema.pick({ refunds: true }).nullable() }),
+);
+const ListOrdersData = answerShape<ListOrdersQuery>()(
+  z.object({ orders: z.object({ nodes: z.array(GraphqlOrderSchema), pageInfo: PageInfo }) }),
+);
+const MoreLineItems = answerShape<OrderLineItemsQuery>()(
+  z.object({
+    order: z.object({ lineItems: z.object({ nodes: z.array(GraphqlLineItemSchema), pageInfo: PageInfo }) }).nullable(),
+  }),
+);
+const MoreRefundLineItems = answerShape<RefundLineItemsQuery>()(
+  z.object({
+    refund: z
+      .object({ refundLineItems: z.object({ nodes: z.array(GraphqlRefundLineItemSchema), pageInfo: PageInfo }) })
+      .nullable(),
+  }),
+);
+const MoreOrderAdjustments = answerShape<RefundOrderAdjustmentsQuery>()(
+  z.object({
+    refund: z
+      .object({ orderAdjustments: z.object({ nodes: z.array(GraphqlOrderAdjustmentSchema), pageInfo: PageInfo }) })
+      .nullable(),
+  }),
+);
+const MoreShippingLines = answerShape<OrderShippingLinesQuery>()(
+  z.object({
+    order: z
+      .object({ shippingLines: z.object({ nodes: z.array(GraphqlShippingLineSchema), pageInfo: PageInfo }) })
+      .nullable(),
+  }),
+);
 
 /** "gid://shopify/Order/123" for 123, "123" or a GID. */
 export function orderGid(orderId: string | number): string {
@@ -102,7 +128,8 @@ async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<Grap
   let page = order.lineItems.pageInfo;
   while (page.hasNextPage) {
     const data = await client.graphql(MORE_LINE_ITEMS, { id: order.id, after: page.endCursor }, MoreLineItems);
-    if (!data.order) throw new AdminApiError("invalid_response", `${order.name} disappeared while its line items were read`);
+    if (!data.order)
+      throw new AdminApiError("invalid_response", `${order.name} disappeared while its line items were read`);
     lineItems.push(...data.order.lineItems.nodes);
     page = data.order.lineItems.pageInfo;
   }
@@ -110,14 +137,16 @@ async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<Grap
   page = order.shippingLines.pageInfo;
   while (page.hasNextPage) {
     const data = await client.graphql(MORE_SHIPPING_LINES, { id: order.id, after: page.endCursor }, MoreShippingLines);
-    if (!data.order) throw new AdminApiError("invalid_response", `${order.name} disappeared while its shipping lines were read`);
+    if (!data.order)
+      throw new AdminApiError("invalid_response", `${order.name} disappeared while its shipping lines were read`);
     shippingLines.push(...data.order.shippingLines.nodes);
     page = data.order.shippingLines.pageInfo;
   }
   let firstRefunds = order.refunds;
   if (firstRefunds.length >= REFUNDS_FIRST) {
     const data = await client.graphql(ALL_REFUNDS, { id: order.id }, AllRefunds);
-    if (!data.order) throw new AdminApiError("invalid_response", `${order.name} disappeared while its refunds were read`);
+    if (!data.order)
+      throw new AdminApiError("invalid_response", `${order.name} disappeared while its refunds were read`);
     firstRefunds = data.order.refunds;
   }
   const refunds: GraphqlOrder["refunds"] = [];
@@ -125,20 +154,37 @@ async function complete(client: AdminGraphql, order: GraphqlOrder): Promise<Grap
     const refundLineItems = [...refund.refundLineItems.nodes];
     page = refund.refundLineItems.pageInfo;
     while (page.hasNextPage) {
-      const data = await client.graphql(MORE_REFUND_LINE_ITEMS, { id: refund.id, after: page.endCursor }, MoreRefundLineItems);
-      if (!data.refund) throw new AdminApiError("invalid_response", `a refund of ${order.name} disappeared while its lines were read`);
+      const data = await client.graphql(
+        MORE_REFUND_LINE_ITEMS,
+        { id: refund.id, after: page.endCursor },
+        MoreRefundLineItems,
+      );
+      if (!data.refund)
+        throw new AdminApiError("invalid_response", `a refund of ${order.name} disappeared while its lines were read`);
       refundLineItems.push(...data.refund.refundLineItems.nodes);
       page = data.refund.refundLineItems.pageInfo;
     }
     const orderAdjustments = [...refund.orderAdjustments.nodes];
     page = refund.orderAdjustments.pageInfo;
     while (page.hasNextPage) {
-      const data = await client.graphql(MORE_ORDER_ADJUSTMENTS, { id: refund.id, after: page.endCursor }, MoreOrderAdjustments);
-      if (!data.refund) throw new AdminApiError("invalid_response", `a refund of ${order.name} disappeared while its adjustments were read`);
+      const data = await client.graphql(
+        MORE_ORDER_ADJUSTMENTS,
+        { id: refund.id, after: page.endCursor },
+        MoreOrderAdjustments,
+      );
+      if (!data.refund)
+        throw new AdminApiError(
+          "invalid_response",
+          `a refund of ${order.name} disappeared while its adjustments were read`,
+        );
       orderAdjustments.push(...data.refund.orderAdjustments.nodes);
       page = data.refund.orderAdjustments.pageInfo;
     }
-    refunds.push({ ...refund, refundLineItems: { nodes: refundLineItems, pageInfo: DONE }, orderAdjustments: { nodes: orderAdjustments, pageInfo: DONE } });
+    refunds.push({
+      ...refund,
+      refundLineItems: { nodes: refundLineItems, pageInfo: DONE },
+      orderAdjustments: { nodes: orderAdjustments, pageInfo: DONE },
+    });
   }
   return {
     ...order,
@@ -154,7 +200,10 @@ function convert(order: GraphqlOrder): Order {
   try {
     return toWebhookOrder(order);
   } catch (error) {
-    throw new AdminApiError("invalid_response", `${order.name} could not be read as an order: ${(error as Error).message.slice(0, 300)}`);
+    throw new AdminApiError(
+      "invalid_response",
+      `${order.name} could not be read as an order: ${(error as Error).message.slice(0, 300)}`,
+    );
   }
 }
 
@@ -169,7 +218,13 @@ export async function listOrdersWith(client: AdminGraphql, options: ListOrdersOp
   const first = Math.min(Math.max(1, Math.floor(options.first ?? ORDERS_PAGE_MAX)), ORDERS_PAGE_MAX);
   const data = await client.graphql(
     LIST_ORDERS,
-    { first, after: options.after ?? null, query: options.query, sortKey: options.sortKey ?? "UPDATED_AT", reverse: options.reverse ?? false },
+    {
+      first,
+      after: options.after ?? null,
+      query: options.query,
+      sortKey: options.sortKey ?? "UPDATED_AT",
+      reverse: options.reverse ?? false,
+    },
     ListOrdersData,
   );
   const orders: Order[] = [];

@@ -3,7 +3,15 @@
 import { adminGraphql } from "./admin.server";
 import { listOrdersWith, readOrderWith, type ListOrdersOptions, type Order, type OrderPage } from "./order-reads";
 
-export { listOrdersWith, readOrderWith, orderGid, ORDERS_PAGE_MAX, type ListOrdersOptions, type Order, type OrderPage } from "./order-reads";
+export {
+  listOrdersWith,
+  readOrderWith,
+  orderGid,
+  ORDERS_PAGE_MAX,
+  type ListOrdersOptions,
+  type Order,
+  type OrderPage,
+} from "./order-reads";
 
 /** The order as it stands now, in the webhook's shape; null if Shopify has no such order for this shop. */
 export async function readOrder(shop: string, orderId: string | number): Promise<Order | null> {

@@ -13,9 +13,18 @@ export const OrderEnvelopeSchema = z.looseObject({
   name: z.string().min(1),
   created_at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), "not a date"),
   currency: z.string().length(3).default("TRY"),
-  total_price: z.string().regex(/^-?\d+(\.\d+)?$/).default("0.00"),
+  total_price: z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .default("0.00"),
   financial_status: z.string().nullish(),
-  customer: z.looseObject({ id: z.union([z.number(), z.string()]).nullish(), first_name: z.string().nullish(), last_name: z.string().nullish() }).nullish(),
+  customer: z
+    .looseObject({
+      id: z.union([z.number(), z.string()]).nullish(),
+      first_name: z.string().nullish(),
+      last_name: z.string().nullish(),
+    })
+    .nullish(),
   billing_address: person.nullish(),
   shipping_address: person.nullish(),
 });

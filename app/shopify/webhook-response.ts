@@ -9,14 +9,19 @@ export interface WebhookAnswer {
 }
 
 export function answerOf(outcome: DeliveryOutcome): WebhookAnswer {
-  return outcome.status === 200 ? { status: 200, body: { ok: true, result: outcome.result } } : { status: 400, body: { ok: false, error: outcome.error } };
+  return outcome.status === 200
+    ? { status: 200, body: { ok: true, result: outcome.result } }
+    : { status: 400, body: { ok: false, error: outcome.error } };
 }
 
 export const failure = (status: number, error: string): WebhookAnswer => ({ status, body: { ok: false, error } });
 
 /** What an order webhook did with its order (the invoices and after-sale features answer with it). */
 export type WebhookOutcome =
-  | { status: 200; result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop" }
+  | {
+      status: 200;
+      result: "queued" | "waiting" | "duplicate" | "cancelled" | "updated" | "ignored" | "marked" | "unknown_shop";
+    }
   | { status: 400; error: string };
 
 /** The delivery an order webhook came in: its topic and Shopify's webhook id (for de-duplication). */

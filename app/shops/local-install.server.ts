@@ -47,7 +47,14 @@ export async function installShopLocally(input: LocalShopInput) {
   });
   // The storage shopify.server.ts gives the library, without loading the library's configuration.
   await new EncryptedSessionStorage(new PrismaSessions(prisma)).storeSession(
-    new Session({ id: `offline_${shop}`, shop, state: "local", isOnline: false, scope: scopes ?? "read_orders", accessToken: accessToken ?? "local-install-no-shopify-access" }),
+    new Session({
+      id: `offline_${shop}`,
+      shop,
+      state: "local",
+      isOnline: false,
+      scope: scopes ?? "read_orders",
+      accessToken: accessToken ?? "local-install-no-shopify-access",
+    }),
   );
   await saveSettings(shop, connection, mapping ?? LOCAL_DEFAULT_MAPPING);
 }

@@ -26,7 +26,10 @@ export async function hasCompaniesScope(shop: string): Promise<boolean> {
  * session, and when write_orders has just been granted, the write-backs that waited for it become due.
  */
 export async function recordGrantedScopes(shop: string, granted: string[], now = new Date()): Promise<void> {
-  const session = await prisma.session.findFirst({ where: { shop, isOnline: false }, select: { id: true, scope: true } });
+  const session = await prisma.session.findFirst({
+    where: { shop, isOnline: false },
+    select: { id: true, scope: true },
+  });
   if (!session) return;
   const scope = [...new Set(granted.map((s) => s.trim()).filter(Boolean))].sort().join(",");
   if (scope === session.scope) return;
@@ -51,14 +54,21 @@ export interface OptionalScopes {
   canReadCompanies: boolean;
 }
 
-const optionalScopesIn = (scopes: string | null | undefined): OptionalScopes => ({ canWrite: includesWriteScope(scopes), canReadCompanies: hasCompanyScope(scopes) });
+const optionalScopesIn = (scopes: string | null | undefined): OptionalScopes => ({
+  canWrite: includesWriteScope(scopes),
+  canReadCompanies: hasCompanyScope(scopes),
+});
 
 /**
  * Which optional scopes the shop granted, for the admin pages. The stored scope is stale after a grant (the
  * token gains the scope, the session row does not), so while one is missing Shopify is asked, at most once a minute
  * per shop and within 3 s; a failed question keeps the stored answer.
  */
-export async function refreshScopes(shop: string, scopes: ScopesQuery | undefined, now = Date.now()): Promise<OptionalScopes> {
+export async function refreshScopes(
+  shop: string,
+  scopes: ScopesQuery | undefined,
+  now = Date.now(),
+): Promise<OptionalScopes> {
   const stored = optionalScopesIn(await recordedScopes(shop));
   if (stored.canWrite && stored.canReadCompanies) return stored;
   if (!scopes || now - (lastChecked.get(shop) ?? 0) < RECHECK_MS) return stored;
@@ -66,7 +76,9 @@ export async function refreshScopes(shop: string, scopes: ScopesQuery | undefine
   try {
     const result = await Promise.race([
       scopes.query(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("scopes query timed out")), QUERY_TIMEOUT_MS).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("scopes query timed out")), QUERY_TIMEOUT_MS).unref(),
+      ),
     ]);
     await recordGrantedScopes(shop, result.granted);
     return optionalScopesIn(result.granted.join(","));

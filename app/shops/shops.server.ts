@@ -51,13 +51,17 @@ export async function recordShop(domain: string, profile: ShopProfile) {
     storefrontUrl: profile.storefrontUrl ?? undefined,
     taxesIncluded: profile.taxesIncluded ?? undefined,
   };
-  const before = await prisma.shop.findUnique({ where: { domain }, select: { taxesIncluded: true, uninstalledAt: true } });
+  const before = await prisma.shop.findUnique({
+    where: { domain },
+    select: { taxesIncluded: true, uninstalledAt: true },
+  });
   const shop = await prisma.shop.upsert({
     where: { domain },
     create: { domain, ...data },
     update: { ...data, uninstalledAt: null },
   });
-  if (typeof profile.taxesIncluded === "boolean") await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
+  if (typeof profile.taxesIncluded === "boolean")
+    await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
   if (before?.uninstalledAt) {
     const resumed = await prisma.invoice.updateMany({
       where: { shopDomain: domain, state: { in: fromStates("resume") }, nextAttemptAt: null, remoteId: null },
@@ -75,17 +79,30 @@ export async function recordShop(domain: string, profile: ShopProfile) {
  */
 export async function applyTaxDefault(domain: string, taxesIncluded: boolean, previous: boolean | null) {
   const row = await prisma.shopSettings.findUnique({ where: { shopDomain: domain }, select: { mapping: true } });
-  const mapping = row?.mapping && typeof row.mapping === "object" && !Array.isArray(row.mapping) ? (row.mapping as Record<string, unknown>) : {};
+  const mapping =
+    row?.mapping && typeof row.mapping === "object" && !Array.isArray(row.mapping)
+      ? (row.mapping as Record<string, unknown>)
+      : {};
   const stored = mapping.pricesIncludeVat;
   const merchantsChoice = typeof stored === "boolean" && stored !== previous;
   if (merchantsChoice || stored === taxesIncluded) return;
   // Only this one field is written; the other mapping settings keep their stored values or code defaults.
   const next = { ...mapping, pricesIncludeVat: taxesIncluded };
-  await prisma.shopSettings.upsert({ where: { shopDomain: domain }, create: { shopDomain: domain, mapping: next }, update: { mapping: next } });
+  await prisma.shopSettings.upsert({
+    where: { shopDomain: domain },
+    create: { shopDomain: domain, mapping: next },
+    update: { mapping: next },
+  });
 }
 
 /** afterAuth: the shop's profile from the Admin API, recorded with its defaults. */
-export async function onAuthenticated({ session, admin }: { session: { shop: string }; admin: { graphql: GraphqlClient } }) {
+export async function onAuthenticated({
+  session,
+  admin,
+}: {
+  session: { shop: string };
+  admin: { graphql: GraphqlClient };
+}) {
   const profile = await fetchShopProfile(admin.graphql);
   await recordShop(session.shop, profile);
 }

@@ -6,7 +6,11 @@ import { translate, type Locale } from "../i18n/i18n";
 
 export function ErrorPage({ status }: { status: number }) {
   const part = (locale: Locale) => (
-    <Banner key={locale} tone={status === 404 ? "warning" : "critical"} title={status === 404 ? translate(locale, "error.notFound") : translate(locale, "error.title")}>
+    <Banner
+      key={locale}
+      tone={status === 404 ? "warning" : "critical"}
+      title={status === 404 ? translate(locale, "error.notFound") : translate(locale, "error.title")}
+    >
       <BlockStack gap="200">
         <Text as="p">{translate(locale, "error.body", { status })}</Text>
         <a href="/app">{translate(locale, "error.back")}</a>

@@ -18,7 +18,15 @@ export interface SectionCardProps {
   children?: ReactNode;
 }
 
-export function SectionCard({ title, level = 2, titleId, badge, badgeAtEnd = false, gap = "300", children }: SectionCardProps) {
+export function SectionCard({
+  title,
+  level = 2,
+  titleId,
+  badge,
+  badgeAtEnd = false,
+  gap = "300",
+  children,
+}: SectionCardProps) {
   const heading = (
     <Text as={level === 2 ? "h2" : "h3"} variant={level === 2 ? "headingMd" : "headingSm"} id={titleId}>
       {title}

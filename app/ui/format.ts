@@ -28,10 +28,13 @@ export function formatDate(iso: string, locale: Locale, timeZone: string): strin
 
 /** A calendar day as the filter holds it (YYYY-MM-DD) → "26 Kas 2026" / "Nov 26, 2026"; the day itself, no zone shift. */
 export function formatDay(day: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeZone: "UTC" }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
 }
 
 export function formatDateTime(iso: string, locale: Locale, timeZone: string): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso));
+  return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: "medium", timeStyle: "short", timeZone }).format(
+    new Date(iso),
+  );
 }
-

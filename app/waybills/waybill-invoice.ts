@@ -68,7 +68,13 @@ export interface WaybillBodyContext {
 }
 
 export type WaybillBodyResult =
-  | { ok: true; body: InvoiceRequest; totals: InvoiceTotals; customerName: string; warnings: Array<{ code: string; params?: Record<string, string> }> }
+  | {
+      ok: true;
+      body: InvoiceRequest;
+      totals: InvoiceTotals;
+      customerName: string;
+      warnings: Array<{ code: string; params?: Record<string, string> }>;
+    }
   | { ok: false; errors: FormErrors };
 
 /** Days after delivery within which an invoice must be issued (VUK art. 231/5, after-sale-facts.md). */
@@ -89,7 +95,11 @@ export function decimalInput(typed: string): string {
   return value;
 }
 const text = (value: unknown) =>
-  typeof value === "string" ? value.replace(/\s+/g, " ").trim() : typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+  typeof value === "string"
+    ? value.replace(/\s+/g, " ").trim()
+    : typeof value === "number" && Number.isFinite(value)
+      ? String(value)
+      : "";
 const digits = (value: string) => value.replace(/[\s.\-/]/g, "");
 
 /** A Y-m-d date, or "" for anything else (the service sends dates, some clients datetimes). */
@@ -117,7 +127,11 @@ function moneyText(value: string | null | undefined): string {
 }
 
 /** The form prefilled from the waybill: recipient from the `delivery` party, lines from the waybill lines. */
-export function draftFromWaybill(waybill: WaybillRecord, settings: Pick<MappingSettings, "exemptionCode" | "exemptionReason">, today: string): WaybillInvoiceForm {
+export function draftFromWaybill(
+  waybill: WaybillRecord,
+  settings: Pick<MappingSettings, "exemptionCode" | "exemptionReason">,
+  today: string,
+): WaybillInvoiceForm {
   const delivery = (waybill.parties ?? []).find((party) => text(party.role).toLowerCase() === "delivery");
   const number = digits(text(delivery?.identifier_number));
   const company = number.length === 10;
@@ -230,12 +244,24 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
     if (!c.title) fail("customer.title", "required");
     if (!c.taxOffice) fail("customer.taxOffice", "required");
   } else {
-    if (!(special || (taxNumber.length === 11 && isValidTckn(taxNumber)))) fail("customer.taxNumber", "tckn", { value: c.taxNumber });
+    if (!(special || (taxNumber.length === 11 && isValidTckn(taxNumber))))
+      fail("customer.taxNumber", "tckn", { value: c.taxNumber });
     if (!c.name) fail("customer.name", "required");
     if (!c.surname) fail("customer.surname", "required");
   }
-  for (const part of ["country", "city", "district", "address"] as const) if (!c[part]) fail(`customer.${part}`, "required");
-  for (const part of ["title", "name", "surname", "taxOffice", "country", "city", "district", "address", "email"] as const) {
+  for (const part of ["country", "city", "district", "address"] as const)
+    if (!c[part]) fail(`customer.${part}`, "required");
+  for (const part of [
+    "title",
+    "name",
+    "surname",
+    "taxOffice",
+    "country",
+    "city",
+    "district",
+    "address",
+    "email",
+  ] as const) {
     const max = part === "address" ? MAX_ADDRESS : MAX_TEXT;
     if (c[part].length > max) fail(`customer.${part}`, "too_long", { max: String(max) });
   }
@@ -253,11 +279,13 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
     if (!DECIMAL.test(line.quantity) || new Decimal(line.quantity).lte(0)) fail(at("quantity"), "positive");
     if (!/^[A-Z0-9]{1,3}$/.test(line.unit)) fail(at("unit"), "unit");
     if (!DECIMAL.test(line.unitPrice)) fail(at("unitPrice"), "non_negative");
-    if (!(TAX_RATES as readonly string[]).includes(line.taxRate)) fail(at("taxRate"), "tax_rate", { rate: line.taxRate });
+    if (!(TAX_RATES as readonly string[]).includes(line.taxRate))
+      fail(at("taxRate"), "tax_rate", { rate: line.taxRate });
     if (line.taxRate === "0") {
       if (!/^\d{3}$/.test(line.exemptionCode)) fail(at("exemptionCode"), "exemption_code");
       if (!line.exemptionReason) fail(at("exemptionReason"), "exemption_pair");
-      else if (line.exemptionReason.length > MAX_TEXT) fail(at("exemptionReason"), "too_long", { max: String(MAX_TEXT) });
+      else if (line.exemptionReason.length > MAX_TEXT)
+        fail(at("exemptionReason"), "too_long", { max: String(MAX_TEXT) });
     }
   });
 
@@ -309,7 +337,9 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
       id: waybillCustomerId(context.waybill.id),
       type: c.type,
       tax_number: taxNumber,
-      ...(c.type === "company" ? { title: c.title, tax_office: c.taxOffice } : { title: customerName, name: c.name, surname: c.surname }),
+      ...(c.type === "company"
+        ? { title: c.title, tax_office: c.taxOffice }
+        : { title: customerName, name: c.name, surname: c.surname }),
       country: c.country,
       city: c.city,
       district: c.district,
@@ -319,10 +349,15 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
   };
   // The service's own rules, as the client checks them before sending: a failure here is this module's bug.
   const checked = InvoiceRequestSchema.safeParse(body);
-  if (!checked.success) return { ok: false, errors: { form: { code: "invalid", params: { detail: checked.error.issues[0]?.message ?? "" } } } };
+  if (!checked.success)
+    return {
+      ok: false,
+      errors: { form: { code: "invalid", params: { detail: checked.error.issues[0]?.message ?? "" } } },
+    };
 
   const warnings: Array<{ code: string; params?: Record<string, string> }> = [];
-  if (isLate(form.waybillDate, issue.date)) warnings.push({ code: "late", params: { date: form.waybillDate, days: String(INVOICE_DUE_DAYS) } });
+  if (isLate(form.waybillDate, issue.date))
+    warnings.push({ code: "late", params: { date: form.waybillDate, days: String(INVOICE_DUE_DAYS) } });
   return { ok: true, body, totals: computeTotals(lines), customerName, warnings };
 }
 

@@ -12,7 +12,14 @@ import { localParts, TURKEY_ZONE } from "../orders/dates";
 import { signalWork } from "../jobs/signal.server";
 import { connectionFor, type Connection, type ConnectionProblem } from "../settings/settings.server";
 import type { WaybillSnapshot } from "./snapshot";
-import { draftFromWaybill, isLate, readForm, waybillInvoiceBody, type FormErrors, type WaybillInvoiceForm } from "./waybill-invoice";
+import {
+  draftFromWaybill,
+  isLate,
+  readForm,
+  waybillInvoiceBody,
+  type FormErrors,
+  type WaybillInvoiceForm,
+} from "./waybill-invoice";
 import { foldForSearch } from "../i18n/search-fold";
 import { fromStates, targetOf, type InvoiceState } from "../invoice-state/transitions";
 
@@ -45,7 +52,8 @@ export interface WaybillView {
   testMode: boolean;
 }
 
-export type WaybillRead = { ok: true; waybill: WaybillView; form: WaybillInvoiceForm } | { ok: false; refusal: WaybillRefusal };
+export type WaybillRead =
+  { ok: true; waybill: WaybillView; form: WaybillInvoiceForm } | { ok: false; refusal: WaybillRefusal };
 
 type WaybillClient = Pick<InvoicingClient, "getWaybill">;
 export type WaybillClientFor = (connection: Connection) => WaybillClient;
@@ -74,7 +82,12 @@ function directionOf(waybill: WaybillRecord): string {
  * Reads the waybill with the shop's key and decides whether it can be invoiced, in the order the service
  * would refuse it. The app's own rows come first: a waybill the app is already invoicing is not read again.
  */
-export async function readWaybill(shop: string, rawId: unknown, now = new Date(), clientFor: WaybillClientFor = defaultClientFor): Promise<WaybillRead> {
+export async function readWaybill(
+  shop: string,
+  rawId: unknown,
+  now = new Date(),
+  clientFor: WaybillClientFor = defaultClientFor,
+): Promise<WaybillRead> {
   const waybillId = parseWaybillId(rawId);
   if (waybillId === null) return { ok: false, refusal: { reason: "invalid_id" } };
   const connection = await connectionFor(shop);
@@ -84,7 +97,8 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
     where: { shopDomain_orderId: { shopDomain: shop, orderId: waybillOrderId(waybillId) } },
     select: { id: true, state: true, remoteId: true },
   });
-  const retryable = existing && existing.remoteId === null && fromStates("merchant_retry").includes(existing.state as InvoiceState);
+  const retryable =
+    existing && existing.remoteId === null && fromStates("merchant_retry").includes(existing.state as InvoiceState);
   if (existing && !retryable) return { ok: false, refusal: { reason: "in_app", waybillId, invoiceRowId: existing.id } };
 
   let waybill: WaybillRecord;
@@ -95,14 +109,25 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
     if (error instanceof NotFoundError) return { ok: false, refusal: { reason: "not_found", waybillId } };
     if (error instanceof AuthenticationError) return { ok: false, refusal: { reason: "api_key_rejected" } };
     if (error instanceof BlockedError) return { ok: false, refusal: { reason: "address_not_allowed" } };
-    logger.warn({ shop, waybillId, err: error instanceof InvoicingError ? error.message : String(error) }, "waybill read failed");
-    return { ok: false, refusal: { reason: "service", detail: error instanceof InvoicingError ? error.kind : "network" } };
+    logger.warn(
+      { shop, waybillId, err: error instanceof InvoicingError ? error.message : String(error) },
+      "waybill read failed",
+    );
+    return {
+      ok: false,
+      refusal: { reason: "service", detail: error instanceof InvoicingError ? error.kind : "network" },
+    };
   }
   const number = str(waybill.document_number) || String(waybillId);
   if (directionOf(waybill) === "incoming") return { ok: false, refusal: { reason: "incoming", waybillId, number } };
   const status = str(waybill.status).toLowerCase();
-  if (status !== "completed") return { ok: false, refusal: { reason: "not_completed", waybillId, number, status: status || "?" } };
-  if (waybill.invoice_id != null) return { ok: false, refusal: { reason: "already_invoiced", waybillId, number, invoiceId: Number(waybill.invoice_id) } };
+  if (status !== "completed")
+    return { ok: false, refusal: { reason: "not_completed", waybillId, number, status: status || "?" } };
+  if (waybill.invoice_id != null)
+    return {
+      ok: false,
+      refusal: { reason: "already_invoiced", waybillId, number, invoiceId: Number(waybill.invoice_id) },
+    };
 
   const today = localParts(now.getTime(), TURKEY_ZONE).date;
   const issueDate = str(waybill.issue_date).slice(0, 10);
@@ -124,9 +149,7 @@ export async function readWaybill(shop: string, rawId: unknown, now = new Date()
 }
 
 export type SubmitResult =
-  | { ok: true; invoiceId: string }
-  | { ok: false; refusal: WaybillRefusal }
-  | { ok: false; errors: FormErrors };
+  { ok: true; invoiceId: string } | { ok: false; refusal: WaybillRefusal } | { ok: false; errors: FormErrors };
 
 /**
  * Checks the waybill again (it may have changed since the page was opened), checks the form with the
@@ -169,7 +192,9 @@ export async function submitWaybillInvoice(
   };
   const fields = {
     orderName: waybill.documentNumber,
-    orderCreatedAt: new Date(/^\d{4}-\d{2}-\d{2}$/.test(waybill.issueDate) ? `${waybill.issueDate}T00:00:00+03:00` : now.toISOString()),
+    orderCreatedAt: new Date(
+      /^\d{4}-\d{2}-\d{2}$/.test(waybill.issueDate) ? `${waybill.issueDate}T00:00:00+03:00` : now.toISOString(),
+    ),
     customerId: null,
     customerName: built.customerName.slice(0, 255),
     customerSearch: foldForSearch(built.customerName.slice(0, 255)),
@@ -190,8 +215,17 @@ export async function submitWaybillInvoice(
       where: { id: waybill.retryOf, shopDomain: shop, remoteId: null, state: { in: fromStates("merchant_retry") } },
       data: fields,
     });
-    if (updated.count !== 1) return { ok: false, refusal: { reason: "in_app", waybillId: waybill.id, invoiceRowId: waybill.retryOf } };
-    await prisma.invoiceEvent.create({ data: { invoiceId: waybill.retryOf, type: "queued", at: now, message: "waybill invoice corrected and queued again by the merchant", data: { note: "waybill_corrected" } } });
+    if (updated.count !== 1)
+      return { ok: false, refusal: { reason: "in_app", waybillId: waybill.id, invoiceRowId: waybill.retryOf } };
+    await prisma.invoiceEvent.create({
+      data: {
+        invoiceId: waybill.retryOf,
+        type: "queued",
+        at: now,
+        message: "waybill invoice corrected and queued again by the merchant",
+        data: { note: "waybill_corrected" },
+      },
+    });
     invoiceId = waybill.retryOf;
   } else {
     try {
@@ -214,7 +248,10 @@ export async function submitWaybillInvoice(
     } catch (error) {
       // Submitted twice at once: the first one is the invoice.
       if ((error as { code?: string }).code !== "P2002") throw error;
-      const other = await prisma.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: shop, orderId } }, select: { id: true } });
+      const other = await prisma.invoice.findUniqueOrThrow({
+        where: { shopDomain_orderId: { shopDomain: shop, orderId } },
+        select: { id: true },
+      });
       return { ok: false, refusal: { reason: "in_app", waybillId: waybill.id, invoiceRowId: other.id } };
     }
   }

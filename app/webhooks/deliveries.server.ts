@@ -5,6 +5,8 @@ import prisma from "../db.server";
 export const DELIVERY_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 export async function pruneWebhookDeliveries(now = new Date()): Promise<number> {
-  const { count } = await prisma.webhookDelivery.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - DELIVERY_RETENTION_MS) } } });
+  const { count } = await prisma.webhookDelivery.deleteMany({
+    where: { receivedAt: { lt: new Date(now.getTime() - DELIVERY_RETENTION_MS) } },
+  });
   return count;
 }

@@ -17,7 +17,11 @@ function headerOf(request: IncomingMessage) {
 }
 
 /** Connect/express middleware: a POST to a topic's address is answered here, any other request passed on. */
-export function webhookMiddleware(request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void): void {
+export function webhookMiddleware(
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+): void {
   const topic = request.method === "POST" ? topicAt((request.url ?? "").split("?")[0]) : undefined;
   if (!topic) return next();
   serveDirect(
@@ -30,6 +34,10 @@ export function webhookMiddleware(request: IncomingMessage, response: ServerResp
       sendJson(response, answer.status, answer.body);
     },
     // Not acted on (the delivery record was undone): Shopify retries it.
-    { log: { topic }, message: "webhook delivery failed", error: "the delivery could not be recorded; Shopify will retry it" },
+    {
+      log: { topic },
+      message: "webhook delivery failed",
+      error: "the delivery could not be recorded; Shopify will retry it",
+    },
   );
 }

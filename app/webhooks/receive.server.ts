@@ -50,7 +50,14 @@ function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookCont
   if (topicKey(check.topic) !== topicKey(topic)) return failure(400, `this address takes ${topic} deliveries only`);
   const misfit = WEBHOOK_TOPICS[topic].shape(payload, check.domain);
   if (misfit !== null) return failure(400, `not a ${topic} body: ${misfit}`);
-  return { shop: check.domain, topic: check.topic, webhookId: check.webhookId, eventId: check.eventId, apiVersion: check.apiVersion, payload };
+  return {
+    shop: check.domain,
+    topic: check.topic,
+    webhookId: check.webhookId,
+    eventId: check.eventId,
+    apiVersion: check.apiVersion,
+    payload,
+  };
 }
 
 /**
@@ -60,7 +67,8 @@ function verifyDelivery(delivery: RawDelivery, topic: WebhookTopic): WebhookCont
 async function recordInstalledShop(context: WebhookContext): Promise<void> {
   // A prepared read (no trigger means no Shop row): every order delivery passes here. The session only when needed.
   if ((await hot().shopTrigger(context.shop)) !== null) return;
-  if (await prisma.session.findFirst({ where: { shop: context.shop, isOnline: false }, select: { id: true } })) await recordShop(context.shop, {});
+  if (await prisma.session.findFirst({ where: { shop: context.shop, isOnline: false }, select: { id: true } }))
+    await recordShop(context.shop, {});
 }
 
 /** Steps 2 to 5 for a delivery to `topic`'s address. Throws only what the app could not do (the database is down). */
@@ -71,7 +79,8 @@ export async function answerDelivery(delivery: RawDelivery, topic: WebhookTopic)
   const eventId = context.eventId ?? context.webhookId;
   const key = { shopDomain: context.shop, topic: topicKey(context.topic), eventId };
   // One prepared statement each, not Prisma's query builder: this is every delivery's path (app/db/hot.server.ts).
-  if (!(await hot().recordDelivery(key, context.webhookId ?? null))) return answerOf({ status: 200, result: "duplicate" });
+  if (!(await hot().recordDelivery(key, context.webhookId ?? null)))
+    return answerOf({ status: 200, result: "duplicate" });
   let outcome: DeliveryOutcome;
   try {
     if (installedShop) await recordInstalledShop(context);
@@ -88,7 +97,10 @@ export async function answerDelivery(delivery: RawDelivery, topic: WebhookTopic)
 }
 
 function answerResponse(answer: WebhookAnswer): Response {
-  return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { "Content-Type": "application/json" } });
+  return new Response(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { "Content-Type": "application/json" },
+  });
 }
 
 /** The action of the Remix route at `topic`'s address (app/routes/webhooks.*). */
@@ -96,6 +108,8 @@ export function webhookAction(topic: WebhookTopic) {
   return async ({ request }: ActionFunctionArgs): Promise<Response> => {
     if (request.method !== "POST") return answerResponse(failure(405, "deliveries are POST requests"));
     const rawBody = await readBodyLimited(request, BODY_LIMITS.webhook);
-    return answerResponse(await answerDelivery({ header: (name) => request.headers.get(name) ?? undefined, rawBody }, topic));
+    return answerResponse(
+      await answerDelivery({ header: (name) => request.headers.get(name) ?? undefined, rawBody }, topic),
+    );
   };
 }

@@ -11,8 +11,21 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * @shopify/shopify-api 15 (docs/decisions/0034); an event delivery is known by its Shopify-Webhook-Id alone.
  */
 const NAMES = {
-  webhooks: { hmac: "x-shopify-hmac-sha256", topic: "x-shopify-topic", domain: "x-shopify-shop-domain", apiVersion: "x-shopify-api-version", webhookId: "x-shopify-webhook-id", eventId: "x-shopify-event-id" },
-  events: { hmac: "shopify-hmac-sha256", topic: "shopify-topic", domain: "shopify-shop-domain", apiVersion: "shopify-api-version", webhookId: "shopify-webhook-id" },
+  webhooks: {
+    hmac: "x-shopify-hmac-sha256",
+    topic: "x-shopify-topic",
+    domain: "x-shopify-shop-domain",
+    apiVersion: "x-shopify-api-version",
+    webhookId: "x-shopify-webhook-id",
+    eventId: "x-shopify-event-id",
+  },
+  events: {
+    hmac: "shopify-hmac-sha256",
+    topic: "shopify-topic",
+    domain: "shopify-shop-domain",
+    apiVersion: "shopify-api-version",
+    webhookId: "shopify-webhook-id",
+  },
 } as const;
 
 const REQUIRED = ["topic", "domain", "apiVersion", "webhookId"] as const;
@@ -23,7 +36,11 @@ export type SignatureCheck =
   | { valid: false; reason: "missing_headers"; missingHeaders: string[] };
 
 /** `header(name)` gives a request header by its lower-case name. */
-export function checkDelivery(header: (name: string) => string | undefined, rawBody: Uint8Array, secret: string): SignatureCheck {
+export function checkDelivery(
+  header: (name: string) => string | undefined,
+  rawBody: Uint8Array,
+  secret: string,
+): SignatureCheck {
   const kind = header(NAMES.events.hmac) ? "events" : "webhooks";
   const names = NAMES[kind];
   if (rawBody.byteLength === 0) return { valid: false, reason: "missing_body" };
@@ -32,10 +49,18 @@ export function checkDelivery(header: (name: string) => string | undefined, rawB
   const expected = Buffer.from(createHmac("sha256", secret).update(rawBody).digest("base64"));
   const received = Buffer.from(hmac);
   // timingSafeEqual throws on different lengths; the length of a signature is no secret.
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) return { valid: false, reason: "invalid_hmac" };
+  if (received.length !== expected.length || !timingSafeEqual(received, expected))
+    return { valid: false, reason: "invalid_hmac" };
 
   const missingHeaders = REQUIRED.filter((field) => !header(names[field])).map((field) => names[field]);
   if (missingHeaders.length) return { valid: false, reason: "missing_headers", missingHeaders };
   const eventId = kind === "webhooks" ? header(NAMES.webhooks.eventId) : undefined;
-  return { valid: true, topic: header(names.topic)!, domain: header(names.domain)!, apiVersion: header(names.apiVersion)!, webhookId: header(names.webhookId)!, ...(eventId ? { eventId } : {}) };
+  return {
+    valid: true,
+    topic: header(names.topic)!,
+    domain: header(names.domain)!,
+    apiVersion: header(names.apiVersion)!,
+    webhookId: header(names.webhookId)!,
+    ...(eventId ? { eventId } : {}),
+  };
 }

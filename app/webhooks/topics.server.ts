@@ -7,7 +7,13 @@ import { recordCancelledOrder, recordFulfilledOrder, recordPaidOrder } from "../
 import { recordUpdatedOrder } from "../after-sale/order-updated.server";
 import { recordOrderEdit, recordRefund, recordRefundsOf } from "../after-sale/record.server";
 import type { DeliveryOutcome } from "../shopify/webhook-response";
-import { findCustomerData, redactCustomer, redactShop, type CustomerRedactPayload, type DataRequestPayload } from "../privacy/compliance.server";
+import {
+  findCustomerData,
+  redactCustomer,
+  redactShop,
+  type CustomerRedactPayload,
+  type DataRequestPayload,
+} from "../privacy/compliance.server";
 import { markUninstalled } from "../shops/shops.server";
 import {
   bulkFinishShape,
@@ -42,21 +48,40 @@ export interface TopicHandler {
   installedShop?: boolean;
 }
 
-const orderTopic = (work: TopicHandler["work"], shape: PayloadShape = orderShape): TopicHandler => ({ shape, work, installedShop: true });
+const orderTopic = (work: TopicHandler["work"], shape: PayloadShape = orderShape): TopicHandler => ({
+  shape,
+  work,
+  installedShop: true,
+});
 
 export const WEBHOOK_TOPICS = {
-  "orders/paid": orderTopic(({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId }), paidShape),
-  "orders/fulfilled": orderTopic(({ shop, topic, payload, webhookId }) => recordFulfilledOrder(shop, payload, { topic, webhookId }), fulfilledShape),
+  "orders/paid": orderTopic(
+    ({ shop, topic, payload, webhookId }) => recordPaidOrder(shop, payload, { topic, webhookId }),
+    paidShape,
+  ),
+  "orders/fulfilled": orderTopic(
+    ({ shop, topic, payload, webhookId }) => recordFulfilledOrder(shop, payload, { topic, webhookId }),
+    fulfilledShape,
+  ),
   "orders/cancelled": orderTopic(async ({ shop, topic, payload, webhookId }) => {
     const outcome = await recordCancelledOrder(shop, payload, { topic, webhookId });
     // The refund Shopify made for the cancellation, in case its own refunds/create comes late or not at all.
-    if (outcome.status === 200 && outcome.result !== "unknown_shop") await recordRefundsOf(shop, payload as { refunds?: unknown }, { topic, webhookId });
+    if (outcome.status === 200 && outcome.result !== "unknown_shop")
+      await recordRefundsOf(shop, payload as { refunds?: unknown }, { topic, webhookId });
     return outcome;
   }, cancelledShape),
   // Buyer, addresses, note attributes or tax lines changed: an invoice needing attention is tried again (debounced).
-  "orders/updated": orderTopic(({ shop, topic, payload, webhookId }) => recordUpdatedOrder(shop, payload, { topic, webhookId })),
-  "orders/edited": orderTopic(({ shop, topic, payload, webhookId }) => recordOrderEdit(shop, payload, { topic, webhookId }), orderEditShape),
-  "refunds/create": orderTopic(({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId }), refundShape),
+  "orders/updated": orderTopic(({ shop, topic, payload, webhookId }) =>
+    recordUpdatedOrder(shop, payload, { topic, webhookId }),
+  ),
+  "orders/edited": orderTopic(
+    ({ shop, topic, payload, webhookId }) => recordOrderEdit(shop, payload, { topic, webhookId }),
+    orderEditShape,
+  ),
+  "refunds/create": orderTopic(
+    ({ shop, topic, payload, webhookId }) => recordRefund(shop, payload, { topic, webhookId }),
+    refundShape,
+  ),
   // A bulk query operation the app started has ended; the reading it serves goes on (app/shopify/bulk-operations.server.ts).
   "bulk_operations/finish": { shape: bulkFinishShape, work: ({ shop, payload }) => recordBulkFinish(shop, payload) },
   "app/uninstalled": {

@@ -11,7 +11,11 @@ declare global {
 export function ensureInProcessWorker(): void {
   const config = env();
   if (config.WORKER_MODE !== "inprocess" || config.NODE_ENV === "test" || global.__inProcessWorker) return;
-  global.__inProcessWorker = startWorker({ appUrl: config.SHOPIFY_APP_URL, ...workerSettings(config), orders: shopifyOrders });
+  global.__inProcessWorker = startWorker({
+    appUrl: config.SHOPIFY_APP_URL,
+    ...workerSettings(config),
+    orders: shopifyOrders,
+  });
   global.__inProcessWorker.catch((error: unknown) => {
     logger.error({ err: error }, "the in-process worker could not start");
     global.__inProcessWorker = undefined;

@@ -114,7 +114,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const sealed = await sealPlainTokens(prisma);
     if (sealed.rewritten) logger.info({ sealed: sealed.rewritten }, "Shopify tokens stored in clear were encrypted");
   } catch (error) {
-    logger.warn({ err: error }, "could not encrypt the Shopify tokens stored in clear; `npm run secrets:reencrypt` does it");
+    logger.warn(
+      { err: error },
+      "could not encrypt the Shopify tokens stored in clear; `npm run secrets:reencrypt` does it",
+    );
   }
 
   // Claiming costs a few queries whatever the batch, so with jobs running it waits until a quarter of
@@ -137,15 +140,29 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
               releasedOnce.add(claim.id);
               unfinished.add(claim.id);
             }
-            logger.error({ err: error, invoice: claim.id }, release ? "worker job crashed; its row is released once the database answers" : "worker job crashed again; its row waits for its lease to expire");
+            logger.error(
+              { err: error, invoice: claim.id },
+              release
+                ? "worker job crashed; its row is released once the database answers"
+                : "worker job crashed again; its row waits for its lease to expire",
+            );
           })
           .finally(() => rowsInFlight.delete(claim.id)),
       );
     }
     // Writing orders back to Shopify shares the slots, after the invoices (which the merchant waits for).
-    const writeBacks = await claimDueWriteBacks({ workerId: id, now: now(), limit: concurrency - inFlight.size, leaseMs: writeBackLeaseMs });
+    const writeBacks = await claimDueWriteBacks({
+      workerId: id,
+      now: now(),
+      limit: concurrency - inFlight.size,
+      leaseMs: writeBackLeaseMs,
+    });
     for (const claim of writeBacks) {
-      track(processWriteBack(claim, writeBackDeps).catch((error: unknown) => logger.error({ err: error, invoice: claim.invoiceId }, "write-back job crashed")));
+      track(
+        processWriteBack(claim, writeBackDeps).catch((error: unknown) =>
+          logger.error({ err: error, invoice: claim.invoiceId }, "write-back job crashed"),
+        ),
+      );
     }
     return claimed.length + writeBacks.length;
   }
@@ -184,11 +201,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         if (heartbeatFailures > 0) logger.info({ worker: id }, "lease heartbeat back");
         heartbeatFailures = 0;
       } catch (error) {
-        if (heartbeatFailures++ === 0) logger.warn({ err: error }, "renewing the leases of the jobs in flight failed; trying again sooner");
+        if (heartbeatFailures++ === 0)
+          logger.warn({ err: error }, "renewing the leases of the jobs in flight failed; trying again sooner");
       }
     }
     if (!beating) return;
-    heartbeat = setTimeout(beat, heartbeatFailures === 0 ? heartbeatMs : Math.min(heartbeatMs, 250 * 2 ** (heartbeatFailures - 1)));
+    heartbeat = setTimeout(
+      beat,
+      heartbeatFailures === 0 ? heartbeatMs : Math.min(heartbeatMs, 250 * 2 ** (heartbeatFailures - 1)),
+    );
   };
   heartbeat = setTimeout(beat, heartbeatMs);
 
@@ -223,18 +244,29 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let firstClaimDone!: () => void;
   const firstClaim = new Promise<void>((resolve) => (firstClaimDone = resolve));
   const housekeeping = async () => {
-    const [{ pruneWebhookDeliveries }, { pruneAbandonedRuns }, { scheduleDeadlineCalls }, { sweepOrphanDirs }] = await Promise.all([
-      import("../webhooks/deliveries.server"),
-      import("../past-orders/runs.server"),
-      import("../write-back/deadline-reminders.server"),
-      import("../accountant/packages.server"),
-    ]);
-    await pruneWebhookDeliveries(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning webhook deliveries failed"));
-    await pruneAbandonedRuns(now()).catch((error: unknown) => logger.warn({ err: error }, "pruning abandoned past-order runs failed"));
+    const [{ pruneWebhookDeliveries }, { pruneAbandonedRuns }, { scheduleDeadlineCalls }, { sweepOrphanDirs }] =
+      await Promise.all([
+        import("../webhooks/deliveries.server"),
+        import("../past-orders/runs.server"),
+        import("../write-back/deadline-reminders.server"),
+        import("../accountant/packages.server"),
+      ]);
+    await pruneWebhookDeliveries(now()).catch((error: unknown) =>
+      logger.warn({ err: error }, "pruning webhook deliveries failed"),
+    );
+    await pruneAbandonedRuns(now()).catch((error: unknown) =>
+      logger.warn({ err: error }, "pruning abandoned past-order runs failed"),
+    );
     // The real clock, not `now`: a directory's age is the file system's.
-    if (options.accountant !== false) await sweepOrphanDirs(new Date()).catch((error: unknown) => logger.warn({ err: error }, "sweeping accountant package directories failed"));
+    if (options.accountant !== false)
+      await sweepOrphanDirs(new Date()).catch((error: unknown) =>
+        logger.warn({ err: error }, "sweeping accountant package directories failed"),
+      );
     // Hourly: a Flow reminder comes at most an hour after its threshold (48 h, 24 h before the deadline).
-    if (options.deadlineReminders ?? true) await scheduleDeadlineCalls(now()).catch((error: unknown) => logger.warn({ err: error }, "scheduling deadline reminders failed"));
+    if (options.deadlineReminders ?? true)
+      await scheduleDeadlineCalls(now()).catch((error: unknown) =>
+        logger.warn({ err: error }, "scheduling deadline reminders failed"),
+      );
   };
   const loop = (async () => {
     let first = true;
@@ -319,7 +351,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       : (async (accountant: Omit<Partial<BuildOptions>, "owner" | "now" | "stopping">) => {
           await firstClaim;
           if (stopped) return;
-          const [{ nextDuePackage, buildPackage }, { expirePackages }] = await Promise.all([import("../accountant/build.server"), import("../accountant/packages.server")]);
+          const [{ nextDuePackage, buildPackage }, { expirePackages }] = await Promise.all([
+            import("../accountant/build.server"),
+            import("../accountant/packages.server"),
+          ]);
           let lastExpiry = 0;
           while (!stopped) {
             let built = false;
@@ -352,9 +387,22 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const clientFor = options.clientFor;
     void Promise.all([firstClaim, import("../settings/accounts.server"), import("../settings/schema")])
       .then(([, { checkStoredAccounts }, { readMapping }]) =>
-        checkStoredAccounts(clientFor ? (service) => clientFor({ ...service, saleChannelId: 0, invoiceIntegrationId: 0, testMode: true, mapping: readMapping(null) }) as AccountLister : undefined),
+        checkStoredAccounts(
+          clientFor
+            ? (service) =>
+                clientFor({
+                  ...service,
+                  saleChannelId: 0,
+                  invoiceIntegrationId: 0,
+                  testMode: true,
+                  mapping: readMapping(null),
+                }) as AccountLister
+            : undefined,
+        ),
       )
-      .then((found) => found > 0 && logger.warn({ shops: found }, "shops whose test and live invoice accounts are swapped"))
+      .then(
+        (found) => found > 0 && logger.warn({ shops: found }, "shops whose test and live invoice accounts are swapped"),
+      )
       .catch((error: unknown) => logger.warn({ err: error }, "checking the stored invoice accounts failed"));
   }
 

@@ -12,14 +12,31 @@ export interface WriteBackStatus {
   writtenState?: string | null;
 }
 
-
-export function WriteBackCard({ writeBack, invoiceState, onRetry, busy }: { writeBack: WriteBackStatus; invoiceState: string; onRetry: () => void; busy: boolean }) {
+export function WriteBackCard({
+  writeBack,
+  invoiceState,
+  onRetry,
+  busy,
+}: {
+  writeBack: WriteBackStatus;
+  invoiceState: string;
+  onRetry: () => void;
+  busy: boolean;
+}) {
   const t = useT();
   // A green tick says "all is well": only for a completed invoice. Otherwise the card says which state the order
   // carries (what was written, which may be older than the invoice's state now).
   const problemWritten = writeBack.status === "written" && invoiceState !== STATE.completed;
   const shown = writeBack.writtenState ?? invoiceState;
-  const tone = problemWritten ? undefined : writeBack.status === "written" ? "success" : writeBack.status === "failed" ? "critical" : writeBack.status === "no_scope" ? "attention" : undefined;
+  const tone = problemWritten
+    ? undefined
+    : writeBack.status === "written"
+      ? "success"
+      : writeBack.status === "failed"
+        ? "critical"
+        : writeBack.status === "no_scope"
+          ? "attention"
+          : undefined;
   return (
     <SectionCard title={t("writeBack.status.title")} gap="200">
       {writeBack.status === "none" ? (
@@ -34,7 +51,9 @@ export function WriteBackCard({ writeBack, invoiceState, onRetry, busy }: { writ
         <InlineStack>
           <span id="write-back-status">
             <Badge tone={tone}>
-              {problemWritten ? t("writeBack.status.writtenState", { state: t.dyn(`state.${shown}`, shown) }) : t(`writeBack.status.${writeBack.status}`)}
+              {problemWritten
+                ? t("writeBack.status.writtenState", { state: t.dyn(`state.${shown}`, shown) })
+                : t(`writeBack.status.${writeBack.status}`)}
             </Badge>
           </span>
         </InlineStack>

@@ -31,7 +31,14 @@ export async function scheduleDeadlineCalls(now: Date): Promise<number> {
         state: { in: runningStates(trigger).filter((state) => !isInFlight(state)) },
         orderCreatedAt: { gt: new Date(now.getTime() - DEADLINE_DAYS * 24 * 3_600_000), lte: nearBefore(now) },
       },
-      select: { id: true, orderId: true, state: true, orderCreatedAt: true, isTest: true, writeBack: { select: { status: true, written: true, leaseUntil: true } } },
+      select: {
+        id: true,
+        orderId: true,
+        state: true,
+        orderCreatedAt: true,
+        isTest: true,
+        writeBack: { select: { status: true, written: true, leaseUntil: true } },
+      },
       orderBy: { orderCreatedAt: "asc" },
       take: PER_SHOP,
     });
@@ -39,7 +46,13 @@ export async function scheduleDeadlineCalls(now: Date): Promise<number> {
       const deadline = runningDeadline(row, trigger);
       const call = deadline ? flowCallDue(deadline, now) : null;
       // Due already, or waiting for write_orders (granting it makes every write-back due again): nothing to add.
-      if (!call || !/^\d+$/.test(row.orderId) || row.writeBack?.status === "pending" || row.writeBack?.status === "no_scope") continue;
+      if (
+        !call ||
+        !/^\d+$/.test(row.orderId) ||
+        row.writeBack?.status === "pending" ||
+        row.writeBack?.status === "no_scope"
+      )
+        continue;
       // Being written right now: the next pass looks again.
       if (row.writeBack?.leaseUntil && row.writeBack.leaseUntil > now) continue;
       if (readWritten(row.writeBack?.written).flow.includes(call.key)) continue;

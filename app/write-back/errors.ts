@@ -8,7 +8,9 @@ export class WriteRefusedError extends Error {
     readonly mutation: string,
     readonly userErrors: Array<{ field?: string[] | null; message: string; code?: string | null }>,
   ) {
-    super(`${mutation} refused: ${userErrors.map((e) => `${(e.field ?? []).join(".") || "-"}: ${e.message}`).join("; ")}`);
+    super(
+      `${mutation} refused: ${userErrors.map((e) => `${(e.field ?? []).join(".") || "-"}: ${e.message}`).join("; ")}`,
+    );
     this.name = "WriteRefusedError";
   }
 }

@@ -1,7 +1,12 @@
 // The four Admin API mutations of the write-back, exactly as sent. Tags only ever through tagsAdd and
 // tagsRemove (orderUpdate's `tags` would replace the merchant's own).
 import { z } from "zod";
-import type { WriteBackFlowTriggerMutation, WriteBackMetafieldsMutation, WriteBackTagsAddMutation, WriteBackTagsRemoveMutation } from "../shopify/admin.generated";
+import type {
+  WriteBackFlowTriggerMutation,
+  WriteBackMetafieldsMutation,
+  WriteBackTagsAddMutation,
+  WriteBackTagsRemoveMutation,
+} from "../shopify/admin.generated";
 import { answerShape } from "../shopify/answers";
 
 export const METAFIELDS_SET = `#graphql
@@ -25,7 +30,9 @@ mutation WriteBackFlowTrigger($handle: String, $payload: JSON) {
 }`;
 
 /** Every answer is checked for its userErrors (values Shopify refused); the rest of it is not needed. */
-const UserErrorsSchema = z.array(z.looseObject({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }));
+const UserErrorsSchema = z.array(
+  z.looseObject({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }),
+);
 export type UserErrors = z.infer<typeof UserErrorsSchema>;
 const payload = z.looseObject({ userErrors: UserErrorsSchema }).nullable();
 

@@ -24,7 +24,11 @@ export const METAFIELDS = {
 export type MetafieldKey = keyof typeof METAFIELDS;
 
 /** Flow trigger extensions (extensions/flow-invoice-*): their handles. */
-export const FLOW_TRIGGERS = { issued: "invoice-issued", attention: "invoice-needs-attention", deadline: "invoice-deadline-approaching" } as const;
+export const FLOW_TRIGGERS = {
+  issued: "invoice-issued",
+  attention: "invoice-needs-attention",
+  deadline: "invoice-deadline-approaching",
+} as const;
 
 export interface WriteBackInvoice {
   id: string;
@@ -100,7 +104,12 @@ const sameTag = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** The tags the app wants on the order: only a completed, legal invoice is tagged; cancelling one removes them. */
 export function desiredTags(invoice: WriteBackInvoice, settings: TagSettings): string[] {
   if (invoice.state !== STATE.completed || invoice.postedInTestMode) return [];
-  const kindTag = invoice.documentKind === "e_archive" ? settings.eArchiveTag : invoice.documentKind === "e_invoice" ? settings.eInvoiceTag : "";
+  const kindTag =
+    invoice.documentKind === "e_archive"
+      ? settings.eArchiveTag
+      : invoice.documentKind === "e_invoice"
+        ? settings.eInvoiceTag
+        : "";
   const tags: string[] = [];
   for (const tag of [settings.orderTag, kindTag].map(normaliseTag)) {
     if (tag && !tags.some((t) => sameTag(t, tag))) tags.push(tag);
@@ -173,14 +182,28 @@ export function desiredFlow(invoice: WriteBackInvoice, now: Date = new Date()): 
   }
   if (invoice.state === STATE.needs_attention || invoice.state === STATE.failed) {
     const cause = [...invoice.problemCodes].sort().join("+") || "-";
-    events.push({ key: `attention:${invoice.state}:${cause}`, handle: FLOW_TRIGGERS.attention, payload: flowPayload(invoice) });
+    events.push({
+      key: `attention:${invoice.state}:${cause}`,
+      handle: FLOW_TRIGGERS.attention,
+      payload: flowPayload(invoice),
+    });
   }
   const call = invoice.deadline ? flowCallDue(new Date(invoice.deadline), now) : null;
-  if (invoice.deadline && call) events.push({ key: call.key, handle: FLOW_TRIGGERS.deadline, payload: deadlinePayload(invoice, invoice.deadline, call.hours) });
+  if (invoice.deadline && call)
+    events.push({
+      key: call.key,
+      handle: FLOW_TRIGGERS.deadline,
+      payload: deadlinePayload(invoice, invoice.deadline, call.hours),
+    });
   return events;
 }
 
-export function planWriteBack(invoice: WriteBackInvoice, settings: TagSettings, written: Written, now: Date = new Date()): Plan {
+export function planWriteBack(
+  invoice: WriteBackInvoice,
+  settings: TagSettings,
+  written: Written,
+  now: Date = new Date(),
+): Plan {
   const gid = orderGid(invoice.orderId);
   const tags = desiredTags(invoice, settings);
   const tagsAdd = tags.filter((tag) => !written.tags.some((t) => sameTag(t, tag)));
@@ -210,7 +233,10 @@ export const afterMetafields = (written: Written, plan: Plan): Written => ({
   ...written,
   metafields: { ...written.metafields, ...Object.fromEntries(plan.metafields.map((m) => [m.key, m.value])) },
 });
-export const afterFlow = (written: Written, event: FlowEvent): Written => ({ ...written, flow: [...written.flow, event.key].slice(-50) });
+export const afterFlow = (written: Written, event: FlowEvent): Written => ({
+  ...written,
+  flow: [...written.flow, event.key].slice(-50),
+});
 
 /** The stored JSON, read defensively (an older or hand-edited row must not crash the worker). */
 export function readWritten(value: unknown): Written {

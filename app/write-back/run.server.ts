@@ -70,8 +70,18 @@ export interface ClaimedWriteBack {
 }
 
 /** Leases up to `limit` due write-backs: one prepared statement (SKIP LOCKED on PostgreSQL), safe with many workers. */
-export async function claimDueWriteBacks(options: { workerId: string; now: Date; limit: number; leaseMs: number }): Promise<ClaimedWriteBack[]> {
-  const claimed = await hot().claimWriteBacks(options.workerId, options.now, new Date(options.now.getTime() + options.leaseMs), options.limit);
+export async function claimDueWriteBacks(options: {
+  workerId: string;
+  now: Date;
+  limit: number;
+  leaseMs: number;
+}): Promise<ClaimedWriteBack[]> {
+  const claimed = await hot().claimWriteBacks(
+    options.workerId,
+    options.now,
+    new Date(options.now.getTime() + options.leaseMs),
+    options.limit,
+  );
   return claimed.map((row) => ({ ...row, leaseOwner: options.workerId }));
 }
 
@@ -80,7 +90,10 @@ function tagSettingsOf(settings: { orderTag: string; eArchiveTag: string; eInvoi
 }
 
 /** The invoice as the planner reads it; `trigger` (the shop's) says whether a waiting invoice's deadline runs. */
-export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigger: string = DEFAULT_TRIGGER): WriteBackInvoice {
+export function writeBackInvoiceOf(
+  row: Prisma.InvoiceGetPayload<object>,
+  trigger: string = DEFAULT_TRIGGER,
+): WriteBackInvoice {
   const deadline = runningDeadline(row, trigger);
   const body = (row.requestBody ?? {}) as { issue_date?: unknown };
   const problems = Array.isArray(row.problems) ? (row.problems as Array<{ code?: unknown; severity?: unknown }>) : [];
@@ -95,12 +108,17 @@ export function writeBackInvoiceOf(row: Prisma.InvoiceGetPayload<object>, trigge
     ettn: row.ettn,
     // The app's signed link to a legal, formalised invoice: it works whatever the service's pdf_url is.
     // The link of the invoice's current version: none once customers/redact revoked it.
-    pdfUrl: row.remoteId !== null && row.state === STATE.completed && !row.postedInTestMode ? customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion) : null,
+    pdfUrl:
+      row.remoteId !== null && row.state === STATE.completed && !row.postedInTestMode
+        ? customerPdfUrl(row.shopDomain, row.id, row.pdfLinkVersion)
+        : null,
     issueDate: typeof body.issue_date === "string" ? body.issue_date : null,
     postedInTestMode: row.postedInTestMode,
     orderTotal: row.orderTotal,
     currency: row.currency,
-    problemCodes: problems.filter((p) => p.severity !== "warning" && typeof p.code === "string").map((p) => p.code as string),
+    problemCodes: problems
+      .filter((p) => p.severity !== "warning" && typeof p.code === "string")
+      .map((p) => p.code as string),
     deadline: deadline?.toISOString() ?? null,
   };
 }
@@ -122,12 +140,17 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
   const lease = { invoiceId: job.invoiceId, leaseOwner: claim.leaseOwner };
   const release = { leaseOwner: null, leaseUntil: null };
   let written = readWritten(job.written);
-  const save = async (data: Prisma.OrderWriteBackUpdateManyMutationInput) => prisma.orderWriteBack.updateMany({ where: lease, data });
+  const save = async (data: Prisma.OrderWriteBackUpdateManyMutationInput) =>
+    prisma.orderWriteBack.updateMany({ where: lease, data });
   // The step's outcome holds only for the version it planned from: made due again meanwhile (the invoice changed
   // while its order was being written), the row keeps that newer due time and is only released.
   const finish = async (data: Prisma.OrderWriteBackUpdateManyMutationInput) => {
-    const { count } = await prisma.orderWriteBack.updateMany({ where: { ...lease, version: job.version }, data: { ...data, ...release } });
-    if (count === 0 && (await save(release)).count === 1) log.info("the invoice changed while its order was written; writing it again");
+    const { count } = await prisma.orderWriteBack.updateMany({
+      where: { ...lease, version: job.version },
+      data: { ...data, ...release },
+    });
+    if (count === 0 && (await save(release)).count === 1)
+      log.info("the invoice changed while its order was written; writing it again");
   };
 
   // Without write_orders nothing is written, and nothing is retried until the merchant grants it.
@@ -136,9 +159,20 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
     return;
   }
   const settings = job.invoice.shop.settings;
-  const plan = planWriteBack(writeBackInvoiceOf(job.invoice, settings?.trigger), tagSettingsOf(settings), written, deps.now());
+  const plan = planWriteBack(
+    writeBackInvoiceOf(job.invoice, settings?.trigger),
+    tagSettingsOf(settings),
+    written,
+    deps.now(),
+  );
   if (isEmptyPlan(plan)) {
-    await finish({ status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: job.writtenAt ?? deps.now() });
+    await finish({
+      status: "written",
+      nextAttemptAt: null,
+      attempts: 0,
+      lastError: null,
+      writtenAt: job.writtenAt ?? deps.now(),
+    });
     return;
   }
   const record = (next: Written) => {
@@ -167,12 +201,24 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
       await record(afterTagsRemove(written, plan));
     }
     for (const event of plan.flow) {
-      const result = await admin.graphql(FLOW_TRIGGER_RECEIVE, { handle: event.handle, payload: event.payload }, FlowTriggerAnswer);
+      const result = await admin.graphql(
+        FLOW_TRIGGER_RECEIVE,
+        { handle: event.handle, payload: event.payload },
+        FlowTriggerAnswer,
+      );
       check("flowTriggerReceive", result.flowTriggerReceive);
       await record(afterFlow(written, event));
     }
     await finish({ status: "written", nextAttemptAt: null, attempts: 0, lastError: null, writtenAt: deps.now() });
-    log.info({ tagsAdd: plan.tagsAdd, tagsRemove: plan.tagsRemove, metafields: plan.metafields.map((m) => m.key), flow: plan.flow.map((f) => f.handle) }, "order written back");
+    log.info(
+      {
+        tagsAdd: plan.tagsAdd,
+        tagsRemove: plan.tagsRemove,
+        metafields: plan.metafields.map((m) => m.key),
+        flow: plan.flow.map((f) => f.handle),
+      },
+      "order written back",
+    );
   } catch (error) {
     const failure = error instanceof WriteRefusedError ? "refused" : deps.classify(error);
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -188,7 +234,12 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
     }
     const delay = retryDelayMs(attempts, deps.random, WRITEBACK.baseMs, WRITEBACK.capMs);
     log.info({ reason, attempts, delayMs: delay }, "writing the order back failed; will retry");
-    await finish({ status: "pending", attempts, nextAttemptAt: new Date(deps.now().getTime() + delay), lastError: reason });
+    await finish({
+      status: "pending",
+      attempts,
+      nextAttemptAt: new Date(deps.now().getTime() + delay),
+      lastError: reason,
+    });
   }
 }
 
@@ -202,13 +253,25 @@ export async function retryWriteBack(shop: string, invoiceId: string, now = new 
   return updated.count === 1;
 }
 
-
 /** `writtenState`: the invoice state the order carries (its invoice_state metafield as last written), if any. */
-export type WriteBackView = { status: "pending" | "written" | "failed" | "no_scope"; lastError: string | null; writtenAt: Date | null; writtenState: string | null } | null;
+export type WriteBackView = {
+  status: "pending" | "written" | "failed" | "no_scope";
+  lastError: string | null;
+  writtenAt: Date | null;
+  writtenState: string | null;
+} | null;
 
 export async function writeBackOf(shop: string, invoiceId: string): Promise<WriteBackView> {
-  const row = await prisma.orderWriteBack.findFirst({ where: { invoiceId, shopDomain: shop }, select: { status: true, lastError: true, writtenAt: true, written: true } });
+  const row = await prisma.orderWriteBack.findFirst({
+    where: { invoiceId, shopDomain: shop },
+    select: { status: true, lastError: true, writtenAt: true, written: true },
+  });
   return row
-    ? { status: row.status as NonNullable<WriteBackView>["status"], lastError: row.lastError, writtenAt: row.writtenAt, writtenState: readWritten(row.written).metafields.invoice_state ?? null }
+    ? {
+        status: row.status as NonNullable<WriteBackView>["status"],
+        lastError: row.lastError,
+        writtenAt: row.writtenAt,
+        writtenState: readWritten(row.written).metafields.invoice_state ?? null,
+      }
     : null;
 }

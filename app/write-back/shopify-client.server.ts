@@ -18,5 +18,8 @@ export function classifyAdminError(error: unknown): WriteFailure {
 export function defaultWriteBackDeps(): Omit<WriteBackDeps, "now"> {
   // The Admin API client (and the Shopify library with its session storage) is loaded by the first write-back, not
   // at a worker's start.
-  return { adminFor: async (shop) => (await import("../shopify/admin.server")).adminGraphql(shop), classify: classifyAdminError };
+  return {
+    adminFor: async (shop) => (await import("../shopify/admin.server")).adminGraphql(shop),
+    classify: classifyAdminError,
+  };
 }

@@ -29,7 +29,11 @@ const bundles = new Map<string, Promise<Bundle[]>>();
 
 /** The extension's CLI bundles, built once per process. */
 export async function extensionBundle(folder: string, handle: string): Promise<Bundle> {
-  if (!bundles.has(folder)) bundles.set(folder, buildExtensions({ folders: [folder] }).then((built) => built.flatMap((extension) => extension.bundles)));
+  if (!bundles.has(folder))
+    bundles.set(
+      folder,
+      buildExtensions({ folders: [folder] }).then((built) => built.flatMap((extension) => extension.bundles)),
+    );
   const found = (await bundles.get(folder)!).find((bundle) => bundle.handle === handle);
   if (!found) throw new Error(`extensions/${folder} has no [[extensions]] entry ${handle}`);
   return found;
@@ -98,7 +102,9 @@ const STYLE = `
 /** The page's HTML: the frame, the stood-in `shopify` global, the extension's bundle, and the call of its target. */
 export async function extensionPage(options: HostOptions): Promise<string> {
   const dir = path.join(ROOT, "extensions", options.extension);
-  const messages = JSON.parse(readFileSync(path.join(dir, "locales", options.locale === "en" ? "en.default.json" : "tr.json"), "utf8"));
+  const messages = JSON.parse(
+    readFileSync(path.join(dir, "locales", options.locale === "en" ? "en.default.json" : "tr.json"), "utf8"),
+  );
   const bundle = await extensionBundle(options.extension, options.handle);
   if (/<\/script/i.test(bundle.code)) throw new Error(`${options.handle}: the bundle cannot be inlined in a <script>`);
   const frame =
@@ -108,7 +114,7 @@ export async function extensionPage(options: HostOptions): Promise<string> {
         ? `<div class="admin-action"><div class="modal"><div id="root"></div></div></div>`
         : options.frame === "admin-block"
           ? `<div class="admin-block"><div class="card"><div id="root"></div></div></div>`
-        : `<div class="admin-print"><div class="modal"><header>${options.title}</header><div class="body"><div id="root"></div><div class="print-source" id="print-source"></div></div><footer><span id="print-button" class="disabled">${options.locale === "tr" ? "Yazdır" : "Print"}</span></footer></div></div>`;
+          : `<div class="admin-print"><div class="modal"><header>${options.title}</header><div class="body"><div id="root"></div><div class="print-source" id="print-source"></div></div><footer><span id="print-button" class="disabled">${options.locale === "tr" ? "Yazdır" : "Print"}</span></footer></div></div>`;
   const config = { messages, locale: options.locale, api: options.api, fetchAnswers: options.fetchAnswers ?? {} };
   // JSON inside <script>: "</" would end the element.
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

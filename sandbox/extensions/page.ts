@@ -12,12 +12,19 @@ export interface PageConfig {
 }
 
 export function install(config: PageConfig): ShopifyGlobal {
-  const global = shopifyGlobal({ messages: config.messages, locale: config.locale, api: { ...config.api, close: () => (document.documentElement.dataset.closed = "1") } });
+  const global = shopifyGlobal({
+    messages: config.messages,
+    locale: config.locale,
+    api: { ...config.api, close: () => (document.documentElement.dataset.closed = "1") },
+  });
   Object.assign(window, { shopify: global.shopify });
   window.fetch = async (input: RequestInfo | URL) => {
     const url = String(input);
     const key = Object.keys(config.fetchAnswers).find((prefix) => url.startsWith(prefix));
-    return new Response(JSON.stringify(key ? config.fetchAnswers[key] : { error: "unknown" }), { status: key ? 200 : 404, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(key ? config.fetchAnswers[key] : { error: "unknown" }), {
+      status: key ? 200 : 404,
+      headers: { "content-type": "application/json" },
+    });
   };
   // Shopify's print dialog previews the document at the print action's src; here its address is shown instead.
   const root = document.getElementById("root")!;
@@ -38,7 +45,8 @@ export function install(config: PageConfig): ShopifyGlobal {
 /** Calls the target as Shopify does once the bundle has registered it; it renders into #root. */
 export async function render(global: ShopifyGlobal, target: string): Promise<void> {
   const callback = global.targets.get(target);
-  if (!callback) throw new Error(`the bundle registered ${[...global.targets.keys()].join(", ") || "no target"}, not ${target}`);
+  if (!callback)
+    throw new Error(`the bundle registered ${[...global.targets.keys()].join(", ") || "no target"}, not ${target}`);
   const root = document.getElementById("root")!;
   const body = Object.getOwnPropertyDescriptor(Document.prototype, "body")!;
   Object.defineProperty(document, "body", { configurable: true, get: () => root });

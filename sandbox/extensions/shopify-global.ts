@@ -13,9 +13,15 @@ type Messages = Record<string, unknown>;
 export function translator(messages: Messages, locale: string) {
   const plural = new Intl.PluralRules(locale);
   return (key: string, options: Record<string, unknown> = {}): string => {
-    let message = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Messages)[part] : undefined), messages);
+    let message = key
+      .split(".")
+      .reduce<unknown>(
+        (node, part) => (node && typeof node === "object" ? (node as Messages)[part] : undefined),
+        messages,
+      );
     if ("count" in options) {
-      if (!message || typeof message !== "object") throw new Error(`translate("${key}", { count }): "${key}" is not a plural message`);
+      if (!message || typeof message !== "object")
+        throw new Error(`translate("${key}", { count }): "${key}" is not a plural message`);
       const forms = message as Messages;
       message = forms[plural.select(Number(options.count))] ?? forms.other;
     }
@@ -37,14 +43,19 @@ export interface ShopifyGlobal {
   signal(): unknown;
 }
 
-export function shopifyGlobal(options: { messages: Messages; locale: string; api: Record<string, unknown> }): ShopifyGlobal {
+export function shopifyGlobal(options: {
+  messages: Messages;
+  locale: string;
+  api: Record<string, unknown>;
+}): ShopifyGlobal {
   const targets = new Map<string, TargetCallback>();
   let signal: unknown;
   const shopify = {
     ...options.api,
     i18n: { translate: translator(options.messages, options.locale) },
     extend(target: string, callback: TargetCallback) {
-      if (typeof target !== "string" || typeof callback !== "function") throw new Error("shopify.extend(target, callback)");
+      if (typeof target !== "string" || typeof callback !== "function")
+        throw new Error("shopify.extend(target, callback)");
       if (targets.has(target)) throw new Error(`shopify.extend: ${target} registered twice`);
       targets.set(target, callback);
     },

@@ -4,7 +4,9 @@
 import { parseArgs } from "node:util";
 import { startStorefront } from "./server";
 
-const { values } = parseArgs({ options: { port: { type: "string", default: "4020" }, host: { type: "string", default: "127.0.0.1" } } });
+const { values } = parseArgs({
+  options: { port: { type: "string", default: "4020" }, host: { type: "string", default: "127.0.0.1" } },
+});
 if (!/^\d+$/.test(values.port!)) {
   console.error("--port must be a number (0 picks a free port)");
   process.exit(2);
@@ -13,7 +15,8 @@ const storefront = await startStorefront({ port: Number(values.port), host: valu
 console.log(JSON.stringify({ tr: `${storefront.url}/cart`, en: `${storefront.url}/en/cart` }));
 let seen = 0;
 const timer = setInterval(() => {
-  for (const order of storefront.orders.slice(seen)) console.error(`order ${order.name}: ${JSON.stringify(order.note_attributes)}`);
+  for (const order of storefront.orders.slice(seen))
+    console.error(`order ${order.name}: ${JSON.stringify(order.note_attributes)}`);
   seen = storefront.orders.length;
 }, 500);
 let lastCart = "";

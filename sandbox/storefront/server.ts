@@ -62,15 +62,36 @@ function readJson(file: string): Record<string, unknown> {
 }
 
 function lookup(tree: Record<string, unknown>, key: string): unknown {
-  return key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), tree);
+  return key
+    .split(".")
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined),
+      tree,
+    );
 }
 
 const LABELS: Record<StorefrontLocale, Record<string, string>> = {
-  tr: { title: "Sepetiniz", product: "Ürün", quantity: "Adet", total: "Toplam", subtotal: "Ara toplam", checkout: "Ödeme adımına geç" },
-  en: { title: "Your cart", product: "Product", quantity: "Quantity", total: "Total", subtotal: "Subtotal", checkout: "Check out" },
+  tr: {
+    title: "Sepetiniz",
+    product: "Ürün",
+    quantity: "Adet",
+    total: "Toplam",
+    subtotal: "Ara toplam",
+    checkout: "Ödeme adımına geç",
+  },
+  en: {
+    title: "Your cart",
+    product: "Product",
+    quantity: "Quantity",
+    total: "Total",
+    subtotal: "Subtotal",
+    checkout: "Check out",
+  },
 };
 
-export async function startStorefront(options: { port?: number; host?: string; items?: CartItem[] } = {}): Promise<Storefront> {
+export async function startStorefront(
+  options: { port?: number; host?: string; items?: CartItem[] } = {},
+): Promise<Storefront> {
   const { liquid: blockLiquid, schema } = readBlock();
   const locales: Record<StorefrontLocale, Record<string, unknown>> = {
     en: readJson(path.join(EXTENSION_DIR, "locales/en.default.json")),
@@ -100,7 +121,11 @@ export async function startStorefront(options: { port?: number; host?: string; i
     const prefix = locale === "tr" ? "/" : `/${locale}/`;
     const cart = { attributes: { ...attributes }, items, total_price: "690,00" };
     const block = await engine.parseAndRender(blockLiquid, {
-      block: { id: "AbCd12", settings: blockSettings, shopify_attributes: 'data-shopify-editor-block="{&quot;id&quot;:&quot;AbCd12&quot;}"' },
+      block: {
+        id: "AbCd12",
+        settings: blockSettings,
+        shopify_attributes: 'data-shopify-editor-block="{&quot;id&quot;:&quot;AbCd12&quot;}"',
+      },
       cart,
       request: { locale: { iso_code: locale } },
     });
@@ -121,7 +146,12 @@ export async function startStorefront(options: { port?: number; host?: string; i
   }
 
   function cartJson() {
-    return { attributes: { ...attributes }, item_count: items.reduce((n, item) => n + item.quantity, 0), items, note: null };
+    return {
+      attributes: { ...attributes },
+      item_count: items.reduce((n, item) => n + item.quantity, 0),
+      items,
+      note: null,
+    };
   }
 
   /** Shopify's cart attribute rules: values are strings; an empty (or null) value removes the attribute. */
@@ -165,13 +195,21 @@ export async function startStorefront(options: { port?: number; host?: string; i
         if (!match) return send(404, "not found", "text/plain");
         const locale: StorefrontLocale = match[1] === "en" ? "en" : "tr";
         const route = match[2];
-        if (req.method === "GET" && route === "cart") return send(200, await renderCart(locale), "text/html; charset=utf-8");
-        if (req.method === "GET" && route === "cart.js") return send(200, JSON.stringify(cartJson()), "application/json");
+        if (req.method === "GET" && route === "cart")
+          return send(200, await renderCart(locale), "text/html; charset=utf-8");
+        if (req.method === "GET" && route === "cart.js")
+          return send(200, JSON.stringify(cartJson()), "application/json");
         if (req.method === "POST" && route === "cart/update.js") {
           try {
             const parsed = (req.headers["content-type"] ?? "").includes("application/json")
               ? (JSON.parse(body) as { attributes?: unknown })
-              : { attributes: Object.fromEntries([...new URLSearchParams(body)].flatMap(([k, v]) => (k.match(/^attributes\[(.+)\]$/) ? [[k.slice(11, -1), v]] : []))) };
+              : {
+                  attributes: Object.fromEntries(
+                    [...new URLSearchParams(body)].flatMap(([k, v]) =>
+                      k.match(/^attributes\[(.+)\]$/) ? [[k.slice(11, -1), v]] : [],
+                    ),
+                  ),
+                };
             applyAttributes(parsed.attributes);
             return send(200, JSON.stringify(cartJson()), "application/json");
           } catch {
@@ -185,7 +223,11 @@ export async function startStorefront(options: { port?: number; host?: string; i
             note_attributes: Object.entries(attributes).map(([name, value]) => ({ name, value })),
           };
           orders.push(order);
-          return send(200, `<!doctype html><html><body><h1 id="order">${order.name}</h1></body></html>`, "text/html; charset=utf-8");
+          return send(
+            200,
+            `<!doctype html><html><body><h1 id="order">${order.name}</h1></body></html>`,
+            "text/html; charset=utf-8",
+          );
         }
         return send(405, "method not allowed", "text/plain");
       })().catch((error: unknown) => send(500, String(error), "text/plain"));

@@ -5,7 +5,19 @@
 // bundles (test/extensions/bundles.test.ts) and the local extension host (sandbox/extensions/host.ts).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -60,24 +72,32 @@ export function uiExtensions(root = ROOT): UiExtension[] {
       const dir = path.join(base, folder);
       const toml = parse(readFileSync(path.join(dir, "shopify.extension.toml"), "utf8")) as Toml;
       // As the CLI reads a file of several extensions: each entry over the file's top-level keys.
-      const entries = (toml.extensions ?? []).map((entry) => ({ ...toml, ...entry })).filter((entry) => entry.type === "ui_extension");
+      const entries = (toml.extensions ?? [])
+        .map((entry) => ({ ...toml, ...entry }))
+        .filter((entry) => entry.type === "ui_extension");
       if (!entries.length) return [];
       if (!toml.api_version) throw new Error(`${folder}: shopify.extension.toml has no api_version`);
-      if (entries.some((entry) => entry.api_version !== toml.api_version)) throw new Error(`${folder}: an [[extensions]] entry with an api_version of its own (this build takes one per file)`);
+      if (entries.some((entry) => entry.api_version !== toml.api_version))
+        throw new Error(
+          `${folder}: an [[extensions]] entry with an api_version of its own (this build takes one per file)`,
+        );
       return [
         {
           folder,
           dir,
           apiVersion: toml.api_version,
           entries: entries.map((entry) => {
-            if (!entry.handle || !entry.name) throw new Error(`${folder}: an [[extensions]] entry without handle or name`);
+            if (!entry.handle || !entry.name)
+              throw new Error(`${folder}: an [[extensions]] entry without handle or name`);
             const targets = (entry.targeting ?? []).map((t) => {
-              if (!t.target || !t.module) throw new Error(`${folder}/${entry.handle}: a targeting without target or module`);
+              if (!t.target || !t.module)
+                throw new Error(`${folder}/${entry.handle}: a targeting without target or module`);
               return { target: t.target, module: t.module };
             });
             // The CLI refuses an extension without targets or with the same target twice.
             if (!targets.length) throw new Error(`${folder}/${entry.handle}: no targeting`);
-            if (new Set(targets.map((t) => t.target)).size !== targets.length) throw new Error(`${folder}/${entry.handle}: duplicate targets`);
+            if (new Set(targets.map((t) => t.target)).size !== targets.length)
+              throw new Error(`${folder}/${entry.handle}: duplicate targets`);
             return { handle: entry.handle, name: entry.name, targets };
           }),
         },
@@ -98,7 +118,9 @@ export function extendsTargets(apiVersion: string): boolean {
 export function cliEntry(apiVersion: string, targets: Target[]): string {
   return targets
     .map(({ target, module }, index) =>
-      extendsTargets(apiVersion) ? `import Target_${index} from '${module}';shopify.extend('${target}', (...args) => Target_${index}(...args));` : `import '${module}';`,
+      extendsTargets(apiVersion)
+        ? `import Target_${index} from '${module}';shopify.extend('${target}', (...args) => Target_${index}(...args));`
+        : `import '${module}';`,
     )
     .join("\n");
 }
@@ -157,7 +179,8 @@ function lockKey(extension: UiExtension): string {
   const hash = createHash("sha256");
   for (const file of ["package.json", "package-lock.json"]) {
     const full = path.join(extension.dir, file);
-    if (!existsSync(full)) throw new Error(`${extension.folder}: no ${file} (every UI extension installs from its own, locked)`);
+    if (!existsSync(full))
+      throw new Error(`${extension.folder}: no ${file} (every UI extension installs from its own, locked)`);
     hash.update(readFileSync(full));
   }
   return hash.digest("hex").slice(0, 16);
@@ -172,13 +195,16 @@ export async function install(extension: UiExtension, fresh = false): Promise<st
   if (!fresh && existsSync(path.join(target, "node_modules", ".package-lock.json"))) return target;
   mkdirSync(INSTALLS, { recursive: true });
   const work = mkdtempSync(path.join(INSTALLS, `.work-${extension.folder}-`));
-  for (const file of ["package.json", "package-lock.json"]) cpSync(path.join(extension.dir, file), path.join(work, file));
+  for (const file of ["package.json", "package-lock.json"])
+    cpSync(path.join(extension.dir, file), path.join(work, file));
   // No install scripts: none of the extensions' packages needs one to be bundled.
   try {
     await run("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: work });
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
-    throw new Error(`${extension.folder}: npm ci failed: ${(error as { stderr?: string }).stderr || error}`, { cause: error });
+    throw new Error(`${extension.folder}: npm ci failed: ${(error as { stderr?: string }).stderr || error}`, {
+      cause: error,
+    });
   }
   // Another process (a parallel test file) may have installed the same lock meanwhile: its copy may be in use,
   // so it is replaced only when a fresh install was asked for. The rename makes an install appear whole or not.
@@ -196,7 +222,8 @@ export async function install(extension: UiExtension, fresh = false): Promise<st
   // Installs of this extension's earlier locks are not needed any more.
   const key = path.basename(target);
   for (const other of readdirSync(INSTALLS)) {
-    if (other !== key && new RegExp(`^${extension.folder}-[0-9a-f]{16}$`).test(other)) rmSync(path.join(INSTALLS, other), { recursive: true, force: true });
+    if (other !== key && new RegExp(`^${extension.folder}-[0-9a-f]{16}$`).test(other))
+      rmSync(path.join(INSTALLS, other), { recursive: true, force: true });
   }
   return target;
 }
@@ -230,7 +257,11 @@ export interface Bundle {
  * loader plugin and React de-duplication are left out: they act only on .graphql imports and on `react`, and the
  * bundle is refused below if it holds either.
  */
-async function bundleEntry(dir: string, apiVersion: string, entry: ExtensionEntry): Promise<{ code: string; metafile: Metafile }> {
+async function bundleEntry(
+  dir: string,
+  apiVersion: string,
+  entry: ExtensionEntry,
+): Promise<{ code: string; metafile: Metafile }> {
   const result = await build({
     // The metafile's inputs are relative to this directory (esbuild's default is the process's cwd).
     absWorkingDir: realpathSync(dir),
@@ -254,30 +285,45 @@ async function bundleEntry(dir: string, apiVersion: string, entry: ExtensionEntr
 }
 
 /** The bundle's inputs, each inside the extension's folder or its own install; anything else is an error. */
-function checkedInputs(extension: UiExtension, handle: string, dir: string, installed: string, metafile: Metafile): string[] {
+function checkedInputs(
+  extension: UiExtension,
+  handle: string,
+  dir: string,
+  installed: string,
+  metafile: Metafile,
+): string[] {
   const realDir = realpathSync(dir);
   const modules = realpathSync(path.join(installed, "node_modules"));
   const inputs = Object.keys(metafile.inputs).map((input) => {
     if (input === "<stdin>") return input;
     const full = realpathSync(path.resolve(realDir, input));
-    if (full.startsWith(modules + path.sep)) return `node_modules/${path.relative(modules, full).split(path.sep).join("/")}`;
+    if (full.startsWith(modules + path.sep))
+      return `node_modules/${path.relative(modules, full).split(path.sep).join("/")}`;
     if (full.startsWith(realDir + path.sep)) return path.relative(realDir, full).split(path.sep).join("/");
     throw new Error(`${extension.folder}/${handle}: bundled ${full}, outside the extension and its own install`);
   });
   const problems: string[] = [];
-  if (inputs.some((input) => /^node_modules\/(react|react-dom|scheduler)\//.test(input))) problems.push("it carries React");
-  if (!inputs.some((input) => input.startsWith("node_modules/preact/jsx-runtime/"))) problems.push("its JSX does not go through preact/jsx-runtime");
-  if (inputs.some((input) => /\.(graphql|gql)$/.test(input))) problems.push("it imports GraphQL files, which only the CLI's loader plugin reads");
-  if (problems.length) throw new Error(`${extension.folder}/${handle}: ${problems.join("; ")} (check its tsconfig.json)`);
+  if (inputs.some((input) => /^node_modules\/(react|react-dom|scheduler)\//.test(input)))
+    problems.push("it carries React");
+  if (!inputs.some((input) => input.startsWith("node_modules/preact/jsx-runtime/")))
+    problems.push("its JSX does not go through preact/jsx-runtime");
+  if (inputs.some((input) => /\.(graphql|gql)$/.test(input)))
+    problems.push("it imports GraphQL files, which only the CLI's loader plugin reads");
+  if (problems.length)
+    throw new Error(`${extension.folder}/${handle}: ${problems.join("; ")} (check its tsconfig.json)`);
   return inputs;
 }
 
 /** The installed @shopify/ui-extensions must be the release line of the api_version the extension declares. */
 function checkUiExtensionsVersion(extension: UiExtension, installed: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(installed, "node_modules/@shopify/ui-extensions/package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(
+    readFileSync(path.join(installed, "node_modules/@shopify/ui-extensions/package.json"), "utf8"),
+  ) as { version: string };
   const line = uiExtensionsLine(extension.apiVersion);
   if (!manifest.version.startsWith(`${line}.`)) {
-    throw new Error(`${extension.folder}: api_version ${extension.apiVersion} needs @shopify/ui-extensions ${line}.x, its package.json installs ${manifest.version}`);
+    throw new Error(
+      `${extension.folder}: api_version ${extension.apiVersion} needs @shopify/ui-extensions ${line}.x, its package.json installs ${manifest.version}`,
+    );
   }
   return manifest.version;
 }
@@ -286,20 +332,32 @@ function checkUiExtensionsVersion(extension: UiExtension, installed: string): st
 async function typecheck(extension: UiExtension, dir: string, installed: string): Promise<void> {
   const tscPackage = path.dirname(require.resolve("typescript/package.json"));
   const tsc = path.join(tscPackage, "bin", "tsc");
-  const result = await run(process.execPath, [tsc, "-p", path.join(dir, "tsconfig.json"), "--listFiles", "--pretty", "false"], { cwd: dir }).catch(
-    (error: { stdout?: string }) => {
-      const lines = String(error.stdout ?? error).split("\n").filter((line) => line && !path.isAbsolute(line));
-      throw new Error(`${extension.folder}: type errors against @shopify/ui-extensions of ${extension.apiVersion}:\n${lines.join("\n")}`);
-    },
-  );
+  const result = await run(
+    process.execPath,
+    [tsc, "-p", path.join(dir, "tsconfig.json"), "--listFiles", "--pretty", "false"],
+    { cwd: dir },
+  ).catch((error: { stdout?: string }) => {
+    const lines = String(error.stdout ?? error)
+      .split("\n")
+      .filter((line) => line && !path.isAbsolute(line));
+    throw new Error(
+      `${extension.folder}: type errors against @shopify/ui-extensions of ${extension.apiVersion}:\n${lines.join("\n")}`,
+    );
+  });
   const realDir = realpathSync(dir);
   const modules = realpathSync(path.join(installed, "node_modules"));
   const outside = result.stdout
     .split("\n")
     .filter((line) => path.isAbsolute(line))
     .map((file) => realpathSync(file))
-    .filter((file) => !file.startsWith(realDir + path.sep) && !file.startsWith(modules + path.sep) && !file.startsWith(realpathSync(tscPackage) + path.sep));
-  if (outside.length) throw new Error(`${extension.folder}: type-checked with files from outside the extension: ${outside.join(", ")}`);
+    .filter(
+      (file) =>
+        !file.startsWith(realDir + path.sep) &&
+        !file.startsWith(modules + path.sep) &&
+        !file.startsWith(realpathSync(tscPackage) + path.sep),
+    );
+  if (outside.length)
+    throw new Error(`${extension.folder}: type-checked with files from outside the extension: ${outside.join(", ")}`);
 }
 
 export interface BuildOptions {
@@ -319,7 +377,9 @@ export interface BuiltExtension {
 
 /** Installs, (type-checks) and bundles every UI extension; throws with the extension's name on the first problem. */
 export async function buildExtensions(options: BuildOptions = {}): Promise<BuiltExtension[]> {
-  const extensions = uiExtensions().filter((extension) => !options.folders || options.folders.includes(extension.folder));
+  const extensions = uiExtensions().filter(
+    (extension) => !options.folders || options.folders.includes(extension.folder),
+  );
   // Installs run side by side (network and disk), the rest one extension after another.
   const installs = await Promise.all(extensions.map((extension) => install(extension, options.fresh)));
   const built: BuiltExtension[] = [];
@@ -333,7 +393,14 @@ export async function buildExtensions(options: BuildOptions = {}): Promise<Built
       for (const entry of extension.entries) {
         const { code, metafile } = await bundleEntry(dir, extension.apiVersion, entry);
         const inputs = checkedInputs(extension, entry.handle, dir, installed, metafile);
-        bundles.push({ folder: extension.folder, handle: entry.handle, apiVersion: extension.apiVersion, targets: entry.targets, code, inputs });
+        bundles.push({
+          folder: extension.folder,
+          handle: entry.handle,
+          apiVersion: extension.apiVersion,
+          targets: entry.targets,
+          code,
+          inputs,
+        });
       }
       built.push({ extension, uiExtensionsVersion, bundles });
     } finally {

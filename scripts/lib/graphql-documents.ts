@@ -52,7 +52,8 @@ class Evaluator {
   /** The string a literal, template or constant evaluates to, or an Error saying what could not be followed. */
   evaluate(node: ts.Expression, sf: ts.SourceFile, depth = 0): string | Error {
     if (depth > 20) return new Error("constants nested too deep");
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return this.evaluate(node.expression, sf, depth);
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node))
+      return this.evaluate(node.expression, sf, depth);
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
     if (ts.isNumericLiteral(node)) return node.text;
     if (ts.isTemplateExpression(node)) {
@@ -79,10 +80,15 @@ class Evaluator {
     for (const statement of sf.statements) {
       if (ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const) {
         for (const decl of statement.declarationList.declarations) {
-          if (ts.isIdentifier(decl.name) && decl.name.text === name && decl.initializer) return this.evaluate(decl.initializer, sf, depth);
+          if (ts.isIdentifier(decl.name) && decl.name.text === name && decl.initializer)
+            return this.evaluate(decl.initializer, sf, depth);
         }
       }
-      if (ts.isImportDeclaration(statement) && statement.importClause?.namedBindings && ts.isNamedImports(statement.importClause.namedBindings)) {
+      if (
+        ts.isImportDeclaration(statement) &&
+        statement.importClause?.namedBindings &&
+        ts.isNamedImports(statement.importClause.namedBindings)
+      ) {
         for (const element of statement.importClause.namedBindings.elements) {
           if (element.name.text !== name) continue;
           const from = (statement.moduleSpecifier as ts.StringLiteral).text;
@@ -98,7 +104,13 @@ class Evaluator {
 
   private resolve(dir: string, specifier: string): string | undefined {
     const base = path.resolve(dir, specifier);
-    for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), base.replace(/\.js$/, ".ts")]) {
+    for (const candidate of [
+      base,
+      `${base}.ts`,
+      `${base}.tsx`,
+      path.join(base, "index.ts"),
+      base.replace(/\.js$/, ".ts"),
+    ]) {
       try {
         if (statSync(candidate).isFile()) return candidate;
       } catch {
@@ -112,7 +124,11 @@ class Evaluator {
 function isGraphqlCallArgument(node: ts.Node): boolean {
   const call = node.parent;
   if (!call || !ts.isCallExpression(call) || call.arguments[0] !== node) return false;
-  const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : ts.isIdentifier(call.expression) ? call.expression.text : "";
+  const callee = ts.isPropertyAccessExpression(call.expression)
+    ? call.expression.name.text
+    : ts.isIdentifier(call.expression)
+      ? call.expression.text
+      : "";
   return /graphql$/i.test(callee);
 }
 
@@ -125,8 +141,16 @@ export function collectDocuments(dirs: string[] = SENDER_DIRS): Collection {
     for (const file of sourceFiles(path.join(root, dir))) {
       const sf = evaluator.source(file);
       const visit = (node: ts.Node) => {
-        const literal = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : ts.isTemplateExpression(node) ? node.head.text : undefined;
-        if (literal !== undefined && (OPERATION.test(literal) || (isGraphqlCallArgument(node) && /^\s*(#graphql\s*)?\{/.test(literal)))) {
+        const literal =
+          ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+            ? node.text
+            : ts.isTemplateExpression(node)
+              ? node.head.text
+              : undefined;
+        if (
+          literal !== undefined &&
+          (OPERATION.test(literal) || (isGraphqlCallArgument(node) && /^\s*(#graphql\s*)?\{/.test(literal)))
+        ) {
           const at = `${path.relative(root, file)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
           const text = evaluator.evaluate(node as ts.Expression, sf);
           if (text instanceof Error) unresolved.push(`${at}: ${text.message}`);

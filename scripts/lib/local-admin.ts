@@ -49,10 +49,23 @@ export function signSessionToken(app: AppCredentials, shop: string, now = Date.n
 }
 
 /** The embedded URL the admin would open: /app?embedded=1&shop=…&host=…&id_token=…&locale=… */
-export function embeddedAppUrl(app: AppCredentials, shop: string, locale: string, path = "/app", extra: URLSearchParams = new URLSearchParams()): string {
+export function embeddedAppUrl(
+  app: AppCredentials,
+  shop: string,
+  locale: string,
+  path = "/app",
+  extra: URLSearchParams = new URLSearchParams(),
+): string {
   const host = Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64");
   const search = new URLSearchParams(extra);
-  for (const [key, value] of Object.entries({ embedded: "1", shop, host, id_token: signSessionToken(app, shop), locale })) search.set(key, value);
+  for (const [key, value] of Object.entries({
+    embedded: "1",
+    shop,
+    host,
+    id_token: signSessionToken(app, shop),
+    locale,
+  }))
+    search.set(key, value);
   return `${path}?${search}`;
 }
 
@@ -64,7 +77,10 @@ const noStore = { "Cache-Control": "no-store" };
  * the first time App Bridge asked for a new token.
  */
 const jsonResponse = (body: unknown, init: { status?: number } = {}) =>
-  new Response(JSON.stringify(body), { status: init.status ?? 200, headers: { "Content-Type": "application/json; charset=utf-8", ...noStore } });
+  new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...noStore },
+  });
 
 /** The three answers, as web Responses (tested without a server: test/shopify/local-admin.db.test.ts). */
 export function localAdmin(app: AppCredentials) {
@@ -76,7 +92,10 @@ export function localAdmin(app: AppCredentials) {
       // Optional page inside the app, with its own query (filters): /app, /app/settings, /app?state=failed...
       const target = new URL(url.searchParams.get("path") ?? "/app", url.origin);
       const path = /^\/app(\/[\w.-]+)*$/.test(target.pathname) ? target.pathname : "/app";
-      return new Response(null, { status: 302, headers: { Location: embeddedAppUrl(app, shop, locale, path, target.searchParams), ...noStore } });
+      return new Response(null, {
+        status: 302,
+        headers: { Location: embeddedAppUrl(app, shop, locale, path, target.searchParams), ...noStore },
+      });
     },
     token(url: URL): Response {
       const shop = validShop(url.searchParams.get("shop"));
@@ -84,7 +103,9 @@ export function localAdmin(app: AppCredentials) {
       return jsonResponse({ token: signSessionToken(app, shop) });
     },
     script(): Response {
-      return new Response(appBridgeScript(LOCAL_TOKEN_PATH), { headers: { "Content-Type": "text/javascript; charset=utf-8", ...noStore } });
+      return new Response(appBridgeScript(LOCAL_TOKEN_PATH), {
+        headers: { "Content-Type": "text/javascript; charset=utf-8", ...noStore },
+      });
     },
   };
 }
@@ -107,5 +128,8 @@ export function mountLocalAdmin(server: Express, app: AppCredentials): void {
   };
   server.get(LOCAL_ADMIN_PATH, answer(admin.open));
   server.get(LOCAL_TOKEN_PATH, answer(admin.token));
-  server.get(LOCAL_APP_BRIDGE_PATH, answer(() => admin.script()));
+  server.get(
+    LOCAL_APP_BRIDGE_PATH,
+    answer(() => admin.script()),
+  );
 }

@@ -98,7 +98,11 @@ async function dropSchema(postgresUrl: string, schema: string) {
 
 export function ensureBuild(rebuild = false) {
   if (!rebuild && existsSync(path.join(root, "build/server/index.js"))) return;
-  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const result = spawnSync("npx", ["remix", "vite:build"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
   if (result.status !== 0) throw new Error(`The app build failed:\n${result.stderr || result.stdout}`);
 }
 
@@ -148,7 +152,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const packagesDir = path.join(dir, `${name}-packages`);
   rmSync(packagesDir, { recursive: true, force: true });
   const schema = `stack_${name.replace(/[^a-z0-9_]/gi, "_")}`;
-  const databaseUrl = options.postgresUrl ? `${options.postgresUrl}${options.postgresUrl.includes("?") ? "&" : "?"}schema=${schema}` : `file:${dbFile}`;
+  const databaseUrl = options.postgresUrl
+    ? `${options.postgresUrl}${options.postgresUrl.includes("?") ? "&" : "?"}schema=${schema}`
+    : `file:${dbFile}`;
   if (options.postgresUrl) await dropSchema(options.postgresUrl, schema);
   await migrate(databaseUrl, root);
 
@@ -181,15 +187,24 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const setup = spawnSync(
     "npx",
     [
-      "tsx", "scripts/shop-setup.ts",
-      "--shop", shop,
-      "--api-key", account.apiKey,
-      "--base-url", sandbox.url,
-      "--sale-channel-id", String(account.saleChannelId),
-      "--integration-id", String(account.invoiceIntegrationId),
-      "--dummy-integration-id", String(account.dummyIntegrationId),
+      "tsx",
+      "scripts/shop-setup.ts",
+      "--shop",
+      shop,
+      "--api-key",
+      account.apiKey,
+      "--base-url",
+      sandbox.url,
+      "--sale-channel-id",
+      String(account.saleChannelId),
+      "--integration-id",
+      String(account.invoiceIntegrationId),
+      "--dummy-integration-id",
+      String(account.dummyIntegrationId),
       ...(options.testMode ? ["--test-mode"] : []),
-      ...(options.adminApi ? ["--access-token", options.adminApi.accessToken, "--scopes", options.adminApi.scopes] : []),
+      ...(options.adminApi
+        ? ["--access-token", options.adminApi.accessToken, "--scopes", options.adminApi.scopes]
+        : []),
     ],
     { cwd: root, env: appEnv, encoding: "utf8" },
   );
@@ -201,11 +216,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let output = "";
   // The demo's server: the production server on the production build, with the local admin in front
   // (scripts/local-server.ts). No npm or tsx process in between, so a signal reaches it.
-  const child = (app.process = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/local-server.ts"], {
-    cwd: root,
-    env: appEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  }));
+  const child = (app.process = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/local-server.ts"],
+    {
+      cwd: root,
+      env: appEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  ));
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
     if (options.logs) process.stderr.write(chunk);
@@ -230,7 +249,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     process: child,
     async deliver(topic, body, deliverOptions = {}) {
       const rawBody = typeof body === "string" ? body : JSON.stringify(body);
-      const headers = webhookHeaders({ topic, shop, rawBody, secret: deliverOptions.secret ?? secret, webhookId: deliverOptions.webhookId });
+      const headers = webhookHeaders({
+        topic,
+        shop,
+        rawBody,
+        secret: deliverOptions.secret ?? secret,
+        webhookId: deliverOptions.webhookId,
+      });
       return fetch(`${appUrl}/webhooks/${topic}`, { method: "POST", headers, body: rawBody });
     },
     stop,

@@ -35,7 +35,8 @@ export function generatedTaxIdCode(source = readFileSync(TAX_ID_SOURCE, "utf8"))
 export function withTaxIdCode(script: string, code = generatedTaxIdCode()): string {
   const begin = script.indexOf(BEGIN);
   const end = script.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`${path.relative(root, BLOCK_SCRIPT)} has no "${BEGIN.trim()}" … "${END.trim()}" region`);
+  if (begin < 0 || end < begin)
+    throw new Error(`${path.relative(root, BLOCK_SCRIPT)} has no "${BEGIN.trim()}" … "${END.trim()}" region`);
   return script.slice(0, begin + BEGIN.length) + code + script.slice(end);
 }
 

@@ -6,7 +6,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import type { DiffTarget, SchemaEngine as SchemaEngineType } from "@prisma/schema-engine-wasm";
 
 export type Provider = "sqlite" | "postgresql";
@@ -32,7 +35,9 @@ async function instantiate(): Promise<typeof SchemaEngineType> {
     SchemaEngine: typeof SchemaEngineType;
   };
   const module = new WebAssembly.Module(await readFile(path.join(dir, "schema_engine_bg.wasm")));
-  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports });
+  const instance = new WebAssembly.Instance(module, {
+    "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports,
+  });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   return glue.SchemaEngine;
@@ -62,7 +67,8 @@ export async function migrationDiff(
   const factory = bindMigrationAwareSqlAdapterFactory(await adapterFactory(provider, postgresUrl));
   const engine = await SchemaEngine.new({ datamodels: [[to.path, to.content]] }, () => {}, factory);
   try {
-    const target = (file: SchemaFile | null): DiffTarget => (file ? { tag: "schemaDatamodel", files: [file] } : { tag: "empty" });
+    const target = (file: SchemaFile | null): DiffTarget =>
+      file ? { tag: "schemaDatamodel", files: [file] } : { tag: "empty" };
     const result = await engine.diff({
       from: target(from),
       to: target(to),

@@ -16,7 +16,16 @@ import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { Decimal } from "../../app/invoicing-service/money";
 import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
-import { expirePackages, listPackages, packageDir, requestPackage, signDownload, sweepOrphanDirs, DOWNLOAD_LINK_TTL_MS, ORPHAN_GRACE_MS } from "../../app/accountant/packages.server";
+import {
+  expirePackages,
+  listPackages,
+  packageDir,
+  requestPackage,
+  signDownload,
+  sweepOrphanDirs,
+  DOWNLOAD_LINK_TTL_MS,
+  ORPHAN_GRACE_MS,
+} from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { callRoute } from "../helpers/routes";
 import { startWorker } from "../../app/worker/worker.server";
@@ -28,20 +37,39 @@ const PERIOD = { from: "2026-10-01", to: "2026-10-31" };
 const VKN = "9876543217";
 
 afterAll(async () => {
-  for (const { id } of await prisma.accountantPackage.findMany({ select: { id: true } })) rmSync(packageDir(id), { recursive: true, force: true });
+  for (const { id } of await prisma.accountantPackage.findMany({ select: { id: true } }))
+    rmSync(packageDir(id), { recursive: true, force: true });
 });
 
-const person = { id: "p-1", type: "person" as const, tax_number: "11111111111", name: "Ayşe", surname: "Yılmaz", country: "Türkiye", address: "Atatürk Cad. 1", city: "İstanbul", district: "Kadıköy" };
+const person = {
+  id: "p-1",
+  type: "person" as const,
+  tax_number: "11111111111",
+  name: "Ayşe",
+  surname: "Yılmaz",
+  country: "Türkiye",
+  address: "Atatürk Cad. 1",
+  city: "İstanbul",
+  district: "Kadıköy",
+};
 
 /** An invoice posted to the sandbox, formalised, and the shop's completed row for it (created in October, as the order came). */
-async function issued(shop: string, overrides: Partial<InvoiceRequest>, row: { createdAt?: string; postedInTestMode?: boolean } = {}) {
+async function issued(
+  shop: string,
+  overrides: Partial<InvoiceRequest>,
+  row: { createdAt?: string; postedInTestMode?: boolean } = {},
+) {
   const client = clientFor(sandbox);
   const body = invoiceBody(sandbox.account, { customer: person, ...overrides });
   const created = await client.createInvoice(body);
-  const record: InvoiceRecord = await waitFor(async () => {
-    const read = await client.getInvoice(created.id);
-    return read.formal_status === "completed" && read;
-  }, 5_000, "formalisation");
+  const record: InvoiceRecord = await waitFor(
+    async () => {
+      const read = await client.getInvoice(created.id);
+      return read.formal_status === "completed" && read;
+    },
+    5_000,
+    "formalisation",
+  );
   const pending = await createInvoiceRow(shop);
   const { lines_total, discount_total, tax_total, extra_tax_total, grand_total } = record;
   const stored = await prisma.invoice.update({
@@ -67,7 +95,16 @@ async function october() {
     issue_date: "2026-10-03",
     lines: [
       { id: "a", name: "Kazak", quantity: 3, unit: "C62", unit_price: 33.333, tax_rate: "20" },
-      { id: "b", name: "Kitap", quantity: 2, unit: "C62", unit_price: 45.455, tax_rate: "10", discount_type: "amount", discount: 1.5 },
+      {
+        id: "b",
+        name: "Kitap",
+        quantity: 2,
+        unit: "C62",
+        unit_price: 45.455,
+        tax_rate: "10",
+        discount_type: "amount",
+        discount: 1.5,
+      },
       { id: "c", name: "Ekmek", quantity: 7, unit: "C62", unit_price: 4.95, tax_rate: "1" },
     ],
   });
@@ -75,8 +112,26 @@ async function october() {
     issue_date: "2026-10-09",
     customer: companyCustomer(VKN),
     lines: [
-      { id: "d", name: "İhraç kalemi", quantity: 2, unit: "C62", unit_price: 150, tax_rate: "0", exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" },
-      { id: "e", name: "Hizmet", quantity: 1, unit: "C62", unit_price: 99.99, tax_rate: "20", discount_type: "percentage", discount: 12.5 },
+      {
+        id: "d",
+        name: "İhraç kalemi",
+        quantity: 2,
+        unit: "C62",
+        unit_price: 150,
+        tax_rate: "0",
+        exemption_code: "301",
+        exemption_reason: "11/1-a Mal İhracatı",
+      },
+      {
+        id: "e",
+        name: "Hizmet",
+        quantity: 1,
+        unit: "C62",
+        unit_price: 99.99,
+        tax_rate: "20",
+        discount_type: "percentage",
+        discount: 12.5,
+      },
     ],
   });
   const usd = await issued(SHOP, {
@@ -85,11 +140,31 @@ async function october() {
     currency_rate: 34.2715,
     lines: [{ id: "f", name: "T-shirt", quantity: 1, unit: "C62", unit_price: 19.99, tax_rate: "20" }],
   });
-  const failing = await issued(SHOP, { issue_date: "2026-10-30", lines: [{ id: "g", name: "Çorap", quantity: 4, unit: "C62", unit_price: 12.5, tax_rate: "20" }] });
+  const failing = await issued(SHOP, {
+    issue_date: "2026-10-30",
+    lines: [{ id: "g", name: "Çorap", quantity: 4, unit: "C62", unit_price: 12.5, tax_rate: "20" }],
+  });
   // Not in the package: issued in November, a test-mode invoice, another shop's.
-  await issued(SHOP, { issue_date: "2026-11-01", lines: [{ id: "h", name: "Şapka", quantity: 1, unit: "C62", unit_price: 50, tax_rate: "20" }] }, { createdAt: "2026-10-31T21:30:00Z" });
-  await issued(SHOP, { issue_date: "2026-10-12", lines: [{ id: "i", name: "Test", quantity: 1, unit: "C62", unit_price: 10, tax_rate: "20" }] }, { postedInTestMode: true });
-  await issued(OTHER_SHOP, { issue_date: "2026-10-12", lines: [{ id: "j", name: "Başka", quantity: 1, unit: "C62", unit_price: 70, tax_rate: "20" }] });
+  await issued(
+    SHOP,
+    {
+      issue_date: "2026-11-01",
+      lines: [{ id: "h", name: "Şapka", quantity: 1, unit: "C62", unit_price: 50, tax_rate: "20" }],
+    },
+    { createdAt: "2026-10-31T21:30:00Z" },
+  );
+  await issued(
+    SHOP,
+    {
+      issue_date: "2026-10-12",
+      lines: [{ id: "i", name: "Test", quantity: 1, unit: "C62", unit_price: 10, tax_rate: "20" }],
+    },
+    { postedInTestMode: true },
+  );
+  await issued(OTHER_SHOP, {
+    issue_date: "2026-10-12",
+    lines: [{ id: "j", name: "Başka", quantity: 1, unit: "C62", unit_price: 70, tax_rate: "20" }],
+  });
   await prisma.refund.create({
     data: {
       shopDomain: SHOP,
@@ -97,7 +172,18 @@ async function october() {
       refundId: "r-1",
       refundedAt: new Date("2026-10-20T09:00:00Z"),
       currency: "TRY",
-      lineItems: [{ lineItemId: "1", name: "Kazak", sku: "KZ-1", quantity: 1, subtotal: "33.33", tax: "6.67", restockType: "return", giftCard: false }],
+      lineItems: [
+        {
+          lineItemId: "1",
+          name: "Kazak",
+          sku: "KZ-1",
+          quantity: 1,
+          subtotal: "33.33",
+          tax: "6.67",
+          restockType: "return",
+          giftCard: false,
+        },
+      ],
       hasLineItems: true,
       shipping: "0.00",
       amount: "40.00",
@@ -110,7 +196,9 @@ async function october() {
 }
 
 async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
+  );
   const files = new Map<string, Buffer>();
   await new Promise<void>((resolve, reject) => {
     zip.on("entry", (entry: yauzl.Entry) => {
@@ -132,7 +220,8 @@ async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
   return files;
 }
 
-const dec = (value: ExcelJS.CellValue) => new Decimal(value === null || value === undefined || value === "" ? 0 : String(value));
+const dec = (value: ExcelJS.CellValue) =>
+  new Decimal(value === null || value === undefined || value === "" ? 0 : String(value));
 
 function sheetRows(sheet: ExcelJS.Worksheet): Array<Record<string, ExcelJS.CellValue>> {
   const header = (sheet.getRow(1).values as ExcelJS.CellValue[]).slice(1).map(String);
@@ -164,7 +253,9 @@ describe("the accountant package", () => {
     const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ state: "ready", total: 4, pdfDone: 3, pdfFailed: 1, lastError: null });
     // The failing PDF was asked for 3 times (backing off), then named; the others once each.
-    expect(requests.filter((l) => l.startsWith(`GET /api/invoices/${month.failing.record.id}/formal-pdf`))).toHaveLength(3);
+    expect(
+      requests.filter((l) => l.startsWith(`GET /api/invoices/${month.failing.record.id}/formal-pdf`)),
+    ).toHaveLength(3);
     expect(requests.filter((l) => l.includes("/formal-pdf")).length).toBe(6);
 
     const response = await downloadOf(SHOP);
@@ -177,13 +268,22 @@ describe("the accountant package", () => {
 
     // Every legal invoice's PDF but the failing one, named by issue date and serial number, as the service serves it.
     const pdfs = [...files.keys()].filter((name) => name.startsWith("faturalar/")).sort();
-    expect(pdfs).toEqual([month.mixed, month.exempt, month.usd].map((m) => `faturalar/${m.body.issue_date}_${m.record.serial_number}.pdf`));
+    expect(pdfs).toEqual(
+      [month.mixed, month.exempt, month.usd].map((m) => `faturalar/${m.body.issue_date}_${m.record.serial_number}.pdf`),
+    );
     const direct = Buffer.from(await clientFor(sandbox).getFormalPdf(month.exempt.record.id));
     expect(files.get(`faturalar/2026-10-09_${month.exempt.record.serial_number}.pdf`)!.equals(direct)).toBe(true);
-    expect([...files.keys()].filter((name) => !name.startsWith("faturalar/")).sort()).toEqual(
-      ["EKSIK-PDF-LISTESI.txt", "eksik-pdf.csv", "faturalar.csv", "iadeler.csv", "muhasebe-2026-10.xlsx", "ozet.csv"],
+    expect([...files.keys()].filter((name) => !name.startsWith("faturalar/")).sort()).toEqual([
+      "EKSIK-PDF-LISTESI.txt",
+      "eksik-pdf.csv",
+      "faturalar.csv",
+      "iadeler.csv",
+      "muhasebe-2026-10.xlsx",
+      "ozet.csv",
+    ]);
+    expect(files.get("EKSIK-PDF-LISTESI.txt")!.toString("utf8")).toContain(
+      `${month.failing.record.serial_number}\t${month.failing.record.ettn}`,
     );
-    expect(files.get("EKSIK-PDF-LISTESI.txt")!.toString("utf8")).toContain(`${month.failing.record.serial_number}\t${month.failing.record.ettn}`);
 
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(files.get("muhasebe-2026-10.xlsx")! as unknown as ArrayBuffer);
@@ -194,9 +294,14 @@ describe("the accountant package", () => {
     const records = [month.mixed, month.exempt, month.usd, month.failing];
     expect(invoices.map((r) => r["Fatura no"])).toEqual(records.map((m) => m.record.serial_number));
     expect(invoices.map((r) => r["Belge"])).toEqual(["e-Arşiv", "e-Fatura", "e-Arşiv", "e-Arşiv"]);
-    expect(invoices[1]).toMatchObject({ "VKN/TCKN": VKN, "İstisnalar": "301 11/1-a Mal İhracatı: 300.00", "Matrah %0": 300 });
+    expect(invoices[1]).toMatchObject({
+      "VKN/TCKN": VKN,
+      İstisnalar: "301 11/1-a Mal İhracatı: 300.00",
+      "Matrah %0": 300,
+    });
     expect(invoices[2]).toMatchObject({ "Para birimi": "USD", Kur: "34.2715" });
-    for (const [i, m] of records.entries()) expect(dec(invoices[i]["Toplam"]).toFixed(2), m.record.serial_number!).toBe(m.record.grand_total);
+    for (const [i, m] of records.entries())
+      expect(dec(invoices[i]["Toplam"]).toFixed(2), m.record.serial_number!).toBe(m.record.grand_total);
 
     // Summary: per currency, the rate rows (net + VAT) add up to the currency's total, which is the invoices' grand totals.
     const summary = sheetRows(workbook.getWorksheet("Özet")!);
@@ -213,36 +318,68 @@ describe("the accountant package", () => {
       expect(dec(total["Toplam"]).toFixed(2), currency).toBe(grand.toFixed(2));
       expect(Number(total["Fatura sayısı"])).toBe(mine.length);
     }
-    expect(summary.filter((r) => r["Para birimi"] === "TRY" && r["Bölüm"] === "KDV oranına göre").map((r) => r["KDV oranı"])).toEqual(["%0", "%1", "%10", "%20"]);
+    expect(
+      summary.filter((r) => r["Para birimi"] === "TRY" && r["Bölüm"] === "KDV oranına göre").map((r) => r["KDV oranı"]),
+    ).toEqual(["%0", "%1", "%10", "%20"]);
     const usdTotal = summary.find((r) => r["Bölüm"] === "Toplam" && r["Para birimi"] === "USD")!;
     const tryAll = summary.find((r) => r["Bölüm"] === "Tüm faturalar (TRY karşılığı)")!;
-    const tryInvoices = records.filter((m) => !m.body.currency || m.body.currency === "TRY").reduce((s, m) => s.add(m.record.grand_total!), new Decimal(0));
-    expect(dec(tryAll["Toplam"]).toFixed(2)).toBe(tryInvoices.add(dec(usdTotal["Toplam"]).mul("34.2715").toDecimalPlaces(2)).toFixed(2));
-    expect(summary.some((r) => String(r["Bölüm"]) === `PDF'i pakette olmayan fatura: ${month.failing.record.serial_number}`)).toBe(true);
+    const tryInvoices = records
+      .filter((m) => !m.body.currency || m.body.currency === "TRY")
+      .reduce((s, m) => s.add(m.record.grand_total!), new Decimal(0));
+    expect(dec(tryAll["Toplam"]).toFixed(2)).toBe(
+      tryInvoices.add(dec(usdTotal["Toplam"]).mul("34.2715").toDecimalPlaces(2)).toFixed(2),
+    );
+    expect(
+      summary.some((r) => String(r["Bölüm"]) === `PDF'i pakette olmayan fatura: ${month.failing.record.serial_number}`),
+    ).toBe(true);
 
     // Returns: the month's refund, against its invoice.
     const returns = sheetRows(workbook.getWorksheet("İadeler")!);
     expect(returns).toHaveLength(1);
-    expect(returns[0]).toMatchObject({ "İade tarihi": "2026-10-20", "Fatura no": month.mixed.record.serial_number, "Ürün": "Kazak", "Ürün KDV": 6.67, "İade toplamı": 40 });
+    expect(returns[0]).toMatchObject({
+      "İade tarihi": "2026-10-20",
+      "Fatura no": month.mixed.record.serial_number,
+      Ürün: "Kazak",
+      "Ürün KDV": 6.67,
+      "İade toplamı": 40,
+    });
 
     // The missing PDF, named in the workbook and in its CSV.
     const failures = sheetRows(workbook.getWorksheet("Eksik PDF")!);
-    expect(failures).toEqual([expect.objectContaining({ "Fatura no": month.failing.record.serial_number, ETTN: month.failing.record.ettn, Deneme: "3", Neden: "Servis PDF'i veremedi (denemeler bitti)" })]);
+    expect(failures).toEqual([
+      expect.objectContaining({
+        "Fatura no": month.failing.record.serial_number,
+        ETTN: month.failing.record.ettn,
+        Deneme: "3",
+        Neden: "Servis PDF'i veremedi (denemeler bitti)",
+      }),
+    ]);
     const failuresCsv = files.get("eksik-pdf.csv")!.toString("utf8");
     expect(failuresCsv.startsWith("\uFEFF")).toBe(true);
     expect(failuresCsv).toContain(`"${month.failing.record.serial_number}"`);
 
     // The CSV carries the same totals, as exact decimal strings.
-    const csv = files.get("faturalar.csv")!.toString("utf8").replace(/^\uFEFF/, "").trim().split("\r\n").map((line) => line.slice(1, -1).split('";"'));
+    const csv = files
+      .get("faturalar.csv")!
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n")
+      .map((line) => line.slice(1, -1).split('";"'));
     const totalAt = csv[0].indexOf("Toplam");
     expect(csv.slice(1).map((fields) => fields[totalAt])).toEqual(records.map((m) => m.record.grand_total));
 
     // Housekeeping: past its time the file is deleted, the row expired and the link dead.
     expect(await expirePackages(new Date(Date.now() + 3_600_000))).toBe(0);
     expect(await expirePackages(new Date(row.expiresAt!.getTime() + 1))).toBe(1);
-    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "expired", fileSize: null });
+    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "expired",
+      fileSize: null,
+    });
     expect((await listPackages(SHOP))[0]).toMatchObject({ state: "expired", downloadPath: null });
-    const gone = await callRoute(download, new Request("https://x/accountant-package/t"), { token: signDownload(SHOP, id) });
+    const gone = await callRoute(download, new Request("https://x/accountant-package/t"), {
+      token: signDownload(SHOP, id),
+    });
     expect(gone.status).toBe(404);
   });
 
@@ -257,7 +394,9 @@ describe("the accountant package", () => {
     expect((await listPackages(OTHER_SHOP)).map((p) => p.id)).toEqual([theirs.id]);
     const get = (token: string) => callRoute(download, new Request(`https://x/accountant-package/${token}`), { token });
     expect((await get(signDownload(SHOP, mine.id))).status).toBe(200);
-    expect((await get(signDownload(OTHER_SHOP, theirs.id))).headers.get("content-disposition")).toBe('attachment; filename="muhasebe-2026-10.zip"');
+    expect((await get(signDownload(OTHER_SHOP, theirs.id))).headers.get("content-disposition")).toBe(
+      'attachment; filename="muhasebe-2026-10.zip"',
+    );
     // Signed for the other shop, naming this shop's package: nothing.
     expect((await get(signDownload(OTHER_SHOP, mine.id))).status).toBe(404);
     expect((await get(signDownload(SHOP, theirs.id))).status).toBe(404);
@@ -277,11 +416,20 @@ describe("the accountant package", () => {
     const { id } = (await requestPackage(SHOP, PERIOD, "tr")) as { id: string };
     let stopping = false;
     await buildPackage(id, { owner: "first", stopping: () => stopping, afterPdfs: async () => void (stopping = true) });
-    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "building", pdfDone: 2, attempts: 0, leaseOwner: null });
+    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "building",
+      pdfDone: 2,
+      attempts: 0,
+      leaseOwner: null,
+    });
     expect(requests.filter((l) => l.includes("/formal-pdf"))).toHaveLength(2);
     requests.length = 0;
     await buildPackage(id, { owner: "second" });
-    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "ready", pdfDone: 2, pdfFailed: 0 });
+    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "ready",
+      pdfDone: 2,
+      pdfFailed: 0,
+    });
     expect(requests.filter((l) => l.includes("/formal-pdf"))).toEqual([]);
     // Two PDFs, the workbook and four CSV files; no list of missing PDFs when none is missing.
     expect((await unzip(Buffer.from(await (await downloadOf(SHOP)).arrayBuffer()))).size).toBe(2 + 5);
@@ -289,13 +437,22 @@ describe("the accountant package", () => {
 
   it("is built by the worker in the background once asked for", async () => {
     await issued(SHOP, { issue_date: "2026-10-05" });
-    const worker = await startWorker({ appUrl: "http://127.0.0.1:9", pollMs: 50, checkAccounts: false, deadlineReminders: false });
+    const worker = await startWorker({
+      appUrl: "http://127.0.0.1:9",
+      pollMs: 50,
+      checkAccounts: false,
+      deadlineReminders: false,
+    });
     try {
       const { id } = (await requestPackage(SHOP, PERIOD, "en")) as { id: string };
-      const done = await waitFor(async () => {
-        const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
-        return row.state === "ready" && row;
-      }, 15_000, "the worker's package");
+      const done = await waitFor(
+        async () => {
+          const row = await prisma.accountantPackage.findUniqueOrThrow({ where: { id } });
+          return row.state === "ready" && row;
+        },
+        15_000,
+        "the worker's package",
+      );
       expect(done).toMatchObject({ total: 1, pdfDone: 1, pdfFailed: 0, attempts: 1, leaseOwner: null });
       expect((await listPackages(SHOP))[0].downloadPath).not.toBeNull();
     } finally {
@@ -349,10 +506,22 @@ describe("the accountant package", () => {
   });
 
   it("refuses a period in the future, reversed or longer than a year", async () => {
-    expect(await requestPackage(SHOP, { from: "2026-10-31", to: "2026-10-01" }, "tr")).toEqual({ ok: false, reason: "order" });
-    expect(await requestPackage(SHOP, { from: "2099-01-01", to: "2099-01-31" }, "tr")).toEqual({ ok: false, reason: "future" });
-    expect(await requestPackage(SHOP, { from: "2024-01-01", to: "2026-01-01" }, "tr")).toEqual({ ok: false, reason: "too_long" });
-    expect(await requestPackage(SHOP, { from: "2026-13-01", to: "2026-10-01" }, "tr")).toEqual({ ok: false, reason: "invalid" });
+    expect(await requestPackage(SHOP, { from: "2026-10-31", to: "2026-10-01" }, "tr")).toEqual({
+      ok: false,
+      reason: "order",
+    });
+    expect(await requestPackage(SHOP, { from: "2099-01-01", to: "2099-01-31" }, "tr")).toEqual({
+      ok: false,
+      reason: "future",
+    });
+    expect(await requestPackage(SHOP, { from: "2024-01-01", to: "2026-01-01" }, "tr")).toEqual({
+      ok: false,
+      reason: "too_long",
+    });
+    expect(await requestPackage(SHOP, { from: "2026-13-01", to: "2026-10-01" }, "tr")).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     expect(await prisma.accountantPackage.count()).toBe(0);
   });
 });

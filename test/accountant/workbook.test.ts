@@ -14,7 +14,13 @@ import {
 } from "../../app/accountant/workbook";
 
 const person = { id: "c1", type: "person", tax_number: "11111111111", name: "Ayşe", surname: "Yılmaz" };
-const company = { id: "c2", type: "company", tax_number: "1234567890", title: "Deniz Ltd. Şti.", tax_office: "Kadıköy" };
+const company = {
+  id: "c2",
+  type: "company",
+  tax_number: "1234567890",
+  title: "Deniz Ltd. Şti.",
+  tax_office: "Kadıköy",
+};
 
 function invoice(id: string, body: Record<string, unknown>, extra: Partial<PackageInvoice> = {}): PackageInvoice {
   const requestBody = { issue_date: "2026-10-05", currency: "TRY", currency_rate: "1", customer: person, ...body };
@@ -33,17 +39,43 @@ function invoice(id: string, body: Record<string, unknown>, extra: Partial<Packa
 }
 
 const invoices = [
-  invoice("11", { lines: [{ quantity: 3, unit_price: "33.333", tax_rate: "20" }, { quantity: 1, unit_price: "10.005", tax_rate: "10", discount_type: "amount", discount: "1.00" }] }),
-  invoice("12", {
-    issue_date: "2026-10-02",
-    customer: company,
+  invoice("11", {
     lines: [
-      { quantity: 2, unit_price: "150.00", tax_rate: "0", exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" },
-      { quantity: 1, unit_price: "99.99", tax_rate: "20", discount_type: "percentage", discount: "12.5" },
+      { quantity: 3, unit_price: "33.333", tax_rate: "20" },
+      { quantity: 1, unit_price: "10.005", tax_rate: "10", discount_type: "amount", discount: "1.00" },
     ],
-  }, { documentKind: "e_invoice" }),
-  invoice("13", { currency: "USD", currency_rate: "34.2715", lines: [{ quantity: 1, unit_price: "19.99", tax_rate: "20" }, { quantity: 7, unit_price: "0.333", tax_rate: "1" }] }),
-  invoice("14", { lines: [{ quantity: 1, unit_price: "40.00", tax_rate: "0", exemption_code: "351", exemption_reason: "Diğer istisnalar" }] }),
+  }),
+  invoice(
+    "12",
+    {
+      issue_date: "2026-10-02",
+      customer: company,
+      lines: [
+        {
+          quantity: 2,
+          unit_price: "150.00",
+          tax_rate: "0",
+          exemption_code: "301",
+          exemption_reason: "11/1-a Mal İhracatı",
+        },
+        { quantity: 1, unit_price: "99.99", tax_rate: "20", discount_type: "percentage", discount: "12.5" },
+      ],
+    },
+    { documentKind: "e_invoice" },
+  ),
+  invoice("13", {
+    currency: "USD",
+    currency_rate: "34.2715",
+    lines: [
+      { quantity: 1, unit_price: "19.99", tax_rate: "20" },
+      { quantity: 7, unit_price: "0.333", tax_rate: "1" },
+    ],
+  }),
+  invoice("14", {
+    lines: [
+      { quantity: 1, unit_price: "40.00", tax_rate: "0", exemption_code: "351", exemption_reason: "Diğer istisnalar" },
+    ],
+  }),
 ];
 
 const amount = (cell: Cell | undefined) => {
@@ -69,7 +101,9 @@ describe("the accountant package's content", () => {
 
   it("keeps exemptions by code, and the buyer's title and tax number", () => {
     const exempt = content.invoices.find((f) => f.id === "12")!;
-    expect([...exempt.exemptions.entries()].map(([code, e]) => [code, e.reason, e.net.toFixed(2)])).toEqual([["301", "11/1-a Mal İhracatı", "300.00"]]);
+    expect([...exempt.exemptions.entries()].map(([code, e]) => [code, e.reason, e.net.toFixed(2)])).toEqual([
+      ["301", "11/1-a Mal İhracatı", "300.00"],
+    ]);
     expect(exempt.buyer).toBe("Deniz Ltd. Şti.");
     expect(exempt.taxNumber).toBe("1234567890");
     expect(exempt.kind).toBe("e_invoice");
@@ -87,15 +121,23 @@ describe("the accountant package's content", () => {
 
   it("has summary totals per currency that add up, rate by rate, to the invoices' grand totals exactly", () => {
     for (const summary of content.summary) {
-      const mine = invoices.filter((i) => ((i.requestBody as { currency: string }).currency ?? "TRY") === summary.currency);
-      const grand = mine.reduce((s, i) => s.add((i.remoteTotals as { grand_total: string }).grand_total), new Decimal(0));
+      const mine = invoices.filter(
+        (i) => ((i.requestBody as { currency: string }).currency ?? "TRY") === summary.currency,
+      );
+      const grand = mine.reduce(
+        (s, i) => s.add((i.remoteTotals as { grand_total: string }).grand_total),
+        new Decimal(0),
+      );
       const byRates = summary.rates.reduce((s, r) => s.add(r.net).add(r.vat), new Decimal(0));
       expect(byRates.toFixed(2), summary.currency).toBe(grand.toFixed(2));
       expect(summary.total.toFixed(2)).toBe(grand.toFixed(2));
       expect(summary.invoices).toBe(mine.length);
     }
     const tryRow = content.summary[0];
-    expect(tryRow.exemptions.map((e) => [e.code, e.net.toFixed(2)])).toEqual([["301", "300.00"], ["351", "40.00"]]);
+    expect(tryRow.exemptions.map((e) => [e.code, e.net.toFixed(2)])).toEqual([
+      ["301", "300.00"],
+      ["351", "40.00"],
+    ]);
     expect(tryRow.rates.find((r) => r.rate === "0")!.net.toFixed(2)).toBe("340.00");
   });
 
@@ -109,7 +151,9 @@ describe("the accountant package's content", () => {
           ? ["Matrah %0", "KDV %0", "Matrah %1", "KDV %1", "Matrah %10", "KDV %10", "Matrah %20", "KDV %20"]
           : ["Net 0 %", "VAT 0 %", "Net 1 %", "VAT 1 %", "Net 10 %", "VAT 10 %", "Net 20 %", "VAT 20 %"],
       );
-      const tryTotal = table.rows.filter((r) => r[currencyAt] === "TRY").reduce((s, r) => s.add(amount(r[totalAt])), new Decimal(0));
+      const tryTotal = table.rows
+        .filter((r) => r[currencyAt] === "TRY")
+        .reduce((s, r) => s.add(amount(r[totalAt])), new Decimal(0));
       expect(tryTotal.toFixed(2)).toBe(content.summary[0].total.toFixed(2));
       const summary = summaryTable(content, locale);
       const totalRow = summary.rows.find((r) => r[0] === (locale === "tr" ? "Toplam" : "Total") && r[1] === "TRY")!;
@@ -118,14 +162,24 @@ describe("the accountant package's content", () => {
   });
 
   it("names an invoice whose service total differs from its lines, and one whose body cannot be read", () => {
-    const odd = invoice("21", { lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] }, { remoteTotals: { grand_total: "12.01" } });
+    const odd = invoice(
+      "21",
+      { lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] },
+      { remoteTotals: { grand_total: "12.01" } },
+    );
     const broken = invoice("22", {}, { requestBody: { issue_date: "2026-10-03", lines: [] } });
     const withOdd = packageContent([odd, broken], [], []);
     expect(withOdd.invoices[0].serviceTotal).toBe("12.01");
     expect(invoicesTable(withOdd, "en").rows[0].at(-1)).toBe("The service's total 12.01 differs from the lines' total");
-    expect(withOdd.unreadable).toEqual([{ id: "22", orderName: "#22", serialNumber: "ARS2026000000022", reason: "unreadable_body" }]);
-    expect(failuresTable(withOdd, "tr").rows).toEqual([["", "ARS2026000000022", "", "#22", "Faturanın kayıtlı gövdesi okunamadı", ""]]);
-    expect(summaryTable(withOdd, "en").rows.at(-1)![0]).toBe("Invoice that could not be read (its amounts are not in the summary): ARS2026000000022");
+    expect(withOdd.unreadable).toEqual([
+      { id: "22", orderName: "#22", serialNumber: "ARS2026000000022", reason: "unreadable_body" },
+    ]);
+    expect(failuresTable(withOdd, "tr").rows).toEqual([
+      ["", "ARS2026000000022", "", "#22", "Faturanın kayıtlı gövdesi okunamadı", ""],
+    ]);
+    expect(summaryTable(withOdd, "en").rows.at(-1)![0]).toBe(
+      "Invoice that could not be read (its amounts are not in the summary): ARS2026000000022",
+    );
   });
 
   it("names the package after the month, or the range", () => {
@@ -142,7 +196,10 @@ describe("the accountant package's files", () => {
     const path = await import("node:path");
     const ExcelJS = (await import("exceljs")).default;
     const { writeCsv, writeWorkbook } = await import("../../app/accountant/files.server");
-    const evil = invoice("31", { customer: { ...company, title: '=HYPERLINK("http://x","tıkla")' }, lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] });
+    const evil = invoice("31", {
+      customer: { ...company, title: '=HYPERLINK("http://x","tıkla")' },
+      lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }],
+    });
     const content = packageContent([evil], [], []);
     const table = invoicesTable(content, "tr");
     const dir = mkdtempSync(path.join(tmpdir(), "accountant-files-"));

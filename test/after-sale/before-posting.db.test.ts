@@ -12,8 +12,10 @@ import { startStandin } from "../../shopify-standin/server";
 
 const pipeline = pipelineForEachTest();
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
-const linesAt = (orderId: string) => atService(orderId).map((inv) => inv.lines.map((l) => [l.name, Number(l.quantity)]));
-const refundsOf = (orderId: string) => prisma.refund.findMany({ where: { shopDomain: SHOP, orderId }, orderBy: { refundedAt: "asc" } });
+const linesAt = (orderId: string) =>
+  atService(orderId).map((inv) => inv.lines.map((l) => [l.name, Number(l.quantity)]));
+const refundsOf = (orderId: string) =>
+  prisma.refund.findMany({ where: { shopDomain: SHOP, orderId }, orderBy: { refundedAt: "asc" } });
 const settled = (state: string) => waitForInvoices((rows) => rows.length === 1 && rows[0].state === state, 25_000);
 
 describe("before the invoice is posted", () => {
@@ -23,7 +25,12 @@ describe("before the invoice is posted", () => {
     await deliver("refunds/create", o.fixture("refund-partial-lines"));
     await pipeline.startWorker();
     const [row] = await settled("completed");
-    expect(linesAt(o.id)).toEqual([[["Seramik Kupa - Lacivert", 1], ["Kargo: Standart Kargo", 1]]]);
+    expect(linesAt(o.id)).toEqual([
+      [
+        ["Seramik Kupa - Lacivert", 1],
+        ["Kargo: Standart Kargo", 1],
+      ],
+    ]);
     expect(atService(o.id)[0].grand_total).toBe("299.80");
     expect(row.remoteId).toBe(atService(o.id)[0].id);
     expect((await refundsOf(o.id)).map((r) => r.handling)).toEqual(["before_invoice"]);
@@ -39,7 +46,12 @@ describe("before the invoice is posted", () => {
     await pipeline.startWorker();
     await settled("completed");
     expect(atService(o.id)).toHaveLength(1);
-    expect(linesAt(o.id)).toEqual([[["Seramik Kupa - Lacivert", 1], ["Kargo: Standart Kargo", 1]]]);
+    expect(linesAt(o.id)).toEqual([
+      [
+        ["Seramik Kupa - Lacivert", 1],
+        ["Kargo: Standart Kargo", 1],
+      ],
+    ]);
     expect(await refundsOf(o.id)).toHaveLength(1);
   });
 
@@ -80,7 +92,12 @@ describe("before the invoice is posted", () => {
     await deliver("refunds/create", o.fixture("refund-gift-card-with-item"));
     await pipeline.startWorker();
     await settled("completed");
-    expect(linesAt(o.id)).toEqual([[["Kokulu Mum", 1], ["Kargo: Standart Kargo", 1]]]);
+    expect(linesAt(o.id)).toEqual([
+      [
+        ["Kokulu Mum", 1],
+        ["Kargo: Standart Kargo", 1],
+      ],
+    ]);
   });
 
   it("full refund: no invoice at all", async () => {
@@ -118,13 +135,19 @@ describe("before the invoice is posted", () => {
     expect(reads).toEqual([`${SHOP} ${o.id}`]);
     expect(linesAt(o.id)[0]).toContainEqual(["Kitap: Kürk Mantolu Madonna", 1]);
     expect(atService(o.id)[0].grand_total).toBe("1825.75");
-    expect((row.orderSnapshot as { line_items: Array<{ current_quantity?: number }> }).line_items[1].current_quantity).toBe(1);
+    expect(
+      (row.orderSnapshot as { line_items: Array<{ current_quantity?: number }> }).line_items[1].current_quantity,
+    ).toBe(1);
     expect((await prisma.orderEdit.findFirstOrThrow({ where: { shopDomain: SHOP } })).readAt).toBeInstanceOf(Date);
   });
 
   it("edit before posting, read through the Admin API (GraphQL, the local stand-in): invoiced as it stands", async () => {
     const o = scenario("02-mixed-rates-free-shipping");
-    const standin = await startStandin({ shop: SHOP, orders: [o.fixture("edited-1002-order")], scopes: ["read_orders", "read_all_orders"] });
+    const standin = await startStandin({
+      shop: SHOP,
+      orders: [o.fixture("edited-1002-order")],
+      scopes: ["read_orders", "read_all_orders"],
+    });
     try {
       const admin = createAdminClient({ shop: SHOP, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken });
       await deliver("orders/paid", o.order);
@@ -165,7 +188,12 @@ describe("after the invoice is formalised", () => {
     const [after] = await prisma.invoice.findMany({ where: { shopDomain: SHOP } });
     expect(after).toMatchObject({ state: "completed", serialNumber: before.serialNumber, remoteId: before.remoteId });
     expect(pipeline.sandbox.deletions).toEqual([]);
-    expect(linesAt(o.id)).toEqual([[["Seramik Kupa - Lacivert", 2], ["Kargo: Standart Kargo", 1]]]);
+    expect(linesAt(o.id)).toEqual([
+      [
+        ["Seramik Kupa - Lacivert", 2],
+        ["Kargo: Standart Kargo", 1],
+      ],
+    ]);
   });
 
   it("a cancellation asks the merchant (the invoice page shows the path); nothing is deleted", async () => {

@@ -30,15 +30,28 @@ async function formalised(o: ReturnType<typeof scenario>, documentKind: "e_archi
       documentKind,
       serialNumber: documentKind === "e_archive" ? "ARS2026000000007" : "EFT2026000000007",
       ettn: "0b6c2f55-8d0e-4c3a-9a57-1a1f3c9d2e10",
-      requestBody: { issue_date: todayIn("Europe/Istanbul"), customer: { name: "Ayşe", surname: "Yılmaz", tax_number: "12345678950" } },
-      remoteTotals: { lines_total: "458.08", discount_total: "0.00", tax_total: "91.62", grand_total: o.order.total_price },
+      requestBody: {
+        issue_date: todayIn("Europe/Istanbul"),
+        customer: { name: "Ayşe", surname: "Yılmaz", tax_number: "12345678950" },
+      },
+      remoteTotals: {
+        lines_total: "458.08",
+        discount_total: "0.00",
+        tax_total: "91.62",
+        grand_total: o.order.total_price,
+      },
     },
   });
 }
 
-const detail = async (id: string, shop = SHOP) => (await callRoute(detailLoader, await adminDocumentRequest(`/app/invoices/${id}`, shop), { id })).json();
+const detail = async (id: string, shop = SHOP) =>
+  (await callRoute(detailLoader, await adminDocumentRequest(`/app/invoices/${id}`, shop), { id })).json();
 const act = async (id: string, intent: string, shop = SHOP) =>
-  callRoute(detailAction, await adminFetchRequest(`/app/invoices/${id}`, shop, { method: "POST", body: new URLSearchParams({ intent }) }), { id });
+  callRoute(
+    detailAction,
+    await adminFetchRequest(`/app/invoices/${id}`, shop, { method: "POST", body: new URLSearchParams({ intent }) }),
+    { id },
+  );
 
 describe("after-sale pages", () => {
   beforeEach(async () => {
@@ -55,7 +68,12 @@ describe("after-sale pages", () => {
     const { invoice } = await detail(row.id);
     expect(invoice.afterSale.path).toEqual({ kind: "consumer_return" });
     expect(invoice.afterSale.refunds).toEqual([
-      expect.objectContaining({ amount: "249.90", handling: "after_formalisation", restock: true, lines: [expect.objectContaining({ name: "Seramik Kupa", quantity: 1, subtotal: "249.90", tax: "41.65" })] }),
+      expect.objectContaining({
+        amount: "249.90",
+        handling: "after_formalisation",
+        restock: true,
+        lines: [expect.objectContaining({ name: "Seramik Kupa", quantity: 1, subtotal: "249.90", tax: "41.65" })],
+      }),
     ]);
     // The invoice was issued before the refund: the totals match what was paid then.
     expect(invoice.reconciliation).toMatchObject({ difference: "0.00", reconciled: true });
@@ -80,7 +98,11 @@ describe("after-sale pages", () => {
   it("an e-Fatura buyer's return: expect the buyer's İADE invoice; 'done' is refused", async () => {
     const o = scenario("09-company-buyer");
     const row = await formalised(o, "e_invoice");
-    await deliver("orders/cancelled", { ...o.order, cancelled_at: "2026-11-21T10:00:00+03:00", financial_status: "refunded" });
+    await deliver("orders/cancelled", {
+      ...o.order,
+      cancelled_at: "2026-11-21T10:00:00+03:00",
+      financial_status: "refunded",
+    });
     expect((await detail(row.id)).invoice.afterSale.path).toEqual({ kind: "buyer_return_invoice" });
     expect((await act(row.id, "confirm_panel_cancel")).status).toBe(409);
   });
@@ -94,7 +116,14 @@ describe("after-sale pages", () => {
 
     const page = await (await callRoute(returnsLoader, await adminDocumentRequest("/app/returns", SHOP))).json();
     expect(page.rows).toEqual([
-      expect.objectContaining({ orderName: "#1001", serialNumber: "ARS2026000000007", buyerName: "Ayşe Yılmaz", buyerTaxNumber: "12345678950", amount: "249.90", path: { kind: "consumer_return" } }),
+      expect.objectContaining({
+        orderName: "#1001",
+        serialNumber: "ARS2026000000007",
+        buyerName: "Ayşe Yılmaz",
+        buyerTaxNumber: "12345678950",
+        amount: "249.90",
+        path: { kind: "consumer_return" },
+      }),
     ]);
 
     const csv = await callRoute(csvLoader, await adminFetchRequest("/app/returns/csv?decimal=comma&locale=tr", SHOP));
@@ -106,7 +135,15 @@ describe("after-sale pages", () => {
     const lines = parse(text, { bom: true, delimiter: ";" }) as string[][];
     expect(lines).toHaveLength(2);
     expect(lines[1][2]).toBe("ARS2026000000007");
-    expect(lines[1].slice(10)).toEqual(["1", "249,90", "41,65", "0,00", "249,90", "evet", "Tüketici iadesini kayda alın (gider pusulası)"]);
+    expect(lines[1].slice(10)).toEqual([
+      "1",
+      "249,90",
+      "41,65",
+      "0,00",
+      "249,90",
+      "evet",
+      "Tüketici iadesini kayda alın (gider pusulası)",
+    ]);
     // Unauthenticated: no CSV.
     const anonymous = await callRoute(csvLoader, new Request("https://my-test-app.myshopify.io/app/returns/csv"));
     expect(anonymous.status).not.toBe(200);

@@ -5,7 +5,8 @@ import { installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { afterSaleFixture, deliver, orderFixture } from "../helpers/after-sale";
 
-const refunds = (shop = SHOP) => prisma.refund.findMany({ where: { shopDomain: shop }, orderBy: { refundedAt: "asc" } });
+const refunds = (shop = SHOP) =>
+  prisma.refund.findMany({ where: { shopDomain: shop }, orderBy: { refundedAt: "asc" } });
 
 describe("after-sale webhooks", () => {
   beforeEach(async () => {
@@ -33,7 +34,16 @@ describe("after-sale webhooks", () => {
     });
     expect(refund.refundedAt.toISOString()).toBe("2026-11-20T12:00:00.000Z");
     expect(refund.lineItems).toEqual([
-      { lineItemId: "58100000011", name: "Seramik Kupa", sku: expect.any(String), quantity: 1, subtotal: "249.90", tax: "41.65", restockType: "return", giftCard: false },
+      {
+        lineItemId: "58100000011",
+        name: "Seramik Kupa",
+        sku: expect.any(String),
+        quantity: 1,
+        subtotal: "249.90",
+        tax: "41.65",
+        restockType: "return",
+        giftCard: false,
+      },
     ]);
     // The invoice row's trail says a refund came.
     const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP }, include: { events: true } });
@@ -45,17 +55,39 @@ describe("after-sale webhooks", () => {
       expect((await deliver("refunds/create", afterSaleFixture(name))).json).toEqual({ ok: true, result: "recorded" });
     }
     const byId = Object.fromEntries((await refunds()).map((r) => [r.refundId, r]));
-    expect(byId["9100000002"]).toMatchObject({ hasLineItems: false, shipping: "49.90", amount: "49.90", restock: false, lineItems: [] });
-    expect(byId["9100000003"]).toMatchObject({ hasLineItems: false, shipping: "0.00", amount: "100.00", lineItems: [] });
+    expect(byId["9100000002"]).toMatchObject({
+      hasLineItems: false,
+      shipping: "49.90",
+      amount: "49.90",
+      restock: false,
+      lineItems: [],
+    });
+    expect(byId["9100000003"]).toMatchObject({
+      hasLineItems: false,
+      shipping: "0.00",
+      amount: "100.00",
+      lineItems: [],
+    });
     expect(byId["9100000004"]).toMatchObject({ hasLineItems: true, amount: "1000.00", restock: false });
-    expect(byId["9100000004"].lineItems).toEqual([expect.objectContaining({ giftCard: true, quantity: 1, restockType: "no_restock" })]);
+    expect(byId["9100000004"].lineItems).toEqual([
+      expect.objectContaining({ giftCard: true, quantity: 1, restockType: "no_restock" }),
+    ]);
   });
 
   it("duplicates: a retried event and a second event for the same refund leave one row", async () => {
     const body = afterSaleFixture("refund-partial-lines");
-    expect((await deliver("refunds/create", body, { eventId: "evt-1" })).json).toEqual({ ok: true, result: "recorded" });
-    expect((await deliver("refunds/create", body, { eventId: "evt-1" })).json).toEqual({ ok: true, result: "duplicate" });
-    expect((await deliver("refunds/create", body, { eventId: "evt-2" })).json).toEqual({ ok: true, result: "duplicate" });
+    expect((await deliver("refunds/create", body, { eventId: "evt-1" })).json).toEqual({
+      ok: true,
+      result: "recorded",
+    });
+    expect((await deliver("refunds/create", body, { eventId: "evt-1" })).json).toEqual({
+      ok: true,
+      result: "duplicate",
+    });
+    expect((await deliver("refunds/create", body, { eventId: "evt-2" })).json).toEqual({
+      ok: true,
+      result: "duplicate",
+    });
     expect(await refunds()).toHaveLength(1);
   });
 
@@ -64,15 +96,25 @@ describe("after-sale webhooks", () => {
     expect(await prisma.invoice.count()).toBe(0);
     await deliver("orders/paid", orderFixture("01-single-item-citizen"));
     const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
-    expect(await prisma.refund.findMany({ where: { shopDomain: row.shopDomain, orderId: row.orderId } })).toHaveLength(1);
+    expect(await prisma.refund.findMany({ where: { shopDomain: row.shopDomain, orderId: row.orderId } })).toHaveLength(
+      1,
+    );
   });
 
   it("a forged refund is 401 and a malformed one 400; neither records anything; an unknown shop only answers", async () => {
-    expect((await deliver("refunds/create", afterSaleFixture("refund-partial-lines"), { secret: "forged" })).status).toBe(401);
+    expect(
+      (await deliver("refunds/create", afterSaleFixture("refund-partial-lines"), { secret: "forged" })).status,
+    ).toBe(401);
     const malformed = await deliver("refunds/create", { ...afterSaleFixture("refund-partial-lines"), order_id: "abc" });
     expect(malformed.status).toBe(400);
     expect(malformed.json?.error).toMatch(/^order_id/);
-    expect((await deliver("refunds/create", afterSaleFixture("refund-partial-lines"), { shop: "never-installed.myshopify.com" })).json).toEqual({ ok: true, result: "unknown_shop" });
+    expect(
+      (
+        await deliver("refunds/create", afterSaleFixture("refund-partial-lines"), {
+          shop: "never-installed.myshopify.com",
+        })
+      ).json,
+    ).toEqual({ ok: true, result: "unknown_shop" });
     expect(await prisma.refund.count()).toBe(0);
   });
 
@@ -85,9 +127,17 @@ describe("after-sale webhooks", () => {
 
   it("orders/cancelled stores the refund it carries; the refund's own webhook later is a duplicate", async () => {
     await deliver("orders/paid", orderFixture("01-single-item-citizen"));
-    expect((await deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).json).toEqual({ ok: true, result: "cancelled" });
-    expect((await refunds()).map((r) => [r.refundId, r.amount, r.shipping])).toEqual([["9100000011", "549.70", "49.90"]]);
-    expect((await deliver("refunds/create", afterSaleFixture("refund-cancel-1001"))).json).toEqual({ ok: true, result: "duplicate" });
+    expect((await deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).json).toEqual({
+      ok: true,
+      result: "cancelled",
+    });
+    expect((await refunds()).map((r) => [r.refundId, r.amount, r.shipping])).toEqual([
+      ["9100000011", "549.70", "49.90"],
+    ]);
+    expect((await deliver("refunds/create", afterSaleFixture("refund-cancel-1001"))).json).toEqual({
+      ok: true,
+      result: "duplicate",
+    });
     expect(await refunds()).toHaveLength(1);
   });
 
@@ -96,10 +146,17 @@ describe("after-sale webhooks", () => {
     // then the refunds it carries); no worker looks at a closed row again, so the refund is settled where it lands.
     await deliver("orders/paid", orderFixture("01-single-item-citizen"));
     const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
-    await prisma.invoice.update({ where: { id: row.id }, data: { state: "cancelled", remoteId: null, nextAttemptAt: null } });
-    await prisma.invoiceEvent.create({ data: { invoiceId: row.id, type: "withdrawn", message: "deleted before formalisation" } });
+    await prisma.invoice.update({
+      where: { id: row.id },
+      data: { state: "cancelled", remoteId: null, nextAttemptAt: null },
+    });
+    await prisma.invoiceEvent.create({
+      data: { invoiceId: row.id, type: "withdrawn", message: "deleted before formalisation" },
+    });
     await deliver("refunds/create", afterSaleFixture("refund-partial-lines"));
-    expect((await refunds()).map((r) => [r.refundId, r.handling, r.handledAt !== null])).toEqual([["9100000001", "withdrawn", true]]);
+    expect((await refunds()).map((r) => [r.refundId, r.handling, r.handledAt !== null])).toEqual([
+      ["9100000001", "withdrawn", true],
+    ]);
 
     // Closed without ever reaching the service: the refund is of an order that has no invoice.
     await prisma.invoiceEvent.deleteMany({ where: { invoiceId: row.id, type: "withdrawn" } });
@@ -117,7 +174,10 @@ describe("after-sale webhooks", () => {
   it("orders/edited is recorded once per edit, before or after orders/paid, and noted on the row", async () => {
     const edit = afterSaleFixture("edited-1002");
     expect((await deliver("orders/edited", edit)).json).toEqual({ ok: true, result: "recorded" });
-    expect((await deliver("orders/edited", edit, { eventId: "another" })).json).toEqual({ ok: true, result: "duplicate" });
+    expect((await deliver("orders/edited", edit, { eventId: "another" })).json).toEqual({
+      ok: true,
+      result: "duplicate",
+    });
     await deliver("orders/paid", orderFixture("02-mixed-rates-free-shipping"));
     const edits = await prisma.orderEdit.findMany({ where: { shopDomain: SHOP } });
     expect(edits).toEqual([expect.objectContaining({ orderId: "5810000002", editId: "9200000001", readAt: null })]);

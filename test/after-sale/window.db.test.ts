@@ -16,7 +16,10 @@ const refundsOf = (orderId: string) => prisma.refund.findMany({ where: { shopDom
 
 async function posted(order: unknown) {
   await deliver("orders/paid", order);
-  const [row] = await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "processing" && rows[0].remoteId !== null, 25_000);
+  const [row] = await waitForInvoices(
+    (rows) => rows.length === 1 && rows[0].state === "processing" && rows[0].remoteId !== null,
+    25_000,
+  );
   return row;
 }
 
@@ -30,7 +33,9 @@ describe("posted, not yet formalised", () => {
     const [after] = await waitForInvoices((rows) => rows[0].state === "cancelled", 25_000);
     expect(after).toMatchObject({ remoteId: null, serialNumber: null, cancelledInShop: true });
     expect(atService(o.id)).toEqual([]);
-    expect(deletionsOf(o.id)).toEqual([expect.objectContaining({ invoiceId: row.remoteId, outcome: "deleted", formalStatus: "pending" })]);
+    expect(deletionsOf(o.id)).toEqual([
+      expect.objectContaining({ invoiceId: row.remoteId, outcome: "deleted", formalStatus: "pending" }),
+    ]);
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id }, orderBy: { at: "asc" } });
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["withdrawn", "cancelled"]));
     expect((await refundsOf(o.id)).map((r) => r.handling)).toEqual(["withdrawn"]);
@@ -66,11 +71,17 @@ describe("posted, not yet formalised", () => {
     const first = await posted(o.order);
     expect(atService(o.id)[0].grand_total).toBe("549.70");
     await deliver("refunds/create", o.fixture("refund-partial-lines"));
-    const [after] = await waitForInvoices((rows) => rows[0].state === "processing" && rows[0].remoteId !== null && rows[0].remoteId !== first.remoteId, 25_000);
+    const [after] = await waitForInvoices(
+      (rows) => rows[0].state === "processing" && rows[0].remoteId !== null && rows[0].remoteId !== first.remoteId,
+      25_000,
+    );
     const [reissued] = atService(o.id);
     expect(atService(o.id)).toHaveLength(1);
     expect(reissued).toMatchObject({ id: after.remoteId, grand_total: "299.80" });
-    expect(reissued.lines.map((l) => [l.name, Number(l.quantity)])).toEqual([["Seramik Kupa - Lacivert", 1], ["Kargo: Standart Kargo", 1]]);
+    expect(reissued.lines.map((l) => [l.name, Number(l.quantity)])).toEqual([
+      ["Seramik Kupa - Lacivert", 1],
+      ["Kargo: Standart Kargo", 1],
+    ]);
     expect(deletionsOf(o.id)).toEqual([expect.objectContaining({ invoiceId: first.remoteId, outcome: "deleted" })]);
     expect((await refundsOf(o.id)).map((r) => r.handling)).toEqual(["reissued"]);
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: first.id }, orderBy: { at: "asc" } });
@@ -92,7 +103,9 @@ describe("posted, not yet formalised", () => {
     await pipeline.startWorker();
     const row = await posted(o.order);
     await deliver("refunds/create", o.fixture("refund-amount-only"));
-    await expect.poll(async () => (await refundsOf(o.id)).map((r) => r.handling), { timeout: 25_000 }).toEqual(["amount_only"]);
+    await expect
+      .poll(async () => (await refundsOf(o.id)).map((r) => r.handling), { timeout: 25_000 })
+      .toEqual(["amount_only"]);
     expect(deletionsOf(o.id)).toEqual([]);
     expect(atService(o.id).map((i) => i.id)).toEqual([row.remoteId]);
     expect((await prisma.invoice.findFirstOrThrow({ where: { id: row.id } })).state).toBe("processing");

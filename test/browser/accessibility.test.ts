@@ -10,7 +10,8 @@ import { chromiumAvailable, closePage, openAdminPage, USER_AGENT, waitFor } from
 import { withBrowserStack } from "../helpers/browser-stack";
 import { seriousViolations } from "../helpers/axe";
 
-const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
 
 let stack: LocalStack;
@@ -18,7 +19,13 @@ let browser: Browser;
 let db: Db;
 
 /** Opens a page, waits until it has drawn `ready`, and returns its serious violations and title. */
-async function scan(pathInApp: string, locale: "tr" | "en", ready: (page: Page) => Promise<unknown>, width = 1280, before?: (page: Page) => Promise<void>) {
+async function scan(
+  pathInApp: string,
+  locale: "tr" | "en",
+  ready: (page: Page) => Promise<unknown>,
+  width = 1280,
+  before?: (page: Page) => Promise<void>,
+) {
   const page = await openAdminPage(browser, stack, pathInApp, locale);
   if (width !== 1280) await page.setViewportSize({ width, height: 900 });
   await ready(page);
@@ -34,27 +41,45 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
   let completedId = "";
   let attentionId = "";
 
-  withBrowserStack({ name: "a11y", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 180_000 }, async (started) => {
-    ({ stack, db, browser } = started);
-    for (const name of ["01-single-item-citizen", "09-company-buyer", "08-zero-rate-without-exemption"]) {
-      expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
-    }
-    const rows = await waitFor("three final invoices", () => db.invoice.findMany({ where: { shopDomain: stack.shop } }), (found) =>
-      found.length === 3 && found.every((row) => FINAL.includes(row.state)),
-    );
-    completedId = rows.find((row) => row.orderName === "#1009")!.id;
-    attentionId = rows.find((row) => row.orderName === "#1008")!.id;
-  });
+  withBrowserStack(
+    { name: "a11y", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 180_000 },
+    async (started) => {
+      ({ stack, db, browser } = started);
+      for (const name of ["01-single-item-citizen", "09-company-buyer", "08-zero-rate-without-exemption"]) {
+        expect((await stack.deliver("orders/paid", fixture(name))).status).toBe(200);
+      }
+      const rows = await waitFor(
+        "three final invoices",
+        () => db.invoice.findMany({ where: { shopDomain: stack.shop } }),
+        (found) => found.length === 3 && found.every((row) => FINAL.includes(row.state)),
+      );
+      completedId = rows.find((row) => row.orderName === "#1009")!.id;
+      attentionId = rows.find((row) => row.orderName === "#1008")!.id;
+    },
+  );
 
-  const heading = (name: string | RegExp) => (page: Page) => expect.poll(() => page.getByRole("heading", { name }).first().isVisible()).toBe(true);
+  const heading = (name: string | RegExp) => (page: Page) =>
+    expect.poll(() => page.getByRole("heading", { name }).first().isVisible()).toBe(true);
 
   const pages = [
     { path: "/app", ready: heading(/Faturalar|Invoices/), title: { tr: "Faturalar", en: "Invoices" } },
     { path: "/app/settings", ready: heading(/Ayarlar|Settings/), title: { tr: "Ayarlar", en: "Settings" } },
-    { path: "/app/waybills", ready: heading(/İrsaliyeden fatura|Invoice from a waybill/), title: { tr: "İrsaliyeden fatura", en: "Invoice from a waybill" } },
-    { path: "/app/past-orders", ready: heading(/Geçmiş siparişleri faturala|Invoice past orders/), title: { tr: "Önceki siparişler", en: "Past orders" } },
+    {
+      path: "/app/waybills",
+      ready: heading(/İrsaliyeden fatura|Invoice from a waybill/),
+      title: { tr: "İrsaliyeden fatura", en: "Invoice from a waybill" },
+    },
+    {
+      path: "/app/past-orders",
+      ready: heading(/Geçmiş siparişleri faturala|Invoice past orders/),
+      title: { tr: "Önceki siparişler", en: "Past orders" },
+    },
     { path: "/app/returns", ready: heading(/İadeler|Returns/), title: { tr: "İadeler", en: "Returns" } },
-    { path: "/app/accountant", ready: heading(/Muhasebeci paketi|Accountant package/), title: { tr: "Muhasebeci paketi", en: "Accountant package" } },
+    {
+      path: "/app/accountant",
+      ready: heading(/Muhasebeci paketi|Accountant package/),
+      title: { tr: "Muhasebeci paketi", en: "Accountant package" },
+    },
   ];
 
   for (const locale of ["tr", "en"] as const) {
@@ -68,14 +93,22 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
 
     it(`the invoice pages, completed and needing attention (${locale}): no serious violation`, async () => {
       for (const id of [completedId, attentionId]) {
-        const { violations, title } = await scan(`/app/invoices/${id}`, locale, (page) => expect.poll(() => page.locator("#serial-number").isVisible()).toBe(true));
+        const { violations, title } = await scan(`/app/invoices/${id}`, locale, (page) =>
+          expect.poll(() => page.locator("#serial-number").isVisible()).toBe(true),
+        );
         expect(violations).toEqual([]);
-        expect(title).toMatch(locale === "tr" ? /^#100\d siparişinin faturası · e-Faturalar$/ : /^Invoice for #100\d · e-Invoices$/);
+        expect(title).toMatch(
+          locale === "tr" ? /^#100\d siparişinin faturası · e-Faturalar$/ : /^Invoice for #100\d · e-Invoices$/,
+        );
       }
     }, 60_000);
 
     it(`on a phone, 390 px (${locale}): the list, an invoice and the settings have no serious violation`, async () => {
-      for (const target of [pages[0], { path: `/app/invoices/${completedId}`, ready: (page: Page) => page.locator("#serial-number").waitFor() }, pages[1]]) {
+      for (const target of [
+        pages[0],
+        { path: `/app/invoices/${completedId}`, ready: (page: Page) => page.locator("#serial-number").waitFor() },
+        pages[1],
+      ]) {
         const { violations } = await scan(target.path, locale, target.ready, 390);
         expect(violations).toEqual([]);
       }

@@ -12,30 +12,51 @@ import { withBrowserStack } from "../helpers/browser-stack";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
 const FINAL = ["completed", "failed", "needs_attention", "cancelled"];
-const fixture = (name: string) => JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(`test/fixtures/orders/${name}.json`, "utf8")) as Record<string, unknown>;
 
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
 
-const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) => openAdminPage(browser, stack, pathInApp, locale, { shop });
+const open = (pathInApp: string, locale: "tr" | "en", shop = stack.shop) =>
+  openAdminPage(browser, stack, pathInApp, locale, { shop });
 
 const rowOf = (page: Page, orderName: string) => page.locator("tbody tr", { hasText: orderName });
 
 describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
-  withBrowserStack({ name: "browser", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, async (started) => {
-    ({ stack, db, browser } = started);
-    for (const name of ["01-single-item-citizen", "09-company-buyer", "12-anonymous-consumer", "08-zero-rate-without-exemption"]) {
-      const response = await stack.deliver("orders/paid", fixture(name));
-      expect(response.status).toBe(200);
-    }
-    await waitFor("four final invoices", () => db.invoice.findMany({ where: { shopDomain: stack.shop } }), (rows) =>
-      rows.length === 4 && rows.every((row) => FINAL.includes(row.state)),
-    );
-    // A second shop that has just installed the app: an offline session, no settings yet.
-    await db.shop.create({ data: { domain: NEW_SHOP, name: "Yeni Mağaza" } });
-    await db.session.create({ data: { id: `offline_${NEW_SHOP}`, shop: NEW_SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
-  });
+  withBrowserStack(
+    { name: "browser", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 },
+    async (started) => {
+      ({ stack, db, browser } = started);
+      for (const name of [
+        "01-single-item-citizen",
+        "09-company-buyer",
+        "12-anonymous-consumer",
+        "08-zero-rate-without-exemption",
+      ]) {
+        const response = await stack.deliver("orders/paid", fixture(name));
+        expect(response.status).toBe(200);
+      }
+      await waitFor(
+        "four final invoices",
+        () => db.invoice.findMany({ where: { shopDomain: stack.shop } }),
+        (rows) => rows.length === 4 && rows.every((row) => FINAL.includes(row.state)),
+      );
+      // A second shop that has just installed the app: an offline session, no settings yet.
+      await db.shop.create({ data: { domain: NEW_SHOP, name: "Yeni Mağaza" } });
+      await db.session.create({
+        data: {
+          id: `offline_${NEW_SHOP}`,
+          shop: NEW_SHOP,
+          state: "installed",
+          isOnline: false,
+          scope: "read_orders",
+          accessToken: "local",
+        },
+      });
+    },
+  );
 
   it("lists the invoices with serial numbers and PDF links after the service's callbacks (Turkish)", async () => {
     const page = await open("/app", "tr");
@@ -102,7 +123,14 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     expect(stuck.state).toBe("needs_attention");
     const page = await open(`/app/invoices/${stuck.id}`, "tr");
     await expect.poll(() => page.getByText("Düzeltilmesi gerekenler").isVisible()).toBe(true);
-    await expect.poll(() => page.getByText(/istisna kodu ve açıklaması ayarlanmamış/).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(/istisna kodu ve açıklaması ayarlanmamış/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => page.getByText("Geçmiş").isVisible()).toBe(true);
     await shot(page, "detail-needs-attention-tr");
 
@@ -122,8 +150,12 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     // before sending (test/browser/fix-loop.test.ts covers Retry with the order read from the Admin API stand-in).
     await expect
       .poll(() => page.locator("[data-local-toast]").allTextContents())
-      .toContain("Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur");
-    await expect.poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 }).toMatch(/^(ARS|EFT)\d{13}$/);
+      .toContain(
+        "Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur",
+      );
+    await expect
+      .poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 })
+      .toMatch(/^(ARS|EFT)\d{13}$/);
     const after = await db.invoice.findUniqueOrThrow({ where: { id: stuck.id } });
     expect(after.state).toBe("completed");
     await expect.poll(() => page.getByText("Tamamlandı").first().isVisible()).toBe(true);
@@ -135,7 +167,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     const page = await open(`/app/invoices/${invoice.id}`, "en");
     await expect.poll(() => page.getByText("Invoice grand total").isVisible()).toBe(true);
     await expect.poll(() => page.locator("#request-body").textContent()).toContain('"order_id"');
-    expect(await page.getByRole("link", { name: "Open in invoicing panel" }).getAttribute("href")).toBe(`${stack.sandbox.origin}/invoice/${invoice.remoteId}`);
+    expect(await page.getByRole("link", { name: "Open in invoicing panel" }).getAttribute("href")).toBe(
+      `${stack.sandbox.origin}/invoice/${invoice.remoteId}`,
+    );
     await shot(page, "detail-en");
     await closePage(page);
   }, 60_000);
@@ -146,7 +180,14 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.locator("#apiKey").fill("not-the-right-key");
     await page.locator("#exemptionCode").fill("302");
     await page.locator("#save-settings").click();
-    await expect.poll(() => page.getByText(/The invoicing service rejected this API key/).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(/The invoicing service rejected this API key/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => page.getByText("Nothing was saved. Fix the fields marked below.").isVisible()).toBe(true);
     const unchanged = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
     expect(unchanged.apiKeyEncrypted).toBe(before.apiKeyEncrypted);
@@ -157,7 +198,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.locator("#apiKey").fill(stack.sandbox.account.apiKey);
     await page.locator("#exemptionCode").fill("301");
     await page.locator("#save-settings").click();
-    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+    await expect
+      .poll(() => page.locator("[data-local-toast]").allTextContents())
+      .toContain("Settings saved. The API key works.");
     await expect.poll(() => page.getByText("Nothing was saved").count()).toBe(0);
     const saved = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
     expect(saved.apiKeyEncrypted).not.toBe(before.apiKeyEncrypted); // re-encrypted with a fresh IV: the new key was stored
@@ -182,7 +225,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.locator("#baseUrl").fill(stack.sandbox.url);
     await page.locator("#apiKey").fill(stack.sandbox.account.apiKey);
     await page.locator("#save-settings").click();
-    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+    await expect
+      .poll(() => page.locator("[data-local-toast]").allTextContents())
+      .toContain("Settings saved. The API key works.");
     // The lists now come from the service: choose from them, not by typing numbers.
     const account = stack.sandbox.account;
     await expect.poll(() => page.locator("#saleChannelId option").count()).toBeGreaterThan(1);
@@ -191,7 +236,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.locator("#invoiceIntegrationId").selectOption(String(account.invoiceIntegrationId));
     await shot(page, "settings-en");
     await page.locator("#save-settings").click();
-    await expect.poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: NEW_SHOP } }))?.dummyIntegrationId).toBe(account.dummyIntegrationId);
+    await expect
+      .poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: NEW_SHOP } }))?.dummyIntegrationId)
+      .toBe(account.dummyIntegrationId);
     // The row is written before the page has the answer: until then the form is unsaved, and leaving it would ask.
     await expect.poll(() => page.locator("ui-save-bar[data-showing]").count()).toBe(0);
 
@@ -209,7 +256,16 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     // A merchant who has just opened an invoicing account: a key and invoice accounts, no sales channel yet.
     const shop = "bos-hesap.myshopify.com";
     await db.shop.create({ data: { domain: shop, name: "Boş Hesap" } });
-    await db.session.create({ data: { id: `offline_${shop}`, shop, state: "installed", isOnline: false, scope: "read_orders", accessToken: "local" } });
+    await db.session.create({
+      data: {
+        id: `offline_${shop}`,
+        shop,
+        state: "installed",
+        isOnline: false,
+        scope: "read_orders",
+        accessToken: "local",
+      },
+    });
     const account = stack.sandbox.addEmptyAccount();
     let clicks = 0;
     const click = async (target: ReturnType<Page["locator"]>) => {
@@ -225,7 +281,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.locator("#baseUrl").fill(stack.sandbox.url);
     await page.locator("#apiKey").fill(account.apiKey);
     await click(page.locator("#save-settings"));
-    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved. The API key works.");
+    await expect
+      .poll(() => page.locator("[data-local-toast]").allTextContents())
+      .toContain("Settings saved. The API key works.");
 
     // The account has no sales channel for this shop: the page says so and offers to create it.
     const offer = page.locator("#sale-channel-offer");
@@ -233,14 +291,21 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await offer.scrollIntoViewIfNeeded();
     await shot(page, "settings-sale-channel-offer-en");
     const tr = await open("/app/settings", "tr", shop);
-    await expect.poll(() => tr.locator("#sale-channel-offer").textContent()).toContain(`Fatura hesabınızda ${shop} için satış kanalı yok`);
+    await expect
+      .poll(() => tr.locator("#sale-channel-offer").textContent())
+      .toContain(`Fatura hesabınızda ${shop} için satış kanalı yok`);
     await tr.locator("#sale-channel-offer").scrollIntoViewIfNeeded();
     await shot(tr, "settings-sale-channel-offer-tr");
     await closePage(tr);
 
     await click(page.locator("#create-sale-channel"));
-    await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Sales channel created and selected");
-    const [channel] = await new InvoicingClient({ baseUrl: stack.sandbox.url, apiKey: account.apiKey }).listSaleChannels();
+    await expect
+      .poll(() => page.locator("[data-local-toast]").allTextContents())
+      .toContain("Sales channel created and selected");
+    const [channel] = await new InvoicingClient({
+      baseUrl: stack.sandbox.url,
+      apiKey: account.apiKey,
+    }).listSaleChannels();
     expect(channel).toMatchObject({ sale_channel: "shopify", settings: { domain: shop } });
     await expect.poll(() => page.locator("#saleChannelId").inputValue()).toBe(String(channel.id));
     await expect.poll(() => offer.count()).toBe(0);
@@ -249,7 +314,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     clicks += 1; // choosing from a select is one click
     await page.locator("#dummyIntegrationId").selectOption(String(account.dummyIntegrationId));
     await click(page.locator("#save-settings"));
-    await expect.poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: shop } }))?.dummyIntegrationId).toBe(account.dummyIntegrationId);
+    await expect
+      .poll(async () => (await db.shopSettings.findUnique({ where: { shopDomain: shop } }))?.dummyIntegrationId)
+      .toBe(account.dummyIntegrationId);
 
     await click(page.getByRole("link", { name: "Invoices" }).first());
     await expect.poll(() => page.getByText("3 of 4 steps done").isVisible()).toBe(true);
@@ -257,7 +324,10 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await expect.poll(() => page.getByText("Set up e-invoicing").count(), { timeout: 20_000 }).toBe(0);
     const test = await db.invoice.findFirstOrThrow({ where: { shopDomain: shop, isTest: true } });
     expect(test.state).toBe("completed");
-    expect(stack.sandbox.invoices.get(test.remoteId!)).toMatchObject({ sale_channel_id: channel.id, invoice_integration_id: account.dummyIntegrationId });
+    expect(stack.sandbox.invoices.get(test.remoteId!)).toMatchObject({
+      sale_channel_id: channel.id,
+      invoice_integration_id: account.dummyIntegrationId,
+    });
     await expect.poll(() => page.locator("tbody tr").first().textContent()).toContain(test.serialNumber!);
     // Recorded in docs/admin.md ("Onboarding"): change both together.
     expect(clicks).toBe(7);
@@ -270,17 +340,24 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
       const section = page.locator("#cart-block-usage");
       await section.waitFor();
       // Of the demo shop's four orders, the citizen's (#1001) and the company's (#1009) carry invoice details.
-      await expect.poll(() => section.textContent()).toContain(locale === "tr" ? "Son 4 siparişin 2 tanesinde fatura bilgisi var." : "2 of the last 4 orders carry invoice details.");
+      await expect
+        .poll(() => section.textContent())
+        .toContain(
+          locale === "tr"
+            ? "Son 4 siparişin 2 tanesinde fatura bilgisi var."
+            : "2 of the last 4 orders carry invoice details.",
+        );
       const editor = page.locator("#open-theme-editor");
       const href = await editor.getAttribute("href");
       expect(href).toContain(`https://${stack.shop}/admin/themes/current/editor?template=cart&addAppBlockId=`);
       expect(new URL(href!).searchParams.get("addAppBlockId")).toBe(`${stack.apiKey}/invoice-details`);
-      await section.evaluate((element) => element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }));
+      await section.evaluate((element) =>
+        element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }),
+      );
       await shot(page, `settings-cart-block-${locale}`);
       await closePage(page);
     }
   }, 60_000);
-
 
   it("settings: every payment method reads in full in its dropdown; the whole page in Turkish and English", async () => {
     for (const locale of ["tr", "en"] as const) {
@@ -291,9 +368,13 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
       // The demo shop's table is the default one: every method, "Payment intermediary" the longest.
       await expect.poll(() => selected.count()).toBeGreaterThanOrEqual(10);
       // A label cut with an ellipsis is wider than its box.
-      const cut = await selected.evaluateAll((spans) => spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent));
+      const cut = await selected.evaluateAll((spans) =>
+        spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent),
+      );
       expect(cut).toEqual([]);
-      await table.evaluate((element) => element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }));
+      await table.evaluate((element) =>
+        element.closest(".Polaris-Layout__AnnotatedSection")?.scrollIntoView({ block: "start" }),
+      );
       await shot(page, `settings-payment-${locale}`);
       await shot(page, `settings-page-${locale}`, { fullPage: true });
       await closePage(page);
@@ -301,7 +382,9 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
   }, 60_000);
 
   it("marks invoices made in test mode, and after going live issues them for real in one confirmed action (English, Turkish)", async () => {
-    const testMode = await db.invoice.findMany({ where: { shopDomain: stack.shop, postedInTestMode: true, state: "completed" } });
+    const testMode = await db.invoice.findMany({
+      where: { shopDomain: stack.shop, postedInTestMode: true, state: "completed" },
+    });
     expect(testMode.length).toBeGreaterThanOrEqual(3);
     const page = await open("/app", "en");
     await expect.poll(() => page.getByText("Test mode is on").isVisible()).toBe(true);
@@ -310,22 +393,32 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
 
     await db.shopSettings.update({ where: { shopDomain: stack.shop }, data: { testMode: false } });
     const tr = await open("/app", "tr");
-    await expect.poll(() => tr.getByText(`Test modunda faturalanan siparişler: ${testMode.length}`).isVisible()).toBe(true);
+    await expect
+      .poll(() => tr.getByText(`Test modunda faturalanan siparişler: ${testMode.length}`).isVisible())
+      .toBe(true);
     await shot(tr, "issue-for-real-tr");
     await closePage(tr);
 
     const en = await open("/app", "en");
     await en.getByRole("button", { name: `Issue ${testMode.length} for real…` }).click();
-    await expect.poll(() => en.getByText(`This uses ${testMode.length} invoices of your quota.`, { exact: false }).isVisible()).toBe(true);
+    await expect
+      .poll(() => en.getByText(`This uses ${testMode.length} invoices of your quota.`, { exact: false }).isVisible())
+      .toBe(true);
     await shot(en, "issue-for-real-confirm-en");
     await en.getByRole("button", { name: `Issue ${testMode.length} invoices` }).click();
-    await expect.poll(() => en.locator("[data-local-toast]").allTextContents()).toContain(`${testMode.length} invoices queued to be issued for real`);
-    const live = await waitFor("live invoices", () => db.invoice.findMany({ where: { id: { in: testMode.map((r) => r.id) } } }), (rows) =>
-      rows.every((row) => row.state === "completed" && !row.postedInTestMode),
+    await expect
+      .poll(() => en.locator("[data-local-toast]").allTextContents())
+      .toContain(`${testMode.length} invoices queued to be issued for real`);
+    const live = await waitFor(
+      "live invoices",
+      () => db.invoice.findMany({ where: { id: { in: testMode.map((r) => r.id) } } }),
+      (rows) => rows.every((row) => row.state === "completed" && !row.postedInTestMode),
     );
     expect(live.every((row) => row.invoiceIntegrationId === stack.sandbox.account.invoiceIntegrationId)).toBe(true);
     expect(stack.sandbox.quotaUsed(stack.sandbox.account.apiKey)).toBe(testMode.length);
-    await expect.poll(() => en.getByText("Orders invoiced in test mode", { exact: false }).count(), { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(() => en.getByText("Orders invoiced in test mode", { exact: false }).count(), { timeout: 15_000 })
+      .toBe(0);
     await closePage(en);
   }, 90_000);
 

@@ -14,7 +14,8 @@ let stack: LocalStack;
 let browser: Browser;
 let db: Db;
 
-const open = (pathInApp: string, locale: "tr" | "en") => openAdminPage(browser, stack, pathInApp, locale, { height: 1300 });
+const open = (pathInApp: string, locale: "tr" | "en") =>
+  openAdminPage(browser, stack, pathInApp, locale, { height: 1300 });
 
 async function shot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -27,20 +28,25 @@ async function completed(orderId: string) {
   for (;;) {
     const row = await db.invoice.findFirst({ where: { orderId } });
     if (row?.state === "completed") return row;
-    if (Date.now() > deadline) throw new Error(`invoice of ${orderId} not completed: ${row?.state} ${row?.lastError ?? ""}`);
+    if (Date.now() > deadline)
+      throw new Error(`invoice of ${orderId} not completed: ${row?.state} ${row?.lastError ?? ""}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
-  withBrowserStack({ name: "after-sale", stack: { formalizeDelayMs: 100, testMode: false }, timeoutMs: 180_000 }, async (started) => {
-    ({ stack, db, browser } = started);
-    for (const name of ["01-single-item-citizen", "17-gift-card-with-item"]) expect((await stack.deliver("orders/paid", orderFixture(name))).status).toBe(200);
-    await completed("5810000001");
-    await completed("5810000017");
-    expect((await stack.deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).status).toBe(200);
-    expect((await stack.deliver("refunds/create", afterSaleFixture("refund-gift-card-with-item"))).status).toBe(200);
-  });
+  withBrowserStack(
+    { name: "after-sale", stack: { formalizeDelayMs: 100, testMode: false }, timeoutMs: 180_000 },
+    async (started) => {
+      ({ stack, db, browser } = started);
+      for (const name of ["01-single-item-citizen", "17-gift-card-with-item"])
+        expect((await stack.deliver("orders/paid", orderFixture(name))).status).toBe(200);
+      await completed("5810000001");
+      await completed("5810000017");
+      expect((await stack.deliver("orders/cancelled", afterSaleFixture("cancelled-1001"))).status).toBe(200);
+      expect((await stack.deliver("refunds/create", afterSaleFixture("refund-gift-card-with-item"))).status).toBe(200);
+    },
+  );
 
   it("the invoice page says to cancel the e-Arşiv invoice in the panel, then records 'done' (Turkish)", async () => {
     const row = await db.invoice.findFirstOrThrow({ where: { orderId: "5810000001" } });
@@ -50,7 +56,9 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
     expect(await page.getByText("2 × Seramik Kupa").isVisible()).toBe(true);
     await shot(page, "after-sale-detail-tr");
     await page.locator("#confirm-panel-cancel").click();
-    await expect.poll(() => page.getByText(/fatura panelinde iptal edildiğini .* onayladınız/).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByText(/fatura panelinde iptal edildiğini .* onayladınız/).isVisible(), { timeout: 15_000 })
+      .toBe(true);
     expect((await db.invoice.findUniqueOrThrow({ where: { id: row.id } })).state).toBe("cancelled");
     await closePage(page);
   }, 60_000);
@@ -74,7 +82,9 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
       expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
       const serials = await db.invoice.findMany({ where: { orderId: { in: ["5810000001", "5810000017"] } } });
       for (const invoice of serials) {
-        expect(await page.getByRole("link", { name: invoice.serialNumber! }).getAttribute("href")).toBe(`/app/invoices/${invoice.id}`);
+        expect(await page.getByRole("link", { name: invoice.serialNumber! }).getAttribute("href")).toBe(
+          `/app/invoices/${invoice.id}`,
+        );
       }
       await shot(page, `returns-${locale}`);
       const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#export-csv-commas").click()]);

@@ -18,7 +18,8 @@ let browser: Browser;
 let db: Db;
 
 /** The whole "B2B companies" section (Polaris puts the id on its heading). */
-const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#b2b") });
+const section = (page: import("playwright-core").Page) =>
+  page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#b2b") });
 
 describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
   withBrowserStack(
@@ -37,7 +38,15 @@ describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
                 id: 9101,
                 name: "Ankara Merkez",
                 taxRegistrationId: "9860008925",
-                billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", zip: "06420", country: "Turkey", countryCode: "TR", companyName: "Acme Makine A.Ş." },
+                billingAddress: {
+                  address1: "Atatürk Bulv. 100",
+                  city: "Çankaya",
+                  province: "Ankara",
+                  zip: "06420",
+                  country: "Turkey",
+                  countryCode: "TR",
+                  companyName: "Acme Makine A.Ş.",
+                },
                 metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }],
               },
             ],
@@ -51,15 +60,23 @@ describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
     async (started) => {
       ({ stack, db, browser } = started);
       expect((await stack.deliver("orders/paid", order)).status).toBe(200);
-      await waitFor("the invoice", () => db.invoice.findMany(), (rows) => rows.length === 1 && rows[0].state === "completed");
+      await waitFor(
+        "the invoice",
+        () => db.invoice.findMany(),
+        (rows) => rows.length === 1 && rows[0].state === "completed",
+      );
     },
   );
 
   it("the invoice page names the B2B company as the buyer (Turkish); Settings shows the permission and the metafield (English)", async () => {
     const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
-    expect(invoice.requestBody).toMatchObject({ customer: { type: "company", tax_number: "9860008925", title: "Acme Makine A.Ş.", tax_office: "Çankaya" } });
+    expect(invoice.requestBody).toMatchObject({
+      customer: { type: "company", tax_number: "9860008925", title: "Acme Makine A.Ş.", tax_office: "Çankaya" },
+    });
     const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
-    await expect.poll(() => page.locator("body").innerText()).toContain("Alıcı B2B şirketi Acme Makine A.Ş. (Ankara Merkez konumu)");
+    await expect
+      .poll(() => page.locator("body").innerText())
+      .toContain("Alıcı B2B şirketi Acme Makine A.Ş. (Ankara Merkez konumu)");
     await shot(page, "b2b-invoice-tr");
     await closePage(page);
 
@@ -75,7 +92,9 @@ describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
     await db.session.update({ where: { id: `offline_${SHOP}` }, data: { scope: "read_orders" } });
     const settings = await openAdminPage(browser, stack, "/app/settings", "tr", { height: 900 });
     await section(settings).scrollIntoViewIfNeeded();
-    await expect.poll(() => section(settings).innerText()).toContain("B2B siparişleri sipariş notlarından faturalanıyor");
+    await expect
+      .poll(() => section(settings).innerText())
+      .toContain("B2B siparişleri sipariş notlarından faturalanıyor");
     expect(await settings.locator("#grant-read-companies").innerText()).toBe("Şirketleri okumaya izin ver");
     await section(settings).screenshot({ path: "test-results/screenshots/settings-b2b-no-scope-tr.png" });
     await closePage(settings);

@@ -17,7 +17,10 @@ let context: BrowserContext | undefined;
 const foreign: string[] = [];
 
 async function open(locale: "tr" | "en"): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1100, height: 1000 }, locale: locale === "tr" ? "tr-TR" : "en-US" });
+  context = await browser.newContext({
+    viewport: { width: 1100, height: 1000 },
+    locale: locale === "tr" ? "tr-TR" : "en-US",
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -93,7 +96,9 @@ describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart",
     // A mistyped tax number: the check digit fails, the buyer is told in Turkish, the field is marked.
     await vkn.fill("0720039667");
     await vkn.press("Tab");
-    await expect.poll(() => errorOf(page, vkn)).toBe("Bu geçerli bir vergi numarası değil. Lütfen rakamları kontrol edin.");
+    await expect
+      .poll(() => errorOf(page, vkn))
+      .toBe("Bu geçerli bir vergi numarası değil. Lütfen rakamları kontrol edin.");
     expect(await vkn.getAttribute("aria-invalid")).toBe("true");
     expect((await vkn.getAttribute("aria-describedby"))?.split(" ")).toContain(`${await vkn.getAttribute("id")}-error`);
     // Office empty while the company invoice is under way: asked for, not required to check out.
@@ -106,13 +111,17 @@ describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart",
     await vkn.press("Tab");
     await expect.poll(() => vkn.getAttribute("aria-invalid")).toBeNull();
     await expect.poll(() => page.locator("datalist option").count()).toBeGreaterThan(1000);
-    expect(await page.locator('datalist option[value="Nilüfer"]').getAttribute("label")).toBe("Nilüfer Vergi Dairesi · Bursa");
+    expect(await page.locator('datalist option[value="Nilüfer"]').getAttribute("label")).toBe(
+      "Nilüfer Vergi Dairesi · Bursa",
+    );
     await office.fill("Nilüfer");
     await office.press("Tab");
     await expect.poll(() => page.getByRole("status").textContent()).toBe("Fatura bilgileri kaydedildi.");
-    await expect
-      .poll(savedAttributes)
-      .toEqual({ "Şirket Unvanı": "Anadolu Tekstil San. ve Tic. A.Ş.", "Vergi Numarası": "0720039666", "Vergi Dairesi": "Nilüfer" });
+    await expect.poll(savedAttributes).toEqual({
+      "Şirket Unvanı": "Anadolu Tekstil San. ve Tic. A.Ş.",
+      "Vergi Numarası": "0720039666",
+      "Vergi Dairesi": "Nilüfer",
+    });
     // Enter in a field saves; it does not submit the cart form (which would go to checkout).
     await vkn.press("Enter");
     expect(storefront.orders).toHaveLength(0);
@@ -145,10 +154,14 @@ describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart",
     await page.getByLabel("Company title").fill("Moda Kitabevi Ltd. Şti.");
     await page.getByLabel("Tax number (VKN)").fill("1234567891");
     await page.getByLabel("Tax number (VKN)").press("Tab");
-    await expect.poll(() => page.getByText("This is not a valid tax number. Please check the digits.").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText("This is not a valid tax number. Please check the digits.").isVisible())
+      .toBe(true);
     await page.getByLabel("Tax office").fill("Kadıköy");
     await page.getByLabel("Tax office").press("Tab");
-    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Invoice details not saved: correct the marked field\./);
+    await expect
+      .poll(() => page.getByRole("status").textContent())
+      .toMatch(/^Invoice details not saved: correct the marked field\./);
     expect(await page.getByText("Invoice details saved.").count()).toBe(0);
     // Nothing of the company is in the cart: not the wrong number, not the title or office without it.
     await expect.poll(savedAttributes).toEqual({});
@@ -186,7 +199,11 @@ describe.skipIf(!chromiumAvailable())("cart block: invoice details at the cart",
     await page.getByLabel("Şirket unvanı").fill("Moda Kitabevi Ltd. Şti.");
     await page.getByLabel("Vergi dairesi").fill("Kadıköy");
     await page.getByLabel("Vergi dairesi").press("Tab");
-    await expect.poll(savedAttributes).toEqual({ "Vergi Numarası": "9860008925", "Şirket Unvanı": "Moda Kitabevi Ltd. Şti.", "Vergi Dairesi": "Kadıköy" });
+    await expect.poll(savedAttributes).toEqual({
+      "Vergi Numarası": "9860008925",
+      "Şirket Unvanı": "Moda Kitabevi Ltd. Şti.",
+      "Vergi Dairesi": "Kadıköy",
+    });
 
     await page.getByRole("radio", { name: "Bireysel" }).check();
     await expect.poll(savedAttributes).toEqual({ "TC Kimlik No": "10000000146" });

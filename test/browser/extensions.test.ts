@@ -25,7 +25,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const metafield = (key: string, value: string) => ({ target: { type: "order", id: "1001" }, metafield: { namespace: "$app", key, value, type: "single_line_text_field" } });
+const metafield = (key: string, value: string) => ({
+  target: { type: "order", id: "1001" },
+  metafield: { namespace: "$app", key, value, type: "single_line_text_field" },
+});
 const completed = [
   metafield("invoice_state", "completed"),
   metafield("invoice_pdf_url", "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf"),
@@ -62,7 +65,15 @@ const print = (locale: "tr" | "en"): HostOptions => ({
   locale,
   frame: "admin-print",
   title: locale === "tr" ? "Yazdır: e-Fatura" : "Print: e-Fatura invoice",
-  api: { data: { selected: [{ id: "gid://shopify/Order/1001" }, { id: "gid://shopify/Order/1002" }, { id: "gid://shopify/Order/1003" }] } },
+  api: {
+    data: {
+      selected: [
+        { id: "gid://shopify/Order/1001" },
+        { id: "gid://shopify/Order/1002" },
+        { id: "gid://shopify/Order/1003" },
+      ],
+    },
+  },
   fetchAnswers: {
     "/api/print/invoices": {
       ok: true,
@@ -78,20 +89,29 @@ const print = (locale: "tr" | "en"): HostOptions => ({
 
 describe.skipIf(!hasBrowser)("customer account: download invoice", () => {
   it("shows the download for a completed invoice, in Turkish and English", async () => {
-    for (const [locale, button, date] of [["tr", "Faturayı indir", "23 Kasım 2026"], ["en", "Download invoice", "November 23, 2026"]] as const) {
+    for (const [locale, button, date] of [
+      ["tr", "Faturayı indir", "23 Kasım 2026"],
+      ["en", "Download invoice", "November 23, 2026"],
+    ] as const) {
       const page = await render(customer(locale, completed));
       const text = await page.locator("#root").innerText();
       expect(text).toContain(button);
       expect(text).toContain("ARS2026000000123");
       expect(text).toContain(date);
-      expect(await page.locator("s-button").getAttribute("href")).toBe("https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf");
+      expect(await page.locator("s-button").getAttribute("href")).toBe(
+        "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf",
+      );
       await page.screenshot({ path: path.join(SHOTS, `customer-invoice-download-${locale}.png`) });
       await page.close();
     }
   });
 
   it("shows nothing for an order without a completed invoice", async () => {
-    for (const metafields of [[], [metafield("invoice_state", "processing")], [...completed.slice(1), metafield("invoice_state", "test")]]) {
+    for (const metafields of [
+      [],
+      [metafield("invoice_state", "processing")],
+      [...completed.slice(1), metafield("invoice_state", "test")],
+    ]) {
       const page = await render(customer("tr", metafields));
       expect((await page.locator("#root").innerText()).trim()).toBe("");
       await page.close();
@@ -101,11 +121,16 @@ describe.skipIf(!hasBrowser)("customer account: download invoice", () => {
 
 describe.skipIf(!hasBrowser)("admin print action", () => {
   it("prints the ready invoices and names the order whose invoice is not completed, in Turkish and English", async () => {
-    for (const [locale, ready, waiting] of [["tr", "2 fatura yazdırılacak.", "#1003 için henüz yazdırılacak fatura yok"], ["en", "2 invoices will be printed.", "No invoice to print yet for #1003"]] as const) {
+    for (const [locale, ready, waiting] of [
+      ["tr", "2 fatura yazdırılacak.", "#1003 için henüz yazdırılacak fatura yok"],
+      ["en", "2 invoices will be printed.", "No invoice to print yet for #1003"],
+    ] as const) {
       const page = await render(print(locale));
       await page.getByText(ready).waitFor();
       expect(await page.locator("#root").innerText()).toContain(waiting);
-      expect(await page.locator("s-admin-print-action").getAttribute("src")).toMatch(/^https:\/\/invoices\.example\.com\/print\/invoices\//);
+      expect(await page.locator("s-admin-print-action").getAttribute("src")).toMatch(
+        /^https:\/\/invoices\.example\.com\/print\/invoices\//,
+      );
       await page.screenshot({ path: path.join(SHOTS, `print-action-${locale}.png`) });
       await page.close();
     }
@@ -137,8 +162,20 @@ const createInvoices = (locale: "tr" | "en"): HostOptions => ({
 describe.skipIf(!hasBrowser)("admin action: create invoices from the order list", () => {
   it("asks for the selected orders, sends them and says what became of each, in Turkish and English", async () => {
     const texts = {
-      tr: { intro: "Seçili 6 sipariş faturalansın mı?", create: "Fatura kes", queued: "3 sipariş faturalanmak üzere kuyruğa alındı.", already: "1 sipariş zaten uygulamada: #1044 (tamamlandı)", refused: ["2 sipariş faturalanmadı:", "#1045: ödenmemiş", "#1046: iptal edilmiş"] },
-      en: { intro: "Invoice 6 selected orders?", create: "Create invoices", queued: "3 orders queued for invoicing.", already: "1 order already in the app: #1044 (completed)", refused: ["2 orders not invoiced:", "#1045: not paid", "#1046: cancelled"] },
+      tr: {
+        intro: "Seçili 6 sipariş faturalansın mı?",
+        create: "Fatura kes",
+        queued: "3 sipariş faturalanmak üzere kuyruğa alındı.",
+        already: "1 sipariş zaten uygulamada: #1044 (tamamlandı)",
+        refused: ["2 sipariş faturalanmadı:", "#1045: ödenmemiş", "#1046: iptal edilmiş"],
+      },
+      en: {
+        intro: "Invoice 6 selected orders?",
+        create: "Create invoices",
+        queued: "3 orders queued for invoicing.",
+        already: "1 order already in the app: #1044 (completed)",
+        refused: ["2 orders not invoiced:", "#1045: not paid", "#1046: cancelled"],
+      },
     };
     for (const locale of ["tr", "en"] as const) {
       const text = texts[locale];
@@ -170,8 +207,18 @@ const block = (locale: "tr" | "en", invoice: unknown): HostOptions => ({
 
 describe.skipIf(!hasBrowser)("admin block: the order's invoice", () => {
   it("shows the invoice's state, kind, serial number and links, in Turkish and English", async () => {
-    const invoice = { invoiceId: "inv1", state: "completed", documentKind: "e_archive", serialNumber: "ARS2026000000123", pdfUrl: "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf", test: false };
-    for (const [locale, state, pdf] of [["tr", "Tamamlandı · e-Arşiv", "PDF'i aç"], ["en", "Completed · e-Arşiv", "Open PDF"]] as const) {
+    const invoice = {
+      invoiceId: "inv1",
+      state: "completed",
+      documentKind: "e_archive",
+      serialNumber: "ARS2026000000123",
+      pdfUrl: "https://app.faturaentegrator.com/pdf/ARS2026000000123.pdf",
+      test: false,
+    };
+    for (const [locale, state, pdf] of [
+      ["tr", "Tamamlandı · e-Arşiv", "PDF'i aç"],
+      ["en", "Completed · e-Arşiv", "Open PDF"],
+    ] as const) {
       const page = await render(block(locale, invoice), 420);
       await page.getByText("ARS2026000000123").waitFor();
       const text = await page.locator("#root").innerText();

@@ -24,8 +24,15 @@ describe.skipIf(!chromiumAvailable())("the past-orders page in the browser", () 
       standin: {
         shop: SHOP,
         orders: [
-          ...Array.from({ length: 12 }, (_, i) => paidOrder({ created_at: day(3 + i), processed_at: day(3 + i), updated_at: day(2) })),
-          paidOrder({ created_at: day(5), processed_at: day(5), updated_at: day(2), line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }] }),
+          ...Array.from({ length: 12 }, (_, i) =>
+            paidOrder({ created_at: day(3 + i), processed_at: day(3 + i), updated_at: day(2) }),
+          ),
+          paidOrder({
+            created_at: day(5),
+            processed_at: day(5),
+            updated_at: day(2),
+            line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }],
+          }),
         ],
         sessionScopes: "read_orders",
       },
@@ -37,7 +44,9 @@ describe.skipIf(!chromiumAvailable())("the past-orders page in the browser", () 
 
   it("runs a dry run (Turkish), starts it and shows the progress (English)", async () => {
     const tr = await openAdminPage(browser, stack, "/app/past-orders", "tr", { shop: SHOP, height: 1300 });
-    await expect.poll(() => tr.getByRole("heading", { name: "Geçmiş siparişleri faturala" }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() => tr.getByRole("heading", { name: "Geçmiş siparişleri faturala" }).first().isVisible())
+      .toBe(true);
     await expect.poll(() => tr.locator("#past-range-limit").textContent()).toMatch(/son 60 günün/);
     await tr.locator("#past-dry-run").click();
     await expect.poll(() => tr.locator("#past-plan-title").isVisible(), { timeout: 60_000 }).toBe(true);
@@ -50,13 +59,19 @@ describe.skipIf(!chromiumAvailable())("the past-orders page in the browser", () 
     await expect.poll(() => en.getByText("Would need your attention").isVisible()).toBe(true);
     await shot(en, "past-orders-dry-run-en");
     await en.locator("#past-start").click();
-    await expect.poll(() => en.locator("#past-progress").textContent(), { timeout: 60_000 }).toMatch(/^Of 13 orders to invoice: /);
-    await expect.poll(() => en.locator("#past-progress").textContent(), { timeout: 90_000 }).toMatch(/^Of 13 orders to invoice: 12 done · 1 need attention · 0 failed$/);
+    await expect
+      .poll(() => en.locator("#past-progress").textContent(), { timeout: 60_000 })
+      .toMatch(/^Of 13 orders to invoice: /);
+    await expect
+      .poll(() => en.locator("#past-progress").textContent(), { timeout: 90_000 })
+      .toMatch(/^Of 13 orders to invoice: 12 done · 1 need attention · 0 failed$/);
     await shot(en, "past-orders-progress-en");
     await closePage(en);
 
     const back = await openAdminPage(browser, stack, "/app/past-orders", "tr", { shop: SHOP, height: 1300 });
-    await expect.poll(() => back.locator("#past-progress").textContent()).toBe("Faturalanacak 13 siparişten: 12 tamamlandı · 1 ile ilgilenmeniz gerekiyor · 0 başarısız");
+    await expect
+      .poll(() => back.locator("#past-progress").textContent())
+      .toBe("Faturalanacak 13 siparişten: 12 tamamlandı · 1 ile ilgilenmeniz gerekiyor · 0 başarısız");
     await shot(back, "past-orders-progress-tr");
     await closePage(back);
   }, 240_000);

@@ -22,7 +22,10 @@ const onScreen = (page: Page, selector: string) =>
   });
 
 describe.skipIf(!chromiumAvailable())("settings: save bar, discard, leave warning, invalid fields", () => {
-  withBrowserStack({ name: "settings", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, (started) => ({ stack, db, browser } = started));
+  withBrowserStack(
+    { name: "settings", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 },
+    (started) => ({ stack, db, browser } = started),
+  );
 
   it("shows the save bar on the first change; Discard asks, then restores the saved values (English)", async () => {
     const page = await openAdminPage(browser, stack, "/app/settings", "en");
@@ -61,14 +64,20 @@ describe.skipIf(!chromiumAvailable())("settings: save bar, discard, leave warnin
     expect(await page.locator("#exemptionReason").inputValue()).toBe("Değişti");
 
     await page.locator("ui-nav-menu").getByRole("link", { name: "Faturalar" }).click();
-    await page.getByRole("dialog", { name: "Sayfadan çıkılsın mı?" }).getByRole("button", { name: "Kaydetmeden çık" }).click();
+    await page
+      .getByRole("dialog", { name: "Sayfadan çıkılsın mı?" })
+      .getByRole("button", { name: "Kaydetmeden çık" })
+      .click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/app");
     await closePage(page);
   }, 60_000);
 
   it("an invalid value far down the page is scrolled to and focused on Save, and nothing is saved (English, Turkish at 390 px)", async () => {
     const before = await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } });
-    for (const [locale, width] of [["en", 1280], ["tr", 390]] as const) {
+    for (const [locale, width] of [
+      ["en", 1280],
+      ["tr", 390],
+    ] as const) {
       const page = await openAdminPage(browser, stack, "/app/settings", locale);
       await page.setViewportSize({ width, height: 900 });
       await page.locator("#defaultCarrierTaxNumber").fill("123");
@@ -80,7 +89,9 @@ describe.skipIf(!chromiumAvailable())("settings: save bar, discard, leave warnin
       await shot(page, `settings-invalid-focused-${locale}`);
       await closePage(page);
     }
-    expect((await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } })).mapping).toEqual(before.mapping);
+    expect((await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } })).mapping).toEqual(
+      before.mapping,
+    );
   }, 60_000);
 
   it("saves from the save bar and the bar goes away (English)", async () => {
@@ -90,7 +101,9 @@ describe.skipIf(!chromiumAvailable())("settings: save bar, discard, leave warnin
     await page.locator("#save-settings").click();
     await expect.poll(() => page.locator("[data-local-toast]").allTextContents()).toContain("Settings saved");
     await expect.poll(() => showing(page)).toBe(false);
-    const mapping = (await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } })).mapping as { exemptionCode?: string };
+    const mapping = (await db.shopSettings.findUniqueOrThrow({ where: { shopDomain: stack.shop } })).mapping as {
+      exemptionCode?: string;
+    };
     expect(mapping.exemptionCode).toBe("301");
     // Saved: leaving asks nothing.
     await page.locator("ui-nav-menu").getByRole("link", { name: "Invoices" }).click();

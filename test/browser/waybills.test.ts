@@ -13,7 +13,8 @@ let stack: LocalStack;
 let browser: Browser;
 let db: Db;
 
-const open = (pathInApp: string, locale: "tr" | "en") => openAdminPage(browser, stack, pathInApp, locale, { height: 1400 });
+const open = (pathInApp: string, locale: "tr" | "en") =>
+  openAdminPage(browser, stack, pathInApp, locale, { height: 1400 });
 
 /** The whole page, from its top. */
 async function shot(page: Page, name: string) {
@@ -27,14 +28,21 @@ async function readWaybill(page: Page, id: number) {
 }
 
 describe.skipIf(!chromiumAvailable())("invoice from a waybill in the browser", () => {
-  withBrowserStack({ name: "waybills", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 }, (started) => ({ stack, db, browser } = started));
+  withBrowserStack(
+    { name: "waybills", stack: { formalizeDelayMs: 150, testMode: true }, timeoutMs: 120_000 },
+    (started) => ({ stack, db, browser } = started),
+  );
 
   it("reads a waybill into a prefilled invoice and explains a refused one (English)", async () => {
     const ids = stack.sandbox.account.waybillIds;
     const page = await open("/app/waybills", "en");
-    await expect.poll(() => page.getByRole("heading", { name: "Invoice from a waybill" }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Invoice from a waybill" }).first().isVisible())
+      .toBe(true);
     await readWaybill(page, ids.draft);
-    await expect.poll(() => page.locator("#waybill-refusal").textContent()).toMatch(/is not completed yet \(status: draft\)/);
+    await expect
+      .poll(() => page.locator("#waybill-refusal").textContent())
+      .toMatch(/is not completed yet \(status: draft\)/);
     await readWaybill(page, ids.incoming);
     await expect.poll(() => page.locator("#waybill-refusal").textContent()).toMatch(/is an incoming waybill/);
     await shot(page, "waybill-refused-en");
@@ -57,7 +65,9 @@ describe.skipIf(!chromiumAvailable())("invoice from a waybill in the browser", (
     await expect.poll(() => page.locator("#customer-taxOffice").inputValue()).toBe("Çankaya");
     await page.locator("#customer-taxNumber").fill("1234567891");
     await page.locator("#create-waybill-invoice").click();
-    await expect.poll(() => page.getByText("Hiçbir şey gönderilmedi. İşaretli alanları düzeltin.").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText("Hiçbir şey gönderilmedi. İşaretli alanları düzeltin.").isVisible())
+      .toBe(true);
     await expect.poll(() => page.getByText(/geçerli bir vergi numarası değil/).isVisible()).toBe(true);
     expect(await db.invoice.count({ where: { shopDomain: stack.shop } })).toBe(0);
     // The merchant's corrections stay on the form after a refused submit.
@@ -71,12 +81,22 @@ describe.skipIf(!chromiumAvailable())("invoice from a waybill in the browser", (
     await expect.poll(() => page.locator("#serial-number").textContent(), { timeout: 20_000 }).toMatch(/^ARS\d{13}$/);
     const row = await db.invoice.findFirstOrThrow({ where: { shopDomain: stack.shop, waybillId: ids.completed } });
     expect(row).toMatchObject({ state: "completed", orderId: `waybill-${ids.completed}`, isTest: false });
-    await expect.poll(() => page.getByRole("heading", { name: /numaralı irsaliyenin faturası/ }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByRole("heading", { name: /numaralı irsaliyenin faturası/ })
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => page.getByText("Servisteki irsaliye kimliği").isVisible()).toBe(true);
     await expect.poll(() => page.getByText(/Bu irsaliye test modu açıkken/).isVisible()).toBe(true);
     await shot(page, "waybill-invoice-tr");
 
-    const [download] = await Promise.all([page.waitForEvent("download"), clickPageAction(page, "PDF'i indir", "Diğer işlemler")]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      clickPageAction(page, "PDF'i indir", "Diğer işlemler"),
+    ]);
     expect(download.suggestedFilename()).toBe(`${row.serialNumber}.pdf`);
     const bytes = readFileSync((await download.path())!);
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");

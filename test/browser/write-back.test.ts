@@ -19,21 +19,31 @@ let browser: Browser;
 let db: Db;
 
 /** The whole "Shopify orders" section (Polaris puts the id on its heading). */
-const section = (page: import("playwright-core").Page) => page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });
+const section = (page: import("playwright-core").Page) =>
+  page.locator(".Polaris-Layout__AnnotatedSection", { has: page.locator("#write-back") });
 
 describe.skipIf(!chromiumAvailable())("write-back in the admin", () => {
   // The fixture has a fixed date: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
   withBrowserStack(
     {
       name: "write-back",
-      standin: { shop: SHOP, orders: [order], scopes: ["read_orders", "write_orders", "read_all_orders"], sessionScopes: "read_orders,write_orders" },
+      standin: {
+        shop: SHOP,
+        orders: [order],
+        scopes: ["read_orders", "write_orders", "read_all_orders"],
+        sessionScopes: "read_orders,write_orders",
+      },
       stack: { formalizeDelayMs: 150 },
       timeoutMs: 120_000,
     },
     async (started) => {
       ({ standin, stack, db, browser } = started as Required<typeof started>);
       expect((await stack.deliver("orders/paid", order)).status).toBe(200);
-      await waitFor("the write-back", () => db.orderWriteBack.findMany(), (rows) => rows.length === 1 && rows[0].status === "written");
+      await waitFor(
+        "the write-back",
+        () => db.orderWriteBack.findMany(),
+        (rows) => rows.length === 1 && rows[0].status === "written",
+      );
     },
   );
 
@@ -57,7 +67,9 @@ describe.skipIf(!chromiumAvailable())("write-back in the admin", () => {
     await db.session.update({ where: { id: `offline_${SHOP}` }, data: { scope: "read_orders" } });
     const invoice = await db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
-    await expect.poll(() => page.locator("#write-back-status").innerText()).toContain("uygulamanın siparişlere yazma izni yok");
+    await expect
+      .poll(() => page.locator("#write-back-status").innerText())
+      .toContain("uygulamanın siparişlere yazma izni yok");
     await shot(page, "write-back-no-scope-tr");
     await closePage(page);
     const settings = await openAdminPage(browser, stack, "/app/settings", "tr", { height: 900 });

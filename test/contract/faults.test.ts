@@ -5,7 +5,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { settleUnknownCreate, type InvoicingClient } from "../../app/invoicing-service/client";
-import { DuplicateOrderError, NetworkError, RateLimitedError, ServerError, TimeoutError } from "../../app/invoicing-service/errors";
+import {
+  DuplicateOrderError,
+  NetworkError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+} from "../../app/invoicing-service/errors";
 import { startSandbox } from "../../sandbox/server";
 import { withSandbox } from "../helpers/sandbox";
 import { clientFor, invoiceBody, startCallbackReceiver, waitFor } from "./helpers";
@@ -34,7 +40,9 @@ describe("5xx", () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 503, retry: "unknown" });
     expect(stored(body.order_id!)).toHaveLength(0);
-    expect(await settleUnknownCreate(client, { saleChannelId: account().saleChannelId, orderId: body.order_id! })).toBeNull();
+    expect(
+      await settleUnknownCreate(client, { saleChannelId: account().saleChannelId, orderId: body.order_id! }),
+    ).toBeNull();
     // The fault was for one request only.
     expect((await client.createInvoice(body)).order_id).toBe(body.order_id);
     expect(stored(body.order_id!)).toHaveLength(1);
@@ -73,7 +81,10 @@ describe("slow answers", () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ retry: "unknown", timeoutMs: 150 });
     expect(Date.now() - started).toBeLessThan(900);
-    const settled = await settleUnknownCreate(impatient, { saleChannelId: account().saleChannelId, orderId: body.order_id! });
+    const settled = await settleUnknownCreate(impatient, {
+      saleChannelId: account().saleChannelId,
+      orderId: body.order_id!,
+    });
     expect(settled?.order_id).toBe(body.order_id);
     expect(stored(body.order_id!)).toHaveLength(1);
   });
@@ -103,7 +114,10 @@ describe("created but the answer was lost", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ sent: true, retry: "unknown" });
 
-    const settled = await settleUnknownCreate(client, { saleChannelId: account().saleChannelId, orderId: body.order_id! });
+    const settled = await settleUnknownCreate(client, {
+      saleChannelId: account().saleChannelId,
+      orderId: body.order_id!,
+    });
     expect(settled).not.toBeNull();
     expect(settled!.order_id).toBe(body.order_id);
     expect(stored(body.order_id!).map((i) => i.id)).toEqual([settled!.id]);
@@ -117,7 +131,10 @@ describe("created but the answer was lost", () => {
     const id = account().waybillIds.completed;
     sandbox.faults.loseCreateAnswers(1);
     const body = { ...invoiceBody(account()), waybill_number: "2026000000001" };
-    await expect(client.createInvoiceFromWaybill(id, body)).rejects.toMatchObject({ kind: "network", retry: "unknown" });
+    await expect(client.createInvoiceFromWaybill(id, body)).rejects.toMatchObject({
+      kind: "network",
+      retry: "unknown",
+    });
     expect((await client.getWaybill(id)).invoice_id).toBe(stored(body.order_id!)[0].id);
   });
 });
@@ -137,7 +154,9 @@ describe("lost callbacks", () => {
   });
 
   it("records a callback whose receiver is unreachable with its error", async () => {
-    const record = await client.createInvoice(invoiceBody(account(), { callback_url: "http://127.0.0.1:9/unreachable" }));
+    const record = await client.createInvoice(
+      invoiceBody(account(), { callback_url: "http://127.0.0.1:9/unreachable" }),
+    );
     const failed = await waitFor(() => sandbox.callbacks.find((c) => c.invoiceId === record.id && !c.pending));
     expect(failed.status).toBeUndefined();
     expect(failed.error).toMatch(/fetch failed|ECONNREFUSED/);
@@ -152,7 +171,11 @@ describe("callback timeout", () => {
     try {
       const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/cb`;
       const record = await clientFor(quick).createInvoice(invoiceBody(quick.account, { callback_url: url }));
-      const delivery = await waitFor(() => quick.callbacks.find((c) => c.invoiceId === record.id && !c.pending), 3_000, "the timeout");
+      const delivery = await waitFor(
+        () => quick.callbacks.find((c) => c.invoiceId === record.id && !c.pending),
+        3_000,
+        "the timeout",
+      );
       expect(delivery.status).toBeUndefined();
       expect(delivery.error).toMatch(/timed out after 100 ms/);
     } finally {
@@ -164,7 +187,12 @@ describe("callback timeout", () => {
 });
 
 describe("over HTTP (out-of-process use)", () => {
-  const post = (body: unknown) => fetch(`${sandbox.origin}/__sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const post = (body: unknown) =>
+    fetch(`${sandbox.origin}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("POST /__sandbox/faults injects faults without the API key; DELETE resets", async () => {
     expect((await post({ fail: { count: 1, status: 502, path: "/api/integrations/invoice" } })).status).toBe(200);
@@ -185,7 +213,11 @@ describe("over HTTP (out-of-process use)", () => {
   it("is off when the sandbox is started without it", async () => {
     const closed = await startSandbox({ port: 0, faultsOverHttp: false });
     try {
-      const response = await fetch(`${closed.origin}/__sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"fail":{}}' });
+      const response = await fetch(`${closed.origin}/__sandbox/faults`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"fail":{}}',
+      });
       expect(response.status).toBe(404);
       await expect(clientFor(closed).checkAuth()).resolves.toBeUndefined();
     } finally {

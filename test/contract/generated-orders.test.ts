@@ -16,7 +16,10 @@ const sandbox = withSandbox({ formalizeDelayMs: 60_000 });
 describe("generated orders against the sandbox", () => {
   it("are accepted as sent, and the service's grand total is the predicted one", async () => {
     const client = clientFor(sandbox);
-    const ids = { saleChannelId: sandbox.account.saleChannelId, invoiceIntegrationId: sandbox.account.dummyIntegrationId };
+    const ids = {
+      saleChannelId: sandbox.account.saleChannelId,
+      invoiceIntegrationId: sandbox.account.dummyIntegrationId,
+    };
     const samples = fc.sample(orderArb, { numRuns: 60, seed: 20261124 });
     let posted = 0;
     for (const [i, g] of samples.entries()) {

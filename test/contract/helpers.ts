@@ -10,7 +10,11 @@ import type { Sandbox, SandboxAccount } from "../../sandbox/server";
 
 export const today = () => todayInIstanbul(new Date());
 
-export function clientFor(sandbox: Sandbox, account: Pick<SandboxAccount, "apiKey"> = sandbox.account, timeoutMs = 5_000): InvoicingClient {
+export function clientFor(
+  sandbox: Sandbox,
+  account: Pick<SandboxAccount, "apiKey"> = sandbox.account,
+  timeoutMs = 5_000,
+): InvoicingClient {
   return new InvoicingClient({ baseUrl: sandbox.url, apiKey: account.apiKey, timeoutMs });
 }
 
@@ -19,19 +23,46 @@ let orderSeq = 0;
 export const nextOrderId = () => `T${process.pid}-${++orderSeq}`;
 
 /** A valid body: e-archive for the anonymous consumer, one 20 % line (2 × 27.775 → 55.55 + 11.11 = 66.66). */
-export function invoiceBody(account: Pick<SandboxAccount, "saleChannelId" | "invoiceIntegrationId">, overrides: Partial<InvoiceRequest> = {}): InvoiceRequest {
+export function invoiceBody(
+  account: Pick<SandboxAccount, "saleChannelId" | "invoiceIntegrationId">,
+  overrides: Partial<InvoiceRequest> = {},
+): InvoiceRequest {
   return { ...(exampleInvoiceBody(account, today()) as InvoiceRequest), order_id: nextOrderId(), ...overrides };
 }
 
-export function companyCustomer(taxNumber: string, id: string | number = `co-${taxNumber}`): NonNullable<InvoiceRequest["customer"]> {
-  return { id, type: "company", tax_number: taxNumber, tax_office: "Kadıköy", title: `Firma ${taxNumber} A.Ş.`, country: "Türkiye", address: "Moda Cad. 5", city: "İstanbul", district: "Kadıköy" };
+export function companyCustomer(
+  taxNumber: string,
+  id: string | number = `co-${taxNumber}`,
+): NonNullable<InvoiceRequest["customer"]> {
+  return {
+    id,
+    type: "company",
+    tax_number: taxNumber,
+    tax_office: "Kadıköy",
+    title: `Firma ${taxNumber} A.Ş.`,
+    country: "Türkiye",
+    address: "Moda Cad. 5",
+    city: "İstanbul",
+    district: "Kadıköy",
+  };
 }
 
 /** Raw HTTP to the sandbox, as the client would send it, for bodies the client refuses to send. */
-export async function raw(sandbox: Sandbox, method: string, path: string, body?: unknown, apiKey = sandbox.account.apiKey) {
+export async function raw(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  apiKey = sandbox.account.apiKey,
+) {
   const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${apiKey}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(sandbox.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });
+  const res = await fetch(sandbox.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: "manual",
+  });
   const text = await res.text();
   let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
@@ -42,7 +73,11 @@ export async function raw(sandbox: Sandbox, method: string, path: string, body?:
   return { status: res.status, headers: res.headers, json };
 }
 
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 5_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 5_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -58,7 +93,11 @@ export interface ReceivedCallback {
 }
 
 /** A local HTTP server that receives per-invoice callbacks and answers 200. */
-export async function startCallbackReceiver(): Promise<{ url: string; received: ReceivedCallback[]; close(): Promise<void> }> {
+export async function startCallbackReceiver(): Promise<{
+  url: string;
+  received: ReceivedCallback[];
+  close(): Promise<void>;
+}> {
   const received: ReceivedCallback[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -18,8 +18,19 @@ async function waybillBody(client: InvoicingClient, account: SandboxAccount, id:
     callback_url: callbackUrl,
     waybill_number: waybill.document_number!,
     waybill_date: waybill.issue_date!,
-    customer: { ...companyCustomer(delivery.identifier_number!, `waybill-${id}`), title: delivery.title!, tax_office: delivery.tax_office! },
-    lines: waybill.lines!.map((l) => ({ id: l.seller_product_code!, name: l.name!, quantity: l.quantity!, unit: l.unit!, unit_price: l.unit_price!, tax_rate: "20" as const })),
+    customer: {
+      ...companyCustomer(delivery.identifier_number!, `waybill-${id}`),
+      title: delivery.title!,
+      tax_office: delivery.tax_office!,
+    },
+    lines: waybill.lines!.map((l) => ({
+      id: l.seller_product_code!,
+      name: l.name!,
+      quantity: l.quantity!,
+      unit: l.unit!,
+      unit_price: l.unit_price!,
+      tax_rate: "20" as const,
+    })),
   });
 }
 
@@ -33,14 +44,34 @@ describe("settling a waybill invoice (the lookup for an invoice without an order
     const created = await client.createInvoiceFromWaybill(id, await waybillBody(client, account, id, mine));
     const settled = await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine });
     expect(settled.record?.id).toBe(created.id);
-    expect(await settleWaybillCreate(client, { waybillId: id, callbackUrl: "https://app.example/callbacks/invoices/row-2" })).toEqual({ record: null, takenBy: created.id });
+    expect(
+      await settleWaybillCreate(client, { waybillId: id, callbackUrl: "https://app.example/callbacks/invoices/row-2" }),
+    ).toEqual({ record: null, takenBy: created.id });
     // Same row, but posted to another integration (a test invoice is never taken for the live one).
-    expect(await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine, invoiceIntegrationId: account.dummyIntegrationId })).toEqual({ record: null, takenBy: created.id });
-    expect((await settleWaybillCreate(client, { waybillId: id, callbackUrl: mine, invoiceIntegrationId: account.invoiceIntegrationId })).record?.id).toBe(created.id);
+    expect(
+      await settleWaybillCreate(client, {
+        waybillId: id,
+        callbackUrl: mine,
+        invoiceIntegrationId: account.dummyIntegrationId,
+      }),
+    ).toEqual({ record: null, takenBy: created.id });
+    expect(
+      (
+        await settleWaybillCreate(client, {
+          waybillId: id,
+          callbackUrl: mine,
+          invoiceIntegrationId: account.invoiceIntegrationId,
+        })
+      ).record?.id,
+    ).toBe(created.id);
     // The seeded waybill invoiced before (invoice without a callback address) is never taken for ours.
-    expect(await settleWaybillCreate(client, { waybillId: account.waybillIds.invoiced, callbackUrl: mine })).toMatchObject({ record: null, takenBy: expect.any(Number) });
+    expect(
+      await settleWaybillCreate(client, { waybillId: account.waybillIds.invoiced, callbackUrl: mine }),
+    ).toMatchObject({ record: null, takenBy: expect.any(Number) });
     // Another account's waybill is 404 to this key.
-    await expect(settleWaybillCreate(clientFor(sandbox), { waybillId: id, callbackUrl: mine })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(settleWaybillCreate(clientFor(sandbox), { waybillId: id, callbackUrl: mine })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
 
@@ -48,12 +79,18 @@ describe("the formal PDF, streamed", () => {
   it("streams the same bytes as the whole download, only for the key's own formalised invoices", async () => {
     const client = clientFor(sandbox);
     const record = await client.createInvoice(invoiceBody(sandbox.account));
-    await waitFor(async () => (await client.getInvoice(record.id)).formal_status === "completed", 5_000, "formalisation");
+    await waitFor(
+      async () => (await client.getInvoice(record.id)).formal_status === "completed",
+      5_000,
+      "formalisation",
+    );
     const { body } = await client.openFormalPdf(record.id);
     const streamed = Buffer.from(await new Response(body).arrayBuffer());
     expect(streamed.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(streamed.equals(Buffer.from(await client.getFormalPdf(record.id)))).toBe(true);
-    await expect(clientFor(sandbox, sandbox.addAccount()).openFormalPdf(record.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(clientFor(sandbox, sandbox.addAccount()).openFormalPdf(record.id)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(client.openFormalPdf(record.id, { maxBytes: 100 })).rejects.toBeInstanceOf(ResponseFormatError);
   });
 

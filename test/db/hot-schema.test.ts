@@ -12,17 +12,34 @@ describe("the schema's metadata for the hand-written SQL", () => {
     expect(Object.keys(SCALAR_FIELDS).sort()).toEqual(Object.values(Prisma.ModelName).sort());
     for (const model of Object.values(Prisma.ModelName) as ModelName[]) {
       const enumName = `${model}ScalarFieldEnum` as keyof typeof Prisma;
-      expect(scalarFields(model).map((field) => field.name), model).toEqual(Object.values(Prisma[enumName] as Record<string, string>));
+      expect(
+        scalarFields(model).map((field) => field.name),
+        model,
+      ).toEqual(Object.values(Prisma[enumName] as Record<string, string>));
     }
   });
 
   it("knows the JSON and date columns of Invoice", () => {
     const types = Object.fromEntries(scalarFields("Invoice").map((field) => [field.name, field.type]));
-    expect(types).toMatchObject({ orderSnapshot: "Json", requestBody: "Json", closure: "Json", nextAttemptAt: "DateTime", remoteId: "Int", isTest: "Boolean" });
+    expect(types).toMatchObject({
+      orderSnapshot: "Json",
+      requestBody: "Json",
+      closure: "Json",
+      nextAttemptAt: "DateTime",
+      remoteId: "Int",
+      isTest: "Boolean",
+    });
   });
 
   it("leaves business rules to the callers: no scope name, default trigger or private Prisma field in app/db/", () => {
-    for (const file of ["hot.server.ts", "hot-sql.ts", "hot-sqlite.server.ts", "hot-postgres.server.ts", "hot-prisma.server.ts", "schema.ts"]) {
+    for (const file of [
+      "hot.server.ts",
+      "hot-sql.ts",
+      "hot-sqlite.server.ts",
+      "hot-postgres.server.ts",
+      "hot-prisma.server.ts",
+      "schema.ts",
+    ]) {
       const text = readFileSync(new URL(`../../app/db/${file}`, import.meta.url), "utf8");
       expect(text, file).not.toMatch(/write_orders|"paid"|'paid'|_runtimeDataModel/);
     }

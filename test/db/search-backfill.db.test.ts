@@ -12,7 +12,16 @@ import { postgresConnectionString } from "../../app/db/provider";
 import { foldForSearch } from "../../app/i18n/search-fold";
 
 const MIGRATION = "admin_list_order_date_and_search";
-const NAMES = ["Ayşe Yılmaz", "AYŞE ÇAĞLAR", "İsmail Işık", "Anadolu Tekstil Sanayi ve Ticaret A.Ş.", "Demir Bilişim Ltd. Şti. - 6080712084", "Güneş Öztürk", "Hans Müller", "Yüzde_Yüz %100"];
+const NAMES = [
+  "Ayşe Yılmaz",
+  "AYŞE ÇAĞLAR",
+  "İsmail Işık",
+  "Anadolu Tekstil Sanayi ve Ticaret A.Ş.",
+  "Demir Bilişim Ltd. Şti. - 6080712084",
+  "Güneş Öztürk",
+  "Hans Müller",
+  "Yüzde_Yüz %100",
+];
 
 function split(provider: "sqlite" | "postgresql") {
   const migrations = readMigrations(provider);
@@ -37,7 +46,9 @@ describe("the customerSearch backfill", () => {
       );
       insertRows((id, name) => insert.run(id, id, name));
       db.exec(migration.sql);
-      const rows = db.prepare(`SELECT "customerName" AS name, "customerSearch" AS folded FROM "Invoice"`).all() as Array<{ name: string; folded: string }>;
+      const rows = db
+        .prepare(`SELECT "customerName" AS name, "customerSearch" AS folded FROM "Invoice"`)
+        .all() as Array<{ name: string; folded: string }>;
       expect(rows).toHaveLength(NAMES.length);
       for (const row of rows) expect(row.folded, row.name).toBe(foldForSearch(row.name));
     } finally {
@@ -64,7 +75,9 @@ describe("the customerSearch backfill", () => {
         );
       }
       await client.query(migration.sql);
-      const { rows } = await client.query<{ name: string; folded: string }>(`SELECT "customerName" AS name, "customerSearch" AS folded FROM "Invoice"`);
+      const { rows } = await client.query<{ name: string; folded: string }>(
+        `SELECT "customerName" AS name, "customerSearch" AS folded FROM "Invoice"`,
+      );
       expect(rows).toHaveLength(NAMES.length);
       for (const row of rows) expect(row.folded, row.name).toBe(foldForSearch(row.name));
     } finally {

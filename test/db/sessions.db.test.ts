@@ -33,7 +33,17 @@ const online = (userId: number, expires: string, user: Record<string, unknown> =
     onlineAccessInfo: {
       expires_in: 86_399,
       associated_user_scope: "read_orders",
-      associated_user: { id: userId, first_name: "Ayşe", last_name: "Yılmaz", email: "ayse@example.com", email_verified: true, account_owner: true, locale: "tr", collaborator: false, ...user },
+      associated_user: {
+        id: userId,
+        first_name: "Ayşe",
+        last_name: "Yılmaz",
+        email: "ayse@example.com",
+        email_verified: true,
+        account_owner: true,
+        locale: "tr",
+        collaborator: false,
+        ...user,
+      },
     },
   });
 
@@ -47,7 +57,12 @@ describe("the app's session storage", () => {
     expect(await store.storeSession(session)).toBe(true);
     const loaded = await store.loadSession(session.id);
     expect(loaded?.equals(session)).toBe(true);
-    expect(loaded).toMatchObject({ accessToken: "shpat_offline", refreshToken: "shprt_refresh", refreshTokenExpires: new Date("2027-01-01T00:00:00.000Z"), expires: undefined });
+    expect(loaded).toMatchObject({
+      accessToken: "shpat_offline",
+      refreshToken: "shprt_refresh",
+      refreshTokenExpires: new Date("2027-01-01T00:00:00.000Z"),
+      expires: undefined,
+    });
     expect(loaded?.isActive("read_orders")).toBe(true);
   });
 
@@ -56,7 +71,11 @@ describe("the app's session storage", () => {
     await store.storeSession(session);
     expect((await store.loadSession(session.id))?.equals(session)).toBe(true);
 
-    const nameless = online(4202, "2026-11-27T10:00:00.000Z", { first_name: undefined, last_name: undefined, locale: undefined });
+    const nameless = online(4202, "2026-11-27T10:00:00.000Z", {
+      first_name: undefined,
+      last_name: undefined,
+      locale: undefined,
+    });
     await store.storeSession(nameless);
     const user = (await store.loadSession(nameless.id))?.onlineAccessInfo?.associated_user;
     expect(user).toMatchObject({ id: 4202, email: "ayse@example.com", account_owner: true });
@@ -72,14 +91,21 @@ describe("the app's session storage", () => {
     expect((await store.loadSession(refreshed.id))?.equals(refreshed)).toBe(true);
 
     const fresh = online(4300, "2026-11-27T10:00:00.000Z");
-    expect(await Promise.all(Array.from({ length: 5 }, () => store.storeSession(fresh)))).toEqual([true, true, true, true, true]);
+    expect(await Promise.all(Array.from({ length: 5 }, () => store.storeSession(fresh)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(await prisma.session.count({ where: { id: fresh.id } })).toBe(1);
   });
 
   it("finds every session of the shop (more than 25), the latest expiry first and the offline one last, none of another shop", async () => {
     await store.storeSession(offline());
     await store.storeSession(offline(OTHER_SHOP));
-    for (let i = 0; i < 30; i++) await store.storeSession(online(5000 + i, `2026-11-${String(10 + (i % 20)).padStart(2, "0")}T10:00:00.000Z`));
+    for (let i = 0; i < 30; i++)
+      await store.storeSession(online(5000 + i, `2026-11-${String(10 + (i % 20)).padStart(2, "0")}T10:00:00.000Z`));
     const found = await store.findSessionsByShop(SHOP);
     expect(found).toHaveLength(31);
     expect(found.every((session) => session.shop === SHOP)).toBe(true);
@@ -101,9 +127,38 @@ describe("the app's session storage", () => {
 
   it("reads a row as the library's Prisma storage wrote it (the rows of an install before this storage)", async () => {
     await prisma.session.create({
-      data: { id: `offline_${SHOP}`, shop: SHOP, state: "", isOnline: false, scope: "read_orders", expires: null, accessToken: "shpat_old", userId: null, firstName: null, lastName: null, email: null, accountOwner: false, locale: null, collaborator: false, emailVerified: false, refreshToken: null, refreshTokenExpires: null },
+      data: {
+        id: `offline_${SHOP}`,
+        shop: SHOP,
+        state: "",
+        isOnline: false,
+        scope: "read_orders",
+        expires: null,
+        accessToken: "shpat_old",
+        userId: null,
+        firstName: null,
+        lastName: null,
+        email: null,
+        accountOwner: false,
+        locale: null,
+        collaborator: false,
+        emailVerified: false,
+        refreshToken: null,
+        refreshTokenExpires: null,
+      },
     });
     const loaded = await store.loadSession(`offline_${SHOP}`);
-    expect(loaded?.equals(new Session({ id: `offline_${SHOP}`, shop: SHOP, state: "", isOnline: false, scope: "read_orders", accessToken: "shpat_old" }))).toBe(true);
+    expect(
+      loaded?.equals(
+        new Session({
+          id: `offline_${SHOP}`,
+          shop: SHOP,
+          state: "",
+          isOnline: false,
+          scope: "read_orders",
+          accessToken: "shpat_old",
+        }),
+      ),
+    ).toBe(true);
   });
 });

@@ -44,7 +44,11 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-const answers = (url: string) => fetch(url).then(() => true, () => false);
+const answers = (url: string) =>
+  fetch(url).then(
+    () => true,
+    () => false,
+  );
 
 afterEach(() => {
   if (demo && groupAlive(demo.child.pid!)) process.kill(-demo.child.pid!, "SIGKILL");

@@ -33,7 +33,8 @@ function order(written: WriteBackInvoice | null) {
   return { name: "#1001", metafields: { "app--123456": namespace } };
 }
 
-const render = (snippet: string, written: WriteBackInvoice | null) => engine.parseAndRender(snippet, { order: order(written) });
+const render = (snippet: string, written: WriteBackInvoice | null) =>
+  engine.parseAndRender(snippet, { order: order(written) });
 
 describe("notification e-mail snippets", () => {
   it("the document gives a Turkish and an English snippet", () => {
@@ -49,7 +50,11 @@ describe("notification e-mail snippets", () => {
   });
 
   it("escape what they print: markup in a metafield stays text", async () => {
-    const hostile = { ...invoice, serialNumber: '<img src=x onerror="alert(1)">', pdfUrl: 'https://x.example/a"onmouseover="alert(1)' };
+    const hostile = {
+      ...invoice,
+      serialNumber: '<img src=x onerror="alert(1)">',
+      pdfUrl: 'https://x.example/a"onmouseover="alert(1)',
+    };
     for (const html of await Promise.all(snippets.map((s) => render(s, hostile)))) {
       // Shopify's escape writes &quot;, liquidjs &#34;: either keeps the quote inside the text or the attribute.
       expect(html).not.toContain("<img");
@@ -68,7 +73,8 @@ describe("notification e-mail snippets", () => {
       { ...invoice, pdfUrl: null },
     ];
     for (const snippet of snippets) {
-      for (const written of cases) expect((await render(snippet, written)).trim(), JSON.stringify(written?.state)).toBe("");
+      for (const written of cases)
+        expect((await render(snippet, written)).trim(), JSON.stringify(written?.state)).toBe("");
     }
   });
 });

@@ -34,8 +34,16 @@ describe("shopify.d.ts as the CLI writes it", () => {
   const extensions = uiExtensions();
 
   it("is committed for every UI extension and current", () => {
-    expect(extensions.map((e) => e.folder)).toEqual(["customer-invoice-download", "invoice-orders-action", "order-invoice-block", "order-invoice-print"]);
-    for (const extension of extensions) expect(readFileSync(path.join(extension.dir, "shopify.d.ts"), "utf8"), extension.folder).toBe(shopifyTypes(extension));
+    expect(extensions.map((e) => e.folder)).toEqual([
+      "customer-invoice-download",
+      "invoice-orders-action",
+      "order-invoice-block",
+      "order-invoice-print",
+    ]);
+    for (const extension of extensions)
+      expect(readFileSync(path.join(extension.dir, "shopify.d.ts"), "utf8"), extension.folder).toBe(
+        shopifyTypes(extension),
+      );
   });
 
   it("types the module and the files it imports with the Api of each entry's target", () => {
@@ -43,15 +51,34 @@ describe("shopify.d.ts as the CLI writes it", () => {
     const types = shopifyTypes(print);
     expect(types.startsWith("import '@shopify/ui-extensions';\n")).toBe(true);
     for (const file of ["./src/PrintAction.jsx", "./src/print-summary.js"]) {
-      for (const target of ["admin.order-details.print-action.render", "admin.order-index.selection-print-action.render"]) {
-        expect(types).toContain(`declare module '${file}' {\n  const shopify: import('@shopify/ui-extensions/${target}').Api;`);
+      for (const target of [
+        "admin.order-details.print-action.render",
+        "admin.order-index.selection-print-action.render",
+      ]) {
+        expect(types).toContain(
+          `declare module '${file}' {\n  const shopify: import('@shopify/ui-extensions/${target}').Api;`,
+        );
       }
     }
   });
 
   it("gives a file that one entry's targets share the union of their Apis", () => {
     const [extension] = extensions;
-    const joined = { ...extension, entries: [{ handle: "x", name: "x", targets: [{ target: "a.render", module: "./src/OrderStatusBlock.jsx" }, { target: "b.render", module: "./src/OrderStatusBlock.jsx" }] }] };
-    expect(shopifyTypes(joined)).toContain("const shopify: (import('@shopify/ui-extensions/a.render').Api | import('@shopify/ui-extensions/b.render').Api);");
+    const joined = {
+      ...extension,
+      entries: [
+        {
+          handle: "x",
+          name: "x",
+          targets: [
+            { target: "a.render", module: "./src/OrderStatusBlock.jsx" },
+            { target: "b.render", module: "./src/OrderStatusBlock.jsx" },
+          ],
+        },
+      ],
+    };
+    expect(shopifyTypes(joined)).toContain(
+      "const shopify: (import('@shopify/ui-extensions/a.render').Api | import('@shopify/ui-extensions/b.render').Api);",
+    );
   });
 });

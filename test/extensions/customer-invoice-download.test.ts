@@ -4,11 +4,18 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { formatIssueDate, invoiceDownload, invoiceFields } from "../../extensions/customer-invoice-download/src/invoice-link.js";
+import {
+  formatIssueDate,
+  invoiceDownload,
+  invoiceFields,
+} from "../../extensions/customer-invoice-download/src/invoice-link.js";
 import { METAFIELDS } from "../../app/write-back/plan";
 
 const DIR = "extensions/customer-invoice-download";
-const entry = (key: string, value: string, namespace = "$app", type = "order") => ({ target: { type, id: "5001" }, metafield: { namespace, key, value, type: "single_line_text_field" } });
+const entry = (key: string, value: string, namespace = "$app", type = "order") => ({
+  target: { type, id: "5001" },
+  metafield: { namespace, key, value, type: "single_line_text_field" },
+});
 const completed = [
   entry("invoice_state", "completed"),
   entry("invoice_pdf_url", "https://service.example/pdf/ARS2026000000001.pdf"),
@@ -43,7 +50,11 @@ describe("invoiceDownload", () => {
   });
 
   it("reads only the app's own order metafields", () => {
-    const others = [entry("invoice_state", "completed", "custom"), entry("invoice_pdf_url", "https://evil.example/x.pdf", "custom"), entry("invoice_state", "completed", "$app", "customer")];
+    const others = [
+      entry("invoice_state", "completed", "custom"),
+      entry("invoice_pdf_url", "https://evil.example/x.pdf", "custom"),
+      entry("invoice_state", "completed", "$app", "customer"),
+    ];
     expect(invoiceFields(others)).toEqual({});
     expect(invoiceFields([entry("invoice_serial", "X", "app--123456")])).toEqual({ invoice_serial: "X" });
   });
@@ -57,19 +68,29 @@ describe("invoiceDownload", () => {
 describe("the extension's files", () => {
   const toml = parse(readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8")) as {
     api_version: string;
-    extensions: Array<{ type: string; targeting: Array<{ target: string; module: string }>; metafields: Array<{ namespace: string; key: string }> }>;
+    extensions: Array<{
+      type: string;
+      targeting: Array<{ target: string; module: string }>;
+      metafields: Array<{ namespace: string; key: string }>;
+    }>;
   };
-  const locale = (name: string) => JSON.parse(readFileSync(path.join(DIR, "locales", name), "utf8")) as Record<string, unknown>;
+  const locale = (name: string) =>
+    JSON.parse(readFileSync(path.join(DIR, "locales", name), "utf8")) as Record<string, unknown>;
   const keys = (tree: unknown, prefix = ""): string[] =>
-    typeof tree !== "object" || tree === null ? [prefix] : Object.entries(tree).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+    typeof tree !== "object" || tree === null
+      ? [prefix]
+      : Object.entries(tree).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
 
   it("renders on the order status page and declares the metafields it reads, all written by the app", () => {
     const [extension] = toml.extensions;
     expect(extension.type).toBe("ui_extension");
     expect(extension.targeting.map((t) => t.target)).toEqual(["customer-account.order-status.block.render"]);
-    for (const t of extension.targeting) expect(readFileSync(path.join(DIR, t.module), "utf8")).toContain("invoiceDownload(");
+    for (const t of extension.targeting)
+      expect(readFileSync(path.join(DIR, t.module), "utf8")).toContain("invoiceDownload(");
     const declared = extension.metafields.map((m) => `${m.namespace}.${m.key}`).sort();
-    expect(declared).toEqual(["invoice_date", "invoice_kind", "invoice_pdf_url", "invoice_serial", "invoice_state"].map((k) => `$app.${k}`));
+    expect(declared).toEqual(
+      ["invoice_date", "invoice_kind", "invoice_pdf_url", "invoice_serial", "invoice_state"].map((k) => `$app.${k}`),
+    );
     for (const m of extension.metafields) expect(Object.keys(METAFIELDS)).toContain(m.key);
   });
 
@@ -78,6 +99,7 @@ describe("the extension's files", () => {
     expect(locale("tr.json").download).toBe("Faturayı indir");
     expect(locale("en.default.json").download).toBe("Download invoice");
     const source = readFileSync(path.join(DIR, "src/OrderStatusBlock.jsx"), "utf8");
-    for (const used of source.matchAll(/translate\("([\w.]+)"\)/g)) expect(keys(locale("en.default.json"))).toContain(used[1]);
+    for (const used of source.matchAll(/translate\("([\w.]+)"\)/g))
+      expect(keys(locale("en.default.json"))).toContain(used[1]);
   });
 });

@@ -9,7 +9,13 @@ import { themeCheckRun } from "@shopify/theme-check-node";
 import { describe, expect, it } from "vitest";
 import { defaultMappingSettings } from "../../app/settings/schema";
 import * as server from "../../app/orders/tax-id";
-import { BLOCK_SCRIPT, TAX_ID_SOURCE, generatedTaxIdCode, taxIdRegion, withTaxIdCode } from "../../scripts/lib/theme-assets";
+import {
+  BLOCK_SCRIPT,
+  TAX_ID_SOURCE,
+  generatedTaxIdCode,
+  taxIdRegion,
+  withTaxIdCode,
+} from "../../scripts/lib/theme-assets";
 import { EXTENSION_DIR, readBlock } from "../../sandbox/storefront/server";
 
 const file = (relative: string) => readFileSync(path.join(EXTENSION_DIR, relative), "utf8");
@@ -76,7 +82,9 @@ describe("theme app extension layout", () => {
   it("passes Shopify's theme check for theme app extensions", async () => {
     const run = await themeCheckRun(EXTENSION_DIR, undefined, () => {});
     expect(run.config.context).toBe("app");
-    expect(run.config.checks.map((check) => check.meta.code)).toEqual(expect.arrayContaining(["AssetSizeAppBlockJavaScript", "AppBlockValidTags", "ValidSchema"]));
+    expect(run.config.checks.map((check) => check.meta.code)).toEqual(
+      expect.arrayContaining(["AssetSizeAppBlockJavaScript", "AppBlockValidTags", "ValidSchema"]),
+    );
     expect(run.theme.map((source) => path.relative(EXTENSION_DIR, new URL(source.uri).pathname)).sort()).toEqual([
       "blocks/invoice-details.liquid",
       "locales/en.default.json",
@@ -93,7 +101,8 @@ describe("theme app extension layout", () => {
     const full = schema as Record<string, unknown>;
     expect(full.target).toBe("section");
     expect(full.enabled_on).toMatchObject({ templates: ["cart"] });
-    for (const asset of [schema.javascript, schema.stylesheet]) expect(existsSync(path.join(EXTENSION_DIR, "assets", asset!)), asset).toBe(true);
+    for (const asset of [schema.javascript, schema.stylesheet])
+      expect(existsSync(path.join(EXTENSION_DIR, "assets", asset!)), asset).toBe(true);
   });
 
   it("has every storefront and theme editor text in Turkish and English", () => {
@@ -140,7 +149,8 @@ describe("tax office list (assets/tax-offices.js)", () => {
   });
 
   it("holds the offices buyers name most, with the right province", () => {
-    const find = (name: string) => list.offices.filter(([, office]) => office === name).map(([code]) => list.provinces[Math.floor(code / 1000) - 1]);
+    const find = (name: string) =>
+      list.offices.filter(([, office]) => office === name).map(([code]) => list.provinces[Math.floor(code / 1000) - 1]);
     expect(find("Kadıköy")).toContain("İstanbul");
     expect(find("Çankaya")).toContain("Ankara");
     expect(find("Nilüfer")).toContain("Bursa");

@@ -20,13 +20,32 @@ export function orderFixture(name: string): Json {
   return JSON.parse(readFileSync(path.join(here, "..", "fixtures", "orders", `${name}.json`), "utf8")) as Json;
 }
 
-const routes = { "refunds/create": refundsAction, "orders/edited": editedAction, "orders/cancelled": cancelledAction, "orders/paid": paidAction } as const;
+const routes = {
+  "refunds/create": refundsAction,
+  "orders/edited": editedAction,
+  "orders/cancelled": cancelledAction,
+  "orders/paid": paidAction,
+} as const;
 
 export type AfterSaleTopic = keyof typeof routes;
 
 /** A signed delivery of `body` on `topic` through the app's real route; `eventId` repeats an event (a retry). */
-export async function deliver(topic: AfterSaleTopic, body: unknown, options: { shop?: string; eventId?: string; webhookId?: string; secret?: string } = {}) {
-  const response = await callRoute(routes[topic], signedWebhookRequest({ topic, body, shop: options.shop ?? SHOP, eventId: options.eventId, webhookId: options.webhookId, secret: options.secret }));
+export async function deliver(
+  topic: AfterSaleTopic,
+  body: unknown,
+  options: { shop?: string; eventId?: string; webhookId?: string; secret?: string } = {},
+) {
+  const response = await callRoute(
+    routes[topic],
+    signedWebhookRequest({
+      topic,
+      body,
+      shop: options.shop ?? SHOP,
+      eventId: options.eventId,
+      webhookId: options.webhookId,
+      secret: options.secret,
+    }),
+  );
   const text = await response.text();
   let json: Json | undefined;
   try {
@@ -47,6 +66,7 @@ let scenarioSeq = 0;
 export function scenario(orderFixtureName: string) {
   const original = String(orderFixture(orderFixtureName).id);
   const id = String(7_000_000_000 + process.pid * 1000 + ++scenarioSeq);
-  const rekey = (value: unknown): Json => JSON.parse(JSON.stringify(value).replace(new RegExp(`\\b${original}\\b`, "g"), id)) as Json;
+  const rekey = (value: unknown): Json =>
+    JSON.parse(JSON.stringify(value).replace(new RegExp(`\\b${original}\\b`, "g"), id)) as Json;
   return { id, order: rekey(orderFixture(orderFixtureName)), fixture: (name: string) => rekey(afterSaleFixture(name)) };
 }

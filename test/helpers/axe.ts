@@ -20,10 +20,28 @@ const HOST_CHROME = ["ui-nav-menu", "[data-local-toast]", "ui-save-bar", "[data-
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   await page.addScriptTag({ path: axePath });
   const found = await page.evaluate(async (exclude) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: unknown,
+            options: unknown,
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const present = exclude.filter((selector) => document.querySelector(selector));
-    const result = await axe.run(present.length ? { exclude: present.map((selector) => [selector]) } : document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(" ")) }));
+    const result = await axe.run(present.length ? { exclude: present.map((selector) => [selector]) } : document, {
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(" ")),
+    }));
   }, HOST_CHROME);
   return found.filter((v) => v.impact === "serious" || v.impact === "critical");
 }

@@ -50,7 +50,9 @@ export async function startBrowserStack(options: BrowserStackOptions): Promise<B
       ...(standin ? { shop: standin.shop } : {}),
       ...options.stack,
       name: `${options.name}-${process.pid}`,
-      ...(standin ? { adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: options.standin!.sessionScopes } } : {}),
+      ...(standin
+        ? { adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: options.standin!.sessionScopes } }
+        : {}),
     });
     closes.push(() => stack.stop());
     const db = createDb(stack.databaseUrl);
@@ -68,7 +70,10 @@ export async function startBrowserStack(options: BrowserStackOptions): Promise<B
  * Registers the beforeAll (start, then `ready`: hand the parts to the file's variables, deliver its orders) and the
  * afterAll (stop) of a browser test file's describe block.
  */
-export function withBrowserStack(options: BrowserStackOptions & { timeoutMs: number }, ready: (started: BrowserStack) => unknown): BrowserStack {
+export function withBrowserStack(
+  options: BrowserStackOptions & { timeoutMs: number },
+  ready: (started: BrowserStack) => unknown,
+): BrowserStack {
   let current: BrowserStack | undefined;
   beforeAll(async () => {
     current = await startBrowserStack(options);

@@ -9,7 +9,8 @@ import type { LocalStack } from "../../scripts/lib/local-stack";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = path.resolve("test-results/screenshots");
 // Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
-export const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+export const USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
 /**
  * Whether the browser tests can run. Without Chromium they are skipped, and say so loudly; in CI (CI=true) a
@@ -29,20 +30,42 @@ export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
 /** Opens a page of the app as the Shopify admin would (local admin), in a fresh browser context. */
-export async function openAdminPage(browser: Browser, stack: LocalStack, pathInApp: string, locale: "tr" | "en", options: { shop?: string; height?: number } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: options.height ?? 1100 }, userAgent: USER_AGENT, locale: locale === "tr" ? "tr-TR" : "en-US", acceptDownloads: true });
+export async function openAdminPage(
+  browser: Browser,
+  stack: LocalStack,
+  pathInApp: string,
+  locale: "tr" | "en",
+  options: { shop?: string; height?: number } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: options.height ?? 1100 },
+    userAgent: USER_AGENT,
+    locale: locale === "tr" ? "tr-TR" : "en-US",
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   pageErrors.set(page, errors);
   // Shopify's CDN (Inter font styles, the App Bridge preload) is not reachable offline: answer it here.
   await page.route("https://cdn.shopify.com/**", (route) =>
-    route.fulfill({ status: 200, body: "", contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript" }),
+    route.fulfill({
+      status: 200,
+      body: "",
+      contentType: route.request().url().endsWith(".css") ? "text/css" : "application/javascript",
+    }),
   );
   const search = new URLSearchParams({ shop: options.shop ?? stack.shop, locale, path: pathInApp });
   await page.goto(`${stack.appUrl}/local-admin?${search}`);
@@ -65,7 +88,11 @@ export async function clickPageAction(page: Page, name: string, moreActions: str
   const button = page.getByRole("button", { name, exact: true });
   if (await button.isVisible()) return button.click();
   await page.getByRole("button", { name: moreActions }).click();
-  await page.getByRole("menuitem", { name, exact: true }).or(page.getByRole("button", { name, exact: true })).first().click();
+  await page
+    .getByRole("menuitem", { name, exact: true })
+    .or(page.getByRole("button", { name, exact: true }))
+    .first()
+    .click();
 }
 
 export async function closePage(page: Page) {
@@ -75,7 +102,12 @@ export async function closePage(page: Page) {
 }
 
 /** Polls `read` until `done` holds (outside a test too, where expect.poll is not available), or throws after the timeout. */
-export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!done(value)) {

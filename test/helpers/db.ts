@@ -15,7 +15,10 @@ export async function installShop(shop = SHOP, timezone = "Europe/Istanbul") {
 let orderSeq = 1000;
 
 /** An invoice row with a customer, for tests of what the app stores. */
-export async function createInvoiceRow(shop = SHOP, overrides: Partial<{ orderId: string; customerId: string; customerName: string }> = {}) {
+export async function createInvoiceRow(
+  shop = SHOP,
+  overrides: Partial<{ orderId: string; customerId: string; customerName: string }> = {},
+) {
   orderSeq += 1;
   const orderId = overrides.orderId ?? String(5_000_000_000 + orderSeq);
   return prisma.invoice.create({

@@ -8,10 +8,14 @@ import { SHOP } from "./shopify";
 export async function formalisedInvoice(sandbox: Sandbox, shop = SHOP, orderId?: string) {
   const client = clientFor(sandbox);
   const created = await client.createInvoice(invoiceBody(sandbox.account));
-  const record = await waitFor(async () => {
-    const read = await client.getInvoice(created.id);
-    return read.formal_status === "completed" && read;
-  }, 5_000, "formalisation");
+  const record = await waitFor(
+    async () => {
+      const read = await client.getInvoice(created.id);
+      return read.formal_status === "completed" && read;
+    },
+    5_000,
+    "formalisation",
+  );
   const pending = await createInvoiceRow(shop, orderId ? { orderId } : {});
   const row = await prisma.invoice.update({
     where: { id: pending.id },

@@ -20,10 +20,16 @@ export function fakeReader(orders: Array<Record<string, unknown>> = [], pageSize
       const size = Math.min(first ?? pageSize, pageSize);
       const page = reader.orders.slice(start, start + size);
       const end = start + page.length;
-      return { orders: page, pageInfo: { hasNextPage: end < reader.orders.length, endCursor: page.length ? String(end) : null } };
+      return {
+        orders: page,
+        pageInfo: { hasNextPage: end < reader.orders.length, endCursor: page.length ? String(end) : null },
+      };
     },
     async readOrder(_shop, orderId) {
-      return reader.orders.find((order) => String(order.id) === String(orderId).replace(/^gid:\/\/shopify\/Order\//, "")) ?? null;
+      return (
+        reader.orders.find((order) => String(order.id) === String(orderId).replace(/^gid:\/\/shopify\/Order\//, "")) ??
+        null
+      );
     },
   };
   return reader;

@@ -30,12 +30,20 @@ export interface TestPipeline {
 
 export async function startTestPipeline(options: { formalizeDelayMs?: number } = {}): Promise<TestPipeline> {
   const requests: string[] = [];
-  const sandbox = await startSandbox({ port: 0, formalizeDelayMs: options.formalizeDelayMs ?? 30, log: (line) => requests.push(line) });
+  const sandbox = await startSandbox({
+    port: 0,
+    formalizeDelayMs: options.formalizeDelayMs ?? 30,
+    log: (line) => requests.push(line),
+  });
   const receiver = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const id = decodeURIComponent((req.url ?? "").split("/").pop() ?? "");
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks),
+    });
     try {
       const response = await callRoute(callbackAction, request, { id });
       res.writeHead(response.status, { "Content-Type": "application/json" }).end(await response.text());
@@ -60,7 +68,8 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
         checkAccounts: false,
         // Whether a fixture order's 7-day deadline is near depends on the day: the reminders' own test calls them.
         deadlineReminders: false,
-        clientFor: (connection) => new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 1500 }),
+        clientFor: (connection) =>
+          new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 1500 }),
         ...overrides,
       });
       workers.push(worker);
@@ -69,7 +78,8 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
     async stopWorkers() {
       await Promise.all(workers.splice(0).map((worker) => worker.stop()));
     },
-    deliverPaid: (order, shop = SHOP) => callRoute(paidAction, signedWebhookRequest({ topic: "orders/paid", body: order, shop })),
+    deliverPaid: (order, shop = SHOP) =>
+      callRoute(paidAction, signedWebhookRequest({ topic: "orders/paid", body: order, shop })),
     async stop() {
       await Promise.all(workers.map((worker) => worker.stop()));
       await sandbox.stop();
@@ -79,7 +89,11 @@ export async function startTestPipeline(options: { formalizeDelayMs?: number } =
 }
 
 /** Installs a shop connected to one of the sandbox's accounts, by default its default one (live integration unless testMode). */
-export async function connectShop(sandbox: Sandbox, shop = SHOP, extra: { testMode?: boolean; apiKey?: string; account?: SandboxAccount } = {}) {
+export async function connectShop(
+  sandbox: Sandbox,
+  shop = SHOP,
+  extra: { testMode?: boolean; apiKey?: string; account?: SandboxAccount } = {},
+) {
   const account = extra.account ?? sandbox.account;
   await installShopLocally({
     shop,
@@ -101,7 +115,10 @@ export async function waitForInvoices(
   const deadline = Date.now() + timeoutMs;
   let rows = await prisma.invoice.findMany({ where: { shopDomain: shop } });
   while (!predicate(rows)) {
-    if (Date.now() > deadline) throw new Error(`timed out; invoices: ${JSON.stringify(rows.map((r) => ({ state: r.state, attempts: r.attempts, lastError: r.lastError, problems: r.problems })))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out; invoices: ${JSON.stringify(rows.map((r) => ({ state: r.state, attempts: r.attempts, lastError: r.lastError, problems: r.problems })))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 25));
     rows = await prisma.invoice.findMany({ where: { shopDomain: shop } });
   }
@@ -138,7 +155,9 @@ export function withTestPipeline(options: { formalizeDelayMs?: number } = {}): T
  * The hooks every pipeline test file needs: `withTestPipeline`, and before each test no shops, no faults, then
  * `setUp` (by default: the shop connected live to the sandbox), then an empty request log.
  */
-export function pipelineForEachTest(options: { formalizeDelayMs?: number; setUp?: (pipeline: TestPipeline) => Promise<void> } = {}): TestPipeline {
+export function pipelineForEachTest(
+  options: { formalizeDelayMs?: number; setUp?: (pipeline: TestPipeline) => Promise<void> } = {},
+): TestPipeline {
   const pipeline = withTestPipeline(options);
   beforeEach(async () => {
     await prisma.shop.deleteMany();

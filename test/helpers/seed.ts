@@ -45,7 +45,7 @@ export async function seedInvoice(shop: string, row: SeedRow = {}) {
       ...(row.problems !== undefined ? { problems: row.problems as object } : {}),
       ...(row.remoteTotals !== undefined ? { remoteTotals: row.remoteTotals as object } : {}),
       ...(row.requestBody !== undefined ? { requestBody: row.requestBody as object } : {}),
-      ...(row.receivedAt ?? row.createdAt ? { createdAt: row.receivedAt ?? row.createdAt } : {}),
+      ...((row.receivedAt ?? row.createdAt) ? { createdAt: row.receivedAt ?? row.createdAt } : {}),
     },
   });
 }

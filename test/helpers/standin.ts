@@ -27,13 +27,22 @@ export function bulkReaderOf(client: AdminGraphql, apiVersion = "2026-10"): Bulk
     countOrders: (_shop, query) => countOrdersWith(client, query),
     start: (_shop, query) => startBulkOrdersWith(client, query),
     status: (_shop, id) => bulkOperationWith(client, id),
-    download: async (_shop, url) => bulkOrdersToWebhook(client, await downloadBulkOrders(fetch, url, { maxBytes: BULK_FILE_MAX_BYTES })),
+    download: async (_shop, url) =>
+      bulkOrdersToWebhook(client, await downloadBulkOrders(fetch, url, { maxBytes: BULK_FILE_MAX_BYTES })),
   };
 }
 
 /** `bulk: false`: a reader that reads page by page only (as before bulk reading existed). */
-export function standinReader(standin: Standin, options: { bulk?: boolean; apiVersion?: string } = {}): OrderReader & { requests: () => number } {
-  const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(options.apiVersion), accessToken: standin.accessToken, bucket: new BucketState() });
+export function standinReader(
+  standin: Standin,
+  options: { bulk?: boolean; apiVersion?: string } = {},
+): OrderReader & { requests: () => number } {
+  const client = createAdminClient({
+    shop: standin.shop,
+    endpoint: standin.graphqlUrl(options.apiVersion),
+    accessToken: standin.accessToken,
+    bucket: new BucketState(),
+  });
   return {
     listOrders: (_shop, { query, first, after, sortKey }) => listOrdersWith(client, { query, first, after, sortKey }),
     readOrder: (_shop, orderId) => readOrderWith(client, orderId),
@@ -59,9 +68,13 @@ export async function spawnStandin(orders: unknown[], args: string[] = []): Prom
   const dir = mkdtempSync(path.join(tmpdir(), "standin-"));
   const file = path.join(dir, "orders.json");
   writeFileSync(file, JSON.stringify(orders));
-  const child = spawn(process.execPath, ["--import", "tsx", "shopify-standin/cli.ts", "--port", "0", "--orders", file, "--quiet", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "shopify-standin/cli.ts", "--port", "0", "--orders", file, "--quiet", ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const first = await new Promise<string>((resolve, reject) => {
     let buffer = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -71,7 +84,12 @@ export async function spawnStandin(orders: unknown[], args: string[] = []): Prom
     child.once("exit", (code) => reject(new Error(`the stand-in exited (${code})`)));
   });
   const info = JSON.parse(first) as { url: string; shop: string; accessToken: string };
-  const client = createAdminClient({ shop: info.shop, endpoint: `${info.url}/admin/api/2026-10/graphql.json`, accessToken: info.accessToken, bucket: new BucketState() });
+  const client = createAdminClient({
+    shop: info.shop,
+    endpoint: `${info.url}/admin/api/2026-10/graphql.json`,
+    accessToken: info.accessToken,
+    bucket: new BucketState(),
+  });
   return {
     ...info,
     reader: {
@@ -80,7 +98,12 @@ export async function spawnStandin(orders: unknown[], args: string[] = []): Prom
       requests: () => client.stats.requests,
     },
     async control(route, body) {
-      const response = await fetch(`${info.url}/__standin/${route}`, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch(
+        `${info.url}/__standin/${route}`,
+        body === undefined
+          ? {}
+          : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+      );
       return response.json();
     },
     async stop() {

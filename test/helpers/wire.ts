@@ -2,4 +2,5 @@
 import { invoiceBodyJson } from "../../app/invoicing-service/client";
 import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
 
-export const onTheWire = (body: InvoiceRequest): Record<string, unknown> => JSON.parse(invoiceBodyJson(body).text) as Record<string, unknown>;
+export const onTheWire = (body: InvoiceRequest): Record<string, unknown> =>
+  JSON.parse(invoiceBodyJson(body).text) as Record<string, unknown>;

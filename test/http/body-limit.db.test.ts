@@ -27,7 +27,12 @@ function countingStream(total: number) {
 }
 
 function streamingRequest(path: string, headers: Record<string, string>, stream: ReadableStream<Uint8Array>) {
-  return new Request(new URL(path, APP_ORIGIN), { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+  return new Request(new URL(path, APP_ORIGIN), {
+    method: "POST",
+    headers,
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
 }
 
 describe("body limits", () => {
@@ -38,7 +43,10 @@ describe("body limits", () => {
 
   it("a webhook that declares a body over the limit gets 413 and not one byte is read", async () => {
     const { stream, counter } = countingStream(300 * 1024 * 1024);
-    const headers = { ...webhookHeaders({ topic: "orders/paid", shop: SHOP, rawBody: "{}", secret: API_SECRET_KEY }), "Content-Length": String(300 * 1024 * 1024) };
+    const headers = {
+      ...webhookHeaders({ topic: "orders/paid", shop: SHOP, rawBody: "{}", secret: API_SECRET_KEY }),
+      "Content-Length": String(300 * 1024 * 1024),
+    };
     const response = await callRoute(paid, streamingRequest("/webhooks/orders/paid", headers, stream));
     expect(response.status).toBe(413);
     expect(response.headers.get("connection")).toBe("close");
@@ -58,7 +66,11 @@ describe("body limits", () => {
 
   it("a callback over a few KB gets 413 without reading further", async () => {
     const { stream, counter } = countingStream(10 * 1024 * 1024);
-    const response = await callRoute(callback, streamingRequest("/callbacks/invoices/x", { "Content-Type": "application/json" }, stream), { id: "x" });
+    const response = await callRoute(
+      callback,
+      streamingRequest("/callbacks/invoices/x", { "Content-Type": "application/json" }, stream),
+      { id: "x" },
+    );
     expect(response.status).toBe(413);
     expect(counter.pulled).toBeLessThanOrEqual(BODY_LIMITS.callback + 2 * CHUNK);
   });

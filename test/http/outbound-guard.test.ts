@@ -3,7 +3,14 @@
 import net, { type AddressInfo } from "node:net";
 import type { LookupAddress } from "node:dns";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkOutboundUrl, checkingLookup, isAllowedAddress, OutboundBlockedError, type GuardedRequest, type OutboundPolicy } from "../../app/http/outbound-guard.server";
+import {
+  checkOutboundUrl,
+  checkingLookup,
+  isAllowedAddress,
+  OutboundBlockedError,
+  type GuardedRequest,
+  type OutboundPolicy,
+} from "../../app/http/outbound-guard.server";
 import { DEFAULT_INVOICING_HOSTS, parseEnv } from "../../app/env.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
 import { BlockedError } from "../../app/invoicing-service/errors";
@@ -14,7 +21,10 @@ const local: OutboundPolicy = { ...production, allowLocal: true };
 const fakeResolver =
   (answers: string[]): NonNullable<OutboundPolicy["resolve"]> =>
   (_hostname, _options, callback) =>
-    callback(null, answers.map((address) => ({ address, family: net.isIP(address) as 4 | 6 })));
+    callback(
+      null,
+      answers.map((address) => ({ address, family: net.isIP(address) as 4 | 6 })),
+    );
 
 describe("checkOutboundUrl", () => {
   it("allows the vendor's live and staging API over https by default", () => {
@@ -40,7 +50,10 @@ describe("checkOutboundUrl", () => {
   });
 
   it("takes more hosts from the operator's setting, never from elsewhere", () => {
-    const operator: OutboundPolicy = { allowedHosts: ["invoicing.partner.example", "api.partner.example:8443"], allowLocal: false };
+    const operator: OutboundPolicy = {
+      allowedHosts: ["invoicing.partner.example", "api.partner.example:8443"],
+      allowLocal: false,
+    };
     expect(checkOutboundUrl("https://invoicing.partner.example/api", operator).ok).toBe(true);
     expect(checkOutboundUrl("https://api.partner.example:8443/api", operator).ok).toBe(true);
     expect(checkOutboundUrl("https://api.partner.example/api", operator).ok).toBe(false);
@@ -59,9 +72,26 @@ describe("checkOutboundUrl", () => {
 
 describe("isAllowedAddress", () => {
   it.each([
-    "127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.100.100.200",
-    "0.0.0.0", "255.255.255.255", "224.0.0.1", "::1", "::", "fe80::1", "fd00:ec2::254", "fc00::1", "::ffff:127.0.0.1",
-    "::ffff:169.254.169.254", "2002:7f00:1::1", "not-an-address",
+    "127.0.0.1",
+    "127.8.9.10",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.100.100.200",
+    "0.0.0.0",
+    "255.255.255.255",
+    "224.0.0.1",
+    "::1",
+    "::",
+    "fe80::1",
+    "fd00:ec2::254",
+    "fc00::1",
+    "::ffff:127.0.0.1",
+    "::ffff:169.254.169.254",
+    "2002:7f00:1::1",
+    "not-an-address",
   ])("refuses %s", (address) => {
     expect(isAllowedAddress(address, production)).toBe(false);
   });
@@ -82,7 +112,9 @@ describe("isAllowedAddress", () => {
 describe("checkingLookup (the address check on every connection)", () => {
   const lookup = (policy: OutboundPolicy, options: { all?: boolean }) =>
     new Promise<{ error: unknown; result: unknown[] }>((resolve) =>
-      checkingLookup(policy)("app.faturaentegrator.com", options, (error: unknown, ...result: unknown[]) => resolve({ error, result })),
+      checkingLookup(policy)("app.faturaentegrator.com", options, (error: unknown, ...result: unknown[]) =>
+        resolve({ error, result }),
+      ),
     );
 
   it("passes public answers on in both shapes sockets ask for", async () => {
@@ -122,9 +154,21 @@ describe("the invoicing client behind the guard", () => {
 
   it("an allow-listed name that resolves to a loopback address at connection time is refused before connecting", async () => {
     const { port, seen } = await listener();
-    const policy: OutboundPolicy = { allowedHosts: [`invoicing.partner.example:${port}`], allowLocal: false, resolve: fakeResolver(["127.0.0.1"]) };
-    const api = new InvoicingClient({ baseUrl: `https://invoicing.partner.example:${port}/api`, apiKey: "secret-key-123", policy, timeoutMs: 2000 });
-    const error = await api.checkAuth().then(() => null, (e: unknown) => e);
+    const policy: OutboundPolicy = {
+      allowedHosts: [`invoicing.partner.example:${port}`],
+      allowLocal: false,
+      resolve: fakeResolver(["127.0.0.1"]),
+    };
+    const api = new InvoicingClient({
+      baseUrl: `https://invoicing.partner.example:${port}/api`,
+      apiKey: "secret-key-123",
+      policy,
+      timeoutMs: 2000,
+    });
+    const error = await api.checkAuth().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BlockedError);
     expect((error as BlockedError).retry).toBe("never");
     expect(seen.connections).toBe(0);
@@ -136,7 +180,11 @@ describe("the invoicing client behind the guard", () => {
       calls.push(url);
       throw new Error("not to be called");
     };
-    for (const baseUrl of ["https://evil.example.com/api", "http://app.faturaentegrator.com/api", "https://10.0.0.1/api"]) {
+    for (const baseUrl of [
+      "https://evil.example.com/api",
+      "http://app.faturaentegrator.com/api",
+      "https://10.0.0.1/api",
+    ]) {
       const api = new InvoicingClient({ baseUrl, apiKey: "secret-key-123", policy: production, request: spy });
       await expect(api.checkAuth()).rejects.toBeInstanceOf(BlockedError);
     }
@@ -145,25 +193,48 @@ describe("the invoicing client behind the guard", () => {
 
   it("with local services on, the sandbox on 127.0.0.1 is reachable over http", async () => {
     const { port, seen } = await listener();
-    const api = new InvoicingClient({ baseUrl: `http://127.0.0.1:${port}/api`, apiKey: "secret-key-123", policy: local, timeoutMs: 2000 });
+    const api = new InvoicingClient({
+      baseUrl: `http://127.0.0.1:${port}/api`,
+      apiKey: "secret-key-123",
+      policy: local,
+      timeoutMs: 2000,
+    });
     await api.checkAuth().catch(() => undefined);
     expect(seen.connections).toBe(1);
   });
 });
 
 describe("the configuration of the guard", () => {
-  const valid = { SHOPIFY_API_KEY: "k", SHOPIFY_API_SECRET: "s", SHOPIFY_APP_URL: "https://invoices.example.com", ENCRYPTION_KEY: "ab".repeat(32) };
+  const valid = {
+    SHOPIFY_API_KEY: "k",
+    SHOPIFY_API_SECRET: "s",
+    SHOPIFY_APP_URL: "https://invoices.example.com",
+    ENCRYPTION_KEY: "ab".repeat(32),
+  };
 
   it("defaults to the vendor's live and staging hosts, and reads the operator's list", () => {
-    expect(parseEnv(valid).INVOICING_ALLOWED_HOSTS).toEqual(["app.faturaentegrator.com", "staging.faturaentegrator.com"]);
-    expect(parseEnv({ ...valid, INVOICING_ALLOWED_HOSTS: " App.Example.com , api.example.com:8443" }).INVOICING_ALLOWED_HOSTS).toEqual(["app.example.com", "api.example.com:8443"]);
-    expect(() => parseEnv({ ...valid, INVOICING_ALLOWED_HOSTS: "https://app.example.com/api" })).toThrow(/INVOICING_ALLOWED_HOSTS is invalid/);
+    expect(parseEnv(valid).INVOICING_ALLOWED_HOSTS).toEqual([
+      "app.faturaentegrator.com",
+      "staging.faturaentegrator.com",
+    ]);
+    expect(
+      parseEnv({ ...valid, INVOICING_ALLOWED_HOSTS: " App.Example.com , api.example.com:8443" })
+        .INVOICING_ALLOWED_HOSTS,
+    ).toEqual(["app.example.com", "api.example.com:8443"]);
+    expect(() => parseEnv({ ...valid, INVOICING_ALLOWED_HOSTS: "https://app.example.com/api" })).toThrow(
+      /INVOICING_ALLOWED_HOSTS is invalid/,
+    );
     expect(() => parseEnv({ ...valid, INVOICING_ALLOWED_HOSTS: " , " })).toThrow(/INVOICING_ALLOWED_HOSTS is invalid/);
   });
 
   it("refuses LOCAL_SERVICES unless the app runs on localhost", () => {
-    expect(() => parseEnv({ ...valid, NODE_ENV: "production", LOCAL_SERVICES: "1" })).toThrow(/LOCAL_SERVICES is invalid/);
-    expect(parseEnv({ ...valid, NODE_ENV: "production", LOCAL_SERVICES: "1", SHOPIFY_APP_URL: "http://localhost:3000" }).LOCAL_SERVICES).toBe(true);
+    expect(() => parseEnv({ ...valid, NODE_ENV: "production", LOCAL_SERVICES: "1" })).toThrow(
+      /LOCAL_SERVICES is invalid/,
+    );
+    expect(
+      parseEnv({ ...valid, NODE_ENV: "production", LOCAL_SERVICES: "1", SHOPIFY_APP_URL: "http://localhost:3000" })
+        .LOCAL_SERVICES,
+    ).toBe(true);
     expect(parseEnv({ ...valid, NODE_ENV: "production" }).LOCAL_SERVICES).toBe(false);
   });
 });

@@ -19,14 +19,23 @@ const source = readFileSync(new URL("../../app/invoice-state/transitions.ts", im
 
 describe("the header comment's diagram", () => {
   it("is the table, rendered", () => {
-    const block = source.slice(source.indexOf("// <transitions>\n") + "// <transitions>\n".length, source.indexOf("// </transitions>"));
-    const lines = block.trimEnd().split("\n").map((line) => line.replace(/^\/\/ ?/, "").trimEnd());
+    const block = source.slice(
+      source.indexOf("// <transitions>\n") + "// <transitions>\n".length,
+      source.indexOf("// </transitions>"),
+    );
+    const lines = block
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.replace(/^\/\/ ?/, "").trimEnd());
     expect(lines).toEqual(renderTransitions());
   });
 });
 
 // Every entry: each state it may leave goes where the table says; every other state is refused.
-const expected: Record<Transition, { from: (InvoiceState | "new")[]; to: InvoiceState | "same"; context?: Parameters<typeof transition>[2] }> = {
+const expected: Record<
+  Transition,
+  { from: (InvoiceState | "new")[]; to: InvoiceState | "same"; context?: Parameters<typeof transition>[2] }
+> = {
   record: { from: ["new"], to: "queued" },
   record_waiting: { from: ["new"], to: "waiting" },
   record_cancelled: { from: ["new"], to: "cancelled" },
@@ -64,7 +73,11 @@ describe("transition", () => {
       for (const state of ["new", ...INVOICE_STATES] as const) {
         const result = transition(state, event, context);
         if (from.includes(state)) {
-          expect(result, `${event} from ${state}`).toEqual({ ok: true, to: to === "same" ? state : to, writes: TRANSITIONS[event].writes });
+          expect(result, `${event} from ${state}`).toEqual({
+            ok: true,
+            to: to === "same" ? state : to,
+            writes: TRANSITIONS[event].writes,
+          });
         } else {
           expect(result, `${event} from ${state}`).toEqual({ ok: false, reason: "not_allowed", from: state, event });
           expect(() => nextState(state, event, context)).toThrow(`${event} is not allowed from ${state}`);
@@ -74,7 +87,8 @@ describe("transition", () => {
   }
 
   it("reported: only to a state the service can report", () => {
-    for (const state of ["processing", "completed", "failed", "cancelled"] as const) expect(nextState("sending", "reported", { reported: state })).toBe(state);
+    for (const state of ["processing", "completed", "failed", "cancelled"] as const)
+      expect(nextState("sending", "reported", { reported: state })).toBe(state);
     expect(transition("sending", "reported", { reported: "closed" }).ok).toBe(false);
     expect(transition("sending", "reported").ok).toBe(false);
   });

@@ -27,16 +27,25 @@ describe("invoicing selected orders", () => {
     const unpaid = paidOrder({ financial_status: "pending" });
     const cancelled = paidOrder({ cancelled_at: "2026-11-22T10:00:00Z" });
     const reader = fakeReader([fresh, known, unpaid, cancelled]);
-    const summary = await invoiceSelectedOrders(SHOP, [String(fresh.id), String(known.id), String(unpaid.id), String(cancelled.id), "999"], reader);
+    const summary = await invoiceSelectedOrders(
+      SHOP,
+      [String(fresh.id), String(known.id), String(unpaid.id), String(cancelled.id), "999"],
+      reader,
+    );
     expect(summary).toMatchObject({ queued: 1, already: 1, refused: 3 });
-    expect(summary.results.map((r) => [r.name, r.result, "reason" in r ? r.reason : "state" in r ? r.state : ""])).toEqual([
+    expect(
+      summary.results.map((r) => [r.name, r.result, "reason" in r ? r.reason : "state" in r ? r.state : ""]),
+    ).toEqual([
       [fresh.name, "queued", ""],
       [known.name, "already", "queued"],
       [unpaid.name, "refused", "not_paid"],
       [cancelled.name, "refused", "cancelled"],
       [null, "refused", "not_found"],
     ]);
-    const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP, orderId: String(fresh.id) }, include: { events: true } });
+    const row = await prisma.invoice.findFirstOrThrow({
+      where: { shopDomain: SHOP, orderId: String(fresh.id) },
+      include: { events: true },
+    });
     expect(row.state).toBe("queued");
     expect(row.events.find((e) => e.type === "received")!.message).toMatch(/bulk action/);
     // Twice: nothing new.
@@ -44,7 +53,10 @@ describe("invoicing selected orders", () => {
     expect(again).toMatchObject({ queued: 0, already: 1 });
     expect(await prisma.invoice.count({ where: { shopDomain: SHOP } })).toBe(2);
     // Another shop's order ids find nothing of this shop's.
-    expect((await invoiceSelectedOrders(OTHER_SHOP, [String(known.id)], fakeReader([]))).results[0]).toMatchObject({ result: "refused", reason: "not_found" });
+    expect((await invoiceSelectedOrders(OTHER_SHOP, [String(known.id)], fakeReader([]))).results[0]).toMatchObject({
+      result: "refused",
+      reason: "not_found",
+    });
   });
 
   it("queues an order waiting for its trigger with the order as it stands now; an Admin API failure is a refusal in words", async () => {
@@ -56,7 +68,11 @@ describe("invoicing selected orders", () => {
     broken.readOrder = async () => {
       throw new Error("Shopify answered 503");
     };
-    expect((await invoiceSelectedOrders(SHOP, [String(order.id)], broken)).results[0]).toMatchObject({ result: "refused", reason: "admin_api", detail: "Shopify answered 503" });
+    expect((await invoiceSelectedOrders(SHOP, [String(order.id)], broken)).results[0]).toMatchObject({
+      result: "refused",
+      reason: "admin_api",
+      detail: "Shopify answered 503",
+    });
     expect(await invoiceSelectedOrders(SHOP, [String(order.id)], fakeReader([edited]))).toMatchObject({ queued: 1 });
     const row = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(row.state).toBe("queued");
@@ -82,7 +98,11 @@ describe("invoicing selected orders", () => {
     expect(await invoiceNow(SHOP, rowB.id, new Date(), down)).toEqual({ ok: true, from: "snapshot" });
     const readB = await prisma.invoice.findUniqueOrThrow({ where: { id: rowB.id }, include: { events: true } });
     expect(readB.state).toBe("queued");
-    expect(readB.events.some((e) => /as it was when paid: it could not be read from Shopify \(Shopify answered 503\)/.test(e.message ?? ""))).toBe(true);
+    expect(
+      readB.events.some((e) =>
+        /as it was when paid: it could not be read from Shopify \(Shopify answered 503\)/.test(e.message ?? ""),
+      ),
+    ).toBe(true);
     expect(await invoiceNow(OTHER_SHOP, rowB.id, new Date(), down)).toEqual({ ok: false, reason: "not_found" });
   });
 
@@ -94,10 +114,22 @@ describe("invoicing selected orders", () => {
   });
 
   it("the route needs a session token and a well-formed body", async () => {
-    const anonymous = await callRoute(action, new Request(`${APP_ORIGIN}/api/orders/invoice`, { method: "POST", body: "{}" }));
+    const anonymous = await callRoute(
+      action,
+      new Request(`${APP_ORIGIN}/api/orders/invoice`, { method: "POST", body: "{}" }),
+    );
     expect(anonymous.status).not.toBe(200);
-    for (const body of ["not json", JSON.stringify({ orderIds: [] }), JSON.stringify({ orderIds: Array.from({ length: 51 }, (_, i) => String(i + 1)) }), JSON.stringify({ orderIds: ["gid://shopify/Product/1"] })]) {
-      const request = await adminFetchRequest("/api/orders/invoice", SHOP, { method: "POST", body, headers: { Origin: "https://extensions.shopifycdn.com" } });
+    for (const body of [
+      "not json",
+      JSON.stringify({ orderIds: [] }),
+      JSON.stringify({ orderIds: Array.from({ length: 51 }, (_, i) => String(i + 1)) }),
+      JSON.stringify({ orderIds: ["gid://shopify/Product/1"] }),
+    ]) {
+      const request = await adminFetchRequest("/api/orders/invoice", SHOP, {
+        method: "POST",
+        body,
+        headers: { Origin: "https://extensions.shopifycdn.com" },
+      });
       const response = await callRoute(action, request);
       expect(response.status).toBe(400);
       expect(response.headers.get("Access-Control-Allow-Origin")).toBeTruthy();

@@ -44,7 +44,9 @@ const istanbul = (at: Date) => DateTime.fromJSDate(at).setZone("Europe/Istanbul"
 function signed(remoteId: number, options: { time?: string; teamId?: number; key?: string } = {}) {
   const time = options.time ?? istanbul(new Date());
   const teamId = options.teamId ?? pipeline.sandbox.account.teamId;
-  const hash = createHmac("sha512", options.key ?? pipeline.sandbox.account.apiKey).update(`${remoteId}${teamId}${time}`).digest("hex");
+  const hash = createHmac("sha512", options.key ?? pipeline.sandbox.account.apiKey)
+    .update(`${remoteId}${teamId}${time}`)
+    .digest("hex");
   return JSON.stringify({ invoice_id: remoteId, team_id: teamId, time, hash });
 }
 
@@ -55,9 +57,26 @@ const answer = async (response: Response) => ({
   close: response.headers.get("connection") === "close",
 });
 
-const throughNode = async (id: string, body: string) => answer(await fetch(`${origin}/callbacks/invoices/${id}`, { method: "POST", body, headers: { "Content-Type": "application/json" } }));
+const throughNode = async (id: string, body: string) =>
+  answer(
+    await fetch(`${origin}/callbacks/invoices/${id}`, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json" },
+    }),
+  );
 const throughRemix = async (id: string, body: string) =>
-  answer(await callRoute(callbackRoute, new Request(`${pipeline.appUrl}/callbacks/invoices/${id}`, { method: "POST", body, headers: { "Content-Type": "application/json" } }), { id }));
+  answer(
+    await callRoute(
+      callbackRoute,
+      new Request(`${pipeline.appUrl}/callbacks/invoices/${id}`, {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/json" },
+      }),
+      { id },
+    ),
+  );
 
 /** An invoice the service has, completed, and nothing due. */
 async function completedInvoice() {
@@ -67,7 +86,9 @@ async function completedInvoice() {
   await new Promise((resolve) => setTimeout(resolve, 50)); // the sandbox formalises meanwhile
   await makeScheduledRowsDue();
   worker.wake();
-  const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null && !rows[0].leaseOwner);
+  const [row] = await waitForInvoices(
+    (rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null && !rows[0].leaseOwner,
+  );
   await worker.stop();
   return row;
 }
@@ -97,7 +118,12 @@ describe("the production server's callback path and the Remix route", () => {
     // A fresh callback is recorded by whichever way comes first; the same again, the other way, is a duplicate.
     const first = signed(remoteId, { time: istanbul(new Date(Date.now() - 5_000)) });
     const second = signed(remoteId, { time: istanbul(new Date(Date.now() - 3_000)) });
-    const answers = [await throughNode(row.id, first), await throughRemix(row.id, first), await throughRemix(row.id, second), await throughNode(row.id, second)];
+    const answers = [
+      await throughNode(row.id, first),
+      await throughRemix(row.id, first),
+      await throughRemix(row.id, second),
+      await throughNode(row.id, second),
+    ];
     expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual([
       [200, { ok: true }],
       [200, { ok: true, ignored: "duplicate" }],
@@ -123,6 +149,11 @@ describe("the production server's callback path and the Remix route", () => {
     await fetch(`${origin}/callbacks/invoices/abc/`, { method: "POST", body: "{}" });
     await fetch(`${origin}/callbacks/invoices/a%2Fb`, { method: "POST", body: "{}" });
     await fetch(`${origin}/callbacks/invoices/abc/more`, { method: "POST", body: "{}" });
-    expect(passedOn).toEqual(["GET /callbacks/invoices/abc", "POST /callbacks/invoices/abc/", "POST /callbacks/invoices/a%2Fb", "POST /callbacks/invoices/abc/more"]);
+    expect(passedOn).toEqual([
+      "GET /callbacks/invoices/abc",
+      "POST /callbacks/invoices/abc/",
+      "POST /callbacks/invoices/a%2Fb",
+      "POST /callbacks/invoices/abc/more",
+    ]);
   });
 });

@@ -28,9 +28,19 @@ const istanbul = (at: Date) => DateTime.fromJSDate(at).setZone("Europe/Istanbul"
 function callback(rowId: string, remoteId: number, options: { time?: string; teamId?: number; key?: string } = {}) {
   const time = options.time ?? istanbul(new Date());
   const teamId = options.teamId ?? pipeline.sandbox.account.teamId;
-  const hash = createHmac("sha512", options.key ?? pipeline.sandbox.account.apiKey).update(`${remoteId}${teamId}${time}`).digest("hex");
+  const hash = createHmac("sha512", options.key ?? pipeline.sandbox.account.apiKey)
+    .update(`${remoteId}${teamId}${time}`)
+    .digest("hex");
   const body = JSON.stringify({ invoice_id: remoteId, team_id: teamId, time, hash });
-  return callRoute(callbackAction, new Request(`${pipeline.appUrl}/callbacks/invoices/${rowId}`, { method: "POST", body, headers: { "Content-Type": "application/json" } }), { id: rowId });
+  return callRoute(
+    callbackAction,
+    new Request(`${pipeline.appUrl}/callbacks/invoices/${rowId}`, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json" },
+    }),
+    { id: rowId },
+  );
 }
 
 /** A completed invoice, and the status reads made of it from now on. */
@@ -41,7 +51,9 @@ async function completedInvoice() {
   await settle(50); // the sandbox formalises meanwhile
   await makeScheduledRowsDue();
   worker.wake();
-  const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null && !rows[0].leaseOwner);
+  const [row] = await waitForInvoices(
+    (rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null && !rows[0].leaseOwner,
+  );
   pipeline.requests.length = 0;
   const reads = () => pipeline.requests.filter((line) => line.startsWith(`GET /api/invoices/${row.remoteId} `)).length;
   return { row, worker, reads };
@@ -106,7 +118,10 @@ describe("callbacks", () => {
     await settle(CALLBACK_COALESCE_MS + 300);
     expect(reads()).toBe(1);
     expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(1);
-    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ state: "completed", syncAttempts: 0 });
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      state: "completed",
+      syncAttempts: 0,
+    });
   });
 
   it("the same callback again while the invoice is processing reads it again: two status changes within one second look alike", async () => {
@@ -117,7 +132,10 @@ describe("callbacks", () => {
     await waitForInvoices((rows) => rows[0]?.nextAttemptAt === null && !rows[0].leaseOwner);
     // As if that read had found the invoice still running, and the service then finished it within the same second:
     // its next notification carries the same time, so the same hash.
-    await prisma.invoice.update({ where: { id: row.id }, data: { state: "processing", formalStatus: "running", workflowStatus: "processing", serialNumber: null } });
+    await prisma.invoice.update({
+      where: { id: row.id },
+      data: { state: "processing", formalStatus: "running", workflowStatus: "processing", serialNumber: null },
+    });
     expect(await (await callback(row.id, row.remoteId!, { time })).json()).toEqual({ ok: true, ignored: "duplicate" });
     worker.wake();
     const [after] = await waitForInvoices((rows) => rows[0]?.state === "completed" && rows[0].nextAttemptAt === null);
@@ -147,7 +165,9 @@ describe("callbacks", () => {
     });
     await pipeline.deliverPaid(paidOrder());
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed", 12_000);
-    const types = (await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id }, orderBy: { at: "asc" } })).map((e) => e.type);
+    const types = (await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id }, orderBy: { at: "asc" } })).map(
+      (e) => e.type,
+    );
     expect(types.indexOf("callback")).toBeLessThan(types.indexOf("posted"));
     expect(pipeline.requests.filter((line) => line.startsWith(`GET /api/invoices/${row.remoteId} `))).toHaveLength(1);
     await worker.stop();
@@ -175,12 +195,20 @@ describe("callbacks", () => {
 
   it("once the shop's team is known, a callback for another team is refused", async () => {
     const { row } = await completedInvoice();
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).teamId).toBe(pipeline.sandbox.account.teamId);
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).teamId).toBe(
+      pipeline.sandbox.account.teamId,
+    );
     const other = await callback(row.id, row.remoteId!, { teamId: pipeline.sandbox.account.teamId + 41 });
     expect(other.status).toBe(401);
     expect(await prisma.invoiceEvent.count({ where: { invoiceId: row.id, type: "callback" } })).toBe(0);
     // A new API key may belong to another account: the team is learned again.
-    await saveConnection(SHOP, { baseUrl: pipeline.sandbox.url, apiKey: "another-key-12345678", saleChannelId: 1, invoiceIntegrationId: 1, testMode: false });
+    await saveConnection(SHOP, {
+      baseUrl: pipeline.sandbox.url,
+      apiKey: "another-key-12345678",
+      saleChannelId: 1,
+      invoiceIntegrationId: 1,
+      testMode: false,
+    });
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).teamId).toBeNull();
   });
 });

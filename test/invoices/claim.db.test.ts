@@ -5,13 +5,19 @@ import { createInvoiceRow, installShop, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 
 const now = new Date("2026-11-22T10:00:00Z");
-const claim = (workerId: string, limit = 8, perShopLimit = 2, at = now) => claimDueRows({ workerId, now: at, limit, perShopLimit, leaseMs: 60_000 });
+const claim = (workerId: string, limit = 8, perShopLimit = 2, at = now) =>
+  claimDueRows({ workerId, now: at, limit, perShopLimit, leaseMs: 60_000 });
 
 async function queue(shop: string, count: number, at = new Date(now.getTime() - 1000), priority = 0) {
   const rows = [];
   for (let i = 0; i < count; i++) {
     const row = await createInvoiceRow(shop);
-    rows.push(await prisma.invoice.update({ where: { id: row.id }, data: { state: "queued", nextAttemptAt: new Date(at.getTime() + i), priority } }));
+    rows.push(
+      await prisma.invoice.update({
+        where: { id: row.id },
+        data: { state: "queued", nextAttemptAt: new Date(at.getTime() + i), priority },
+      }),
+    );
   }
   return rows;
 }
@@ -37,7 +43,10 @@ describe("claiming due rows", () => {
     await queue(SHOP, 10);
     await queue(OTHER_SHOP, 3);
     const claimed = await claim("w1", 8, 2);
-    const perShop = claimed.reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.shopDomain]: (acc[c.shopDomain] ?? 0) + 1 }), {});
+    const perShop = claimed.reduce<Record<string, number>>(
+      (acc, c) => ({ ...acc, [c.shopDomain]: (acc[c.shopDomain] ?? 0) + 1 }),
+      {},
+    );
     expect(perShop).toEqual({ [SHOP]: 2, [OTHER_SHOP]: 2 });
     // The share counts live leases of every worker.
     expect(await claim("w2", 8, 2)).toEqual([]);
@@ -46,7 +55,10 @@ describe("claiming due rows", () => {
   it("a shop with a row in flight yields the next slot to a shop with none, even one whose orders came later", async () => {
     const [busy] = await queue(SHOP, 5, new Date(now.getTime() - 60_000));
     const [later] = await queue(OTHER_SHOP, 1);
-    await prisma.invoice.update({ where: { id: busy.id }, data: { state: "sending", leaseOwner: "w0", leaseUntil: new Date(now.getTime() + 60_000) } });
+    await prisma.invoice.update({
+      where: { id: busy.id },
+      data: { state: "sending", leaseOwner: "w0", leaseUntil: new Date(now.getTime() + 60_000) },
+    });
     // SHOP has a row in flight: OTHER_SHOP's newer order goes before SHOP's older ones.
     expect((await claim("w1", 1, 2)).map((c) => c.id)).toEqual([later.id]);
   });
@@ -83,7 +95,10 @@ describe("claiming due rows", () => {
       // The live rows hold the shop's share: no past row goes with them.
       expect(await claim("w2", 8, 2)).toEqual([]);
       // Once they are done, the past rows follow, oldest first.
-      await prisma.invoice.updateMany({ where: { id: { in: live.map((row) => row.id) } }, data: { state: "completed", nextAttemptAt: null, leaseUntil: null, leaseOwner: null } });
+      await prisma.invoice.updateMany({
+        where: { id: { in: live.map((row) => row.id) } },
+        data: { state: "completed", nextAttemptAt: null, leaseUntil: null, leaseOwner: null },
+      });
       const next = await claim("w3", 8, 2);
       expect(next.map((c) => c.id)).toEqual(past.slice(0, 2).map((row) => row.id));
     });
@@ -108,7 +123,9 @@ describe("claiming due rows", () => {
       const [a, b] = await Promise.all([claim("w1", 3, 4), claim("w2", 3, 4)]);
       const ids = [...a, ...b].map((c) => c.id);
       expect(new Set(ids).size).toBe(ids.length);
-      const leasedLive = await prisma.invoice.count({ where: { id: { in: live.map((row) => row.id) }, leaseOwner: { not: null } } });
+      const leasedLive = await prisma.invoice.count({
+        where: { id: { in: live.map((row) => row.id) }, leaseOwner: { not: null } },
+      });
       expect(leasedLive).toBe(2);
     });
   });
@@ -116,27 +133,43 @@ describe("claiming due rows", () => {
   it("renews and releases only the leases its worker holds (the heartbeat, and rows whose job's end was lost)", async () => {
     const rows = await queue(SHOP, 2);
     const [mine, theirs] = [rows[0].id, rows[1].id];
-    await prisma.invoice.update({ where: { id: mine }, data: { state: "sending", leaseOwner: "w1", leaseUntil: new Date(now.getTime() + 10_000) } });
-    await prisma.invoice.update({ where: { id: theirs }, data: { state: "sending", leaseOwner: "w2", leaseUntil: new Date(now.getTime() + 10_000) } });
+    await prisma.invoice.update({
+      where: { id: mine },
+      data: { state: "sending", leaseOwner: "w1", leaseUntil: new Date(now.getTime() + 10_000) },
+    });
+    await prisma.invoice.update({
+      where: { id: theirs },
+      data: { state: "sending", leaseOwner: "w2", leaseUntil: new Date(now.getTime() + 10_000) },
+    });
     const later = new Date(now.getTime() + 30_000);
     expect(await hot().renewLeases("w1", [mine, theirs], later)).toEqual([mine]);
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).leaseUntil!.getTime()).toBe(later.getTime());
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirs } })).leaseUntil!.getTime()).toBe(now.getTime() + 10_000);
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).leaseUntil!.getTime()).toBe(
+      later.getTime(),
+    );
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirs } })).leaseUntil!.getTime()).toBe(
+      now.getTime() + 10_000,
+    );
 
     expect(await hot().releaseLeases("w1", [mine, theirs])).toBe(1);
-    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).toMatchObject({ leaseOwner: null, leaseUntil: null });
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: mine } })).toMatchObject({
+      leaseOwner: null,
+      leaseUntil: null,
+    });
     expect(await prisma.invoice.findUniqueOrThrow({ where: { id: theirs } })).toMatchObject({ leaseOwner: "w2" });
     // Released, the row is due again at once: the next claim takes it.
     expect((await claim("w3", 8, 2)).map((c) => c.id)).toEqual([mine]);
   });
 
-  it.skipIf(!(process.env.DATABASE_URL ?? "").startsWith("postgres"))("a row another worker is locking is skipped and the next one is taken instead, so the claim still fills its slots", async () => {
-    // The shop's oldest row would be picked first; another worker's claim holds its lock right now.
-    const [oldest, next] = await queue(SHOP, 2);
-    const claimed = await prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "Invoice" WHERE "id" = ${oldest.id} FOR UPDATE`;
-      return claim("w1", 1, 2);
-    });
-    expect(claimed.map((c) => c.id)).toEqual([next.id]);
-  });
+  it.skipIf(!(process.env.DATABASE_URL ?? "").startsWith("postgres"))(
+    "a row another worker is locking is skipped and the next one is taken instead, so the claim still fills its slots",
+    async () => {
+      // The shop's oldest row would be picked first; another worker's claim holds its lock right now.
+      const [oldest, next] = await queue(SHOP, 2);
+      const claimed = await prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "Invoice" WHERE "id" = ${oldest.id} FOR UPDATE`;
+        return claim("w1", 1, 2);
+      });
+      expect(claimed.map((c) => c.id)).toEqual([next.id]);
+    },
+  );
 });

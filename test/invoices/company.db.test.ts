@@ -27,7 +27,16 @@ const acme = (taxRegistrationId: string | null): StandinCompany => ({
       id: 9101,
       name: "Ankara Merkez",
       taxRegistrationId,
-      billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", zoneCode: "TR-06", zip: "06420", country: "Turkey", countryCode: "TR", companyName: "Acme Makine A.Ş." },
+      billingAddress: {
+        address1: "Atatürk Bulv. 100",
+        city: "Çankaya",
+        province: "Ankara",
+        zoneCode: "TR-06",
+        zip: "06420",
+        country: "Turkey",
+        countryCode: "TR",
+        companyName: "Acme Makine A.Ş.",
+      },
       metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }],
     },
   ],
@@ -46,14 +55,21 @@ afterAll(async () => {
 
 /** The shop's offline session: the stand-in's token and the scopes the shop granted. */
 async function grant(scope: string) {
-  await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope } });
+  await prisma.session.update({
+    where: { id: `offline_${SHOP}` },
+    data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope },
+  });
 }
 
 let companyReads = 0;
 /** The worker's company read: the real query and client, aimed at the stand-in. */
 const readCompany: ReadCompany = async (shop, orderId, metafield) => {
   companyReads++;
-  return readPurchasingCompanyWith(await adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }), orderId, metafield);
+  return readPurchasingCompanyWith(
+    await adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }),
+    orderId,
+    metafield,
+  );
 };
 
 const pipeline = pipelineForEachTest({
@@ -72,7 +88,8 @@ async function deliver(order: ReturnType<typeof paidOrder>) {
   expect((await pipeline.deliverPaid(order)).status).toBe(200);
 }
 
-const customerOf = (row: { requestBody: unknown }) => (row.requestBody as { customer: Record<string, unknown> }).customer;
+const customerOf = (row: { requestBody: unknown }) =>
+  (row.requestBody as { customer: Record<string, unknown> }).customer;
 const codes = (row: { problems: unknown }) => (row.problems as Array<{ code: string }>).map((p) => p.code);
 
 describe("B2B orders", () => {
@@ -80,7 +97,15 @@ describe("B2B orders", () => {
     await pipeline.startWorker({ readCompany });
     await deliver(b2bOrder());
     const [row] = await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "completed");
-    expect(customerOf(row)).toMatchObject({ type: "company", tax_number: "9860008925", title: "Acme Makine A.Ş.", tax_office: "Çankaya", city: "Ankara", district: "Çankaya", address: "Atatürk Bulv. 100" });
+    expect(customerOf(row)).toMatchObject({
+      type: "company",
+      tax_number: "9860008925",
+      title: "Acme Makine A.Ş.",
+      tax_office: "Çankaya",
+      city: "Ankara",
+      district: "Çankaya",
+      address: "Atatürk Bulv. 100",
+    });
     expect(codes(row)).toContain("customer.from_company");
     expect(companyReads).toBe(1);
     // The list shows and finds it by the company, with the contact who placed it.
@@ -131,7 +156,11 @@ describe("B2B orders", () => {
     await pipeline.startWorker({ readCompany });
     await deliver(order);
     const [stuck] = await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "needs_attention");
-    expect(stuck.problems).toContainEqual({ code: "customer.invalid_company_tax_number", params: { value: "1234567891", company: "Acme Makine A.Ş." }, severity: "error" });
+    expect(stuck.problems).toContainEqual({
+      code: "customer.invalid_company_tax_number",
+      params: { value: "1234567891", company: "Acme Makine A.Ş." },
+      severity: "error",
+    });
     expect(pipeline.posts()).toBe(0);
 
     standin.upsertCompanies([acme("0720039666")]);
@@ -144,7 +173,9 @@ describe("B2B orders", () => {
     standin.setFaults({ serverErrors: 10, status: 503 });
     await pipeline.startWorker({ readCompany });
     await deliver(b2bOrder());
-    const [row] = await waitForInvoices((rows) => rows.length === 1 && rows[0].attempts === 1 && rows[0].state === "queued");
+    const [row] = await waitForInvoices(
+      (rows) => rows.length === 1 && rows[0].attempts === 1 && rows[0].state === "queued",
+    );
     expect(codes(row)).toEqual(["customer.company_unread"]);
     expect(row.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
     expect(pipeline.posts()).toBe(0);

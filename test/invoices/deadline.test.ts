@@ -1,7 +1,14 @@
 // The 7-day deadline's rules (app/invoices/deadline.ts): whose clock runs, when it is near or past, and which Flow call
 // is due, at the boundaries.
 import { describe, expect, it } from "vitest";
-import { deadlineOf, deadlineStatus, flowCallDue, nearBefore, runningDeadline, runningStates } from "../../app/invoices/deadline";
+import {
+  deadlineOf,
+  deadlineStatus,
+  flowCallDue,
+  nearBefore,
+  runningDeadline,
+  runningStates,
+} from "../../app/invoices/deadline";
 
 const H = 3_600_000;
 const ordered = new Date("2026-11-20T09:30:00Z");

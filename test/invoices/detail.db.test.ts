@@ -11,7 +11,10 @@ async function detail(id: string, shop = SHOP) {
 }
 
 async function act(id: string, intent: string, shop = SHOP) {
-  const request = await adminFetchRequest(`/app/invoices/${id}`, shop, { method: "POST", body: new URLSearchParams({ intent }) });
+  const request = await adminFetchRequest(`/app/invoices/${id}`, shop, {
+    method: "POST",
+    body: new URLSearchParams({ intent }),
+  });
   return callRoute(detailAction, request, { id });
 }
 
@@ -39,19 +42,31 @@ describe("invoice detail", () => {
     await prisma.invoiceEvent.createMany({
       data: [
         { invoiceId: row.id, type: "received", at: new Date("2026-11-20T10:00:00Z") },
-        { invoiceId: row.id, type: "posted", at: new Date("2026-11-20T10:00:01Z"), message: "invoice 77 at the service" },
+        {
+          invoiceId: row.id,
+          type: "posted",
+          at: new Date("2026-11-20T10:00:01Z"),
+          message: "invoice 77 at the service",
+        },
         {
           invoiceId: row.id,
           type: "needs_attention",
           at: new Date("2026-11-20T10:00:02Z"),
           message: "line.zero_rate_without_exemption",
-          data: { problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" }, severity: "error" }] },
+          data: {
+            problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" }, severity: "error" }],
+          },
         },
       ],
     });
     const response = await detail(row.id);
     expect(response.status).toBe(200);
-    const { invoice } = (await response.json()) as { invoice: Record<string, unknown> & { totals: Record<string, unknown>; events: Array<{ type: string; problems: unknown[] }> } };
+    const { invoice } = (await response.json()) as {
+      invoice: Record<string, unknown> & {
+        totals: Record<string, unknown>;
+        events: Array<{ type: string; problems: unknown[] }>;
+      };
+    };
     expect(invoice).toMatchObject({
       orderName: "#1042",
       serialNumber: "EFA2026000000042",
@@ -65,10 +80,17 @@ describe("invoice detail", () => {
       inFlight: false,
     });
     // Exact decimal difference: 100.30 - 100.10 is 0.20, not 0.20000000000000284.
-    expect(invoice.totals).toMatchObject({ orderTotal: "100.10", difference: "0.20", matches: false, remote: { grandTotal: "100.3", taxTotal: "16.68" } });
+    expect(invoice.totals).toMatchObject({
+      orderTotal: "100.10",
+      difference: "0.20",
+      matches: false,
+      remote: { grandTotal: "100.3", taxTotal: "16.68" },
+    });
     expect(invoice.events.map((event) => event.type)).toEqual(["received", "posted", "needs_attention"]);
     // The trail keeps the problem with its parameters, so the page can say it in words.
-    expect(invoice.events[2]).toMatchObject({ problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" } }] });
+    expect(invoice.events[2]).toMatchObject({
+      problems: [{ code: "line.zero_rate_without_exemption", params: { line: "Çay" } }],
+    });
   });
 
   it("answers 404 for another shop's invoice id, and for an unknown id", async () => {
@@ -81,7 +103,10 @@ describe("invoice detail", () => {
   });
 
   it("retries the shop's own invoice that needs attention, and never another shop's", async () => {
-    const mine = await seedInvoice(SHOP, { state: "needs_attention", problems: [{ code: "settings.missing_api_key", severity: "error" }] });
+    const mine = await seedInvoice(SHOP, {
+      state: "needs_attention",
+      problems: [{ code: "settings.missing_api_key", severity: "error" }],
+    });
     const theirs = await seedInvoice(OTHER_SHOP, { state: "needs_attention" });
     // The page offers the retry because the loader says so, with the same rule the action checks.
     expect(((await (await detail(mine.id)).json()) as { invoice: unknown }).invoice).toMatchObject({
@@ -107,7 +132,8 @@ describe("invoice detail", () => {
     expect((await act(completed.id, "retry")).status).toBe(409);
     const waiting = await seedInvoice(SHOP, { state: "waiting" });
     const theirsWaiting = await seedInvoice(OTHER_SHOP, { state: "waiting" });
-    const offered = async (id: string) => ((await (await detail(id)).json()) as { invoice: { canRetry: boolean; canInvoiceNow: boolean } }).invoice;
+    const offered = async (id: string) =>
+      ((await (await detail(id)).json()) as { invoice: { canRetry: boolean; canInvoiceNow: boolean } }).invoice;
     expect(await offered(completed.id)).toMatchObject({ canRetry: false, canInvoiceNow: false });
     expect(await offered(waiting.id)).toMatchObject({ canRetry: false, canInvoiceNow: true });
     // An order cancelled in Shopify before the service had its invoice is not offered a retry the action would refuse.

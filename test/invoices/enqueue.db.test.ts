@@ -29,7 +29,14 @@ describe("order webhooks", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, result: "queued" });
     const [row] = await rows();
-    expect(row).toMatchObject({ orderId: String(order.id), orderName: order.name, state: "queued", orderTotal: "1349.80", customerName: "Ayşe Yılmaz", customerId: "7300000001" });
+    expect(row).toMatchObject({
+      orderId: String(order.id),
+      orderName: order.name,
+      state: "queued",
+      orderTotal: "1349.80",
+      customerName: "Ayşe Yılmaz",
+      customerId: "7300000001",
+    });
     expect(row.nextAttemptAt).toBeInstanceOf(Date);
     expect((row.orderSnapshot as { line_items: unknown[] }).line_items).toHaveLength(2);
     // Only what the mapping reads is kept (test/orders/snapshot.test.ts lists it).
@@ -40,7 +47,9 @@ describe("order webhooks", () => {
 
   it("five concurrent deliveries of one order leave exactly one row and its first events", async () => {
     const order = paidOrder();
-    const responses = await Promise.all(Array.from({ length: 5 }, (_, i) => deliver(paid, "orders/paid", order, SHOP, { webhookId: `same-${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => deliver(paid, "orders/paid", order, SHOP, { webhookId: `same-${i}` })),
+    );
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const all = await rows();
     expect(all).toHaveLength(1);
@@ -52,7 +61,9 @@ describe("order webhooks", () => {
   it("orders/paid after the invoice exists changes nothing", async () => {
     const order = paidOrder();
     await deliver(paid, "orders/paid", order);
-    await prisma.invoice.updateMany({ data: { state: "completed", serialNumber: "EAR2026000000001", nextAttemptAt: null, remoteId: 5 } });
+    await prisma.invoice.updateMany({
+      data: { state: "completed", serialNumber: "EAR2026000000001", nextAttemptAt: null, remoteId: 5 },
+    });
     const before = await rows();
     const again = await deliver(paid, "orders/paid", { ...order, note: "redelivered after a timeout" });
     expect(again.status).toBe(200);
@@ -66,7 +77,11 @@ describe("order webhooks", () => {
   });
 
   it("a body without an order id or name gets a 400 that names the field, and records nothing", async () => {
-    const noId = await deliver(paid, "orders/paid", { name: "#1", created_at: "2026-11-21T10:00:00+03:00", line_items: [] });
+    const noId = await deliver(paid, "orders/paid", {
+      name: "#1",
+      created_at: "2026-11-21T10:00:00+03:00",
+      line_items: [],
+    });
     expect(noId.status).toBe(400);
     expect((await noId.json()).error).toMatch(/^id/);
     const noName = await deliver(paid, "orders/paid", { ...paidOrder(), name: "" });
@@ -83,7 +98,9 @@ describe("order webhooks", () => {
 
   it("orders/cancelled before orders/paid: nothing is ever queued for that order", async () => {
     const order = paidOrder();
-    expect((await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })).status).toBe(200);
+    expect(
+      (await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })).status,
+    ).toBe(200);
     expect((await deliver(paid, "orders/paid", order)).status).toBe(200);
     const [row] = await rows();
     expect(row.state).toBe("cancelled");
@@ -93,7 +110,11 @@ describe("order webhooks", () => {
   it("orders/cancelled cancels a queued job", async () => {
     const order = paidOrder();
     await deliver(paid, "orders/paid", order);
-    expect(await (await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })).json()).toEqual({ ok: true, result: "cancelled" });
+    expect(
+      await (
+        await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })
+      ).json(),
+    ).toEqual({ ok: true, result: "cancelled" });
     const [row] = await rows();
     expect(row).toMatchObject({ state: "cancelled", nextAttemptAt: null });
   });
@@ -101,10 +122,21 @@ describe("order webhooks", () => {
   it("orders/cancelled after invoicing keeps the invoice and asks the merchant", async () => {
     const order = paidOrder();
     await deliver(paid, "orders/paid", order);
-    await prisma.invoice.updateMany({ data: { state: "completed", remoteId: 77, serialNumber: "EAR2026000000009", nextAttemptAt: null } });
-    expect(await (await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })).json()).toEqual({ ok: true, result: "marked" });
+    await prisma.invoice.updateMany({
+      data: { state: "completed", remoteId: 77, serialNumber: "EAR2026000000009", nextAttemptAt: null },
+    });
+    expect(
+      await (
+        await deliver(cancelled, "orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" })
+      ).json(),
+    ).toEqual({ ok: true, result: "marked" });
     const [row] = await rows();
-    expect(row).toMatchObject({ state: "needs_attention", cancelledInShop: true, serialNumber: "EAR2026000000009", remoteId: 77 });
+    expect(row).toMatchObject({
+      state: "needs_attention",
+      cancelledInShop: true,
+      serialNumber: "EAR2026000000009",
+      remoteId: 77,
+    });
     expect(row.problems).toEqual([{ code: "invoice.cancelled_after_invoicing", severity: "error" }]);
   });
 
@@ -113,8 +145,15 @@ describe("order webhooks", () => {
     const order = paidOrder();
     expect(await (await deliver(paid, "orders/paid", order)).json()).toEqual({ ok: true, result: "waiting" });
     expect((await rows())[0]).toMatchObject({ state: "waiting", nextAttemptAt: null });
-    const withFulfillment = { ...order, fulfillment_status: "fulfilled", fulfillments: [{ id: 1, tracking_company: "Yurtiçi Kargo", created_at: "2026-11-22T09:00:00+03:00" }] };
-    expect(await (await deliver(fulfilled, "orders/fulfilled", withFulfillment)).json()).toEqual({ ok: true, result: "queued" });
+    const withFulfillment = {
+      ...order,
+      fulfillment_status: "fulfilled",
+      fulfillments: [{ id: 1, tracking_company: "Yurtiçi Kargo", created_at: "2026-11-22T09:00:00+03:00" }],
+    };
+    expect(await (await deliver(fulfilled, "orders/fulfilled", withFulfillment)).json()).toEqual({
+      ok: true,
+      result: "queued",
+    });
     const [row] = await rows();
     expect(row.state).toBe("queued");
     expect((row.orderSnapshot as { fulfillments: unknown[] }).fulfillments).toHaveLength(1);
@@ -124,7 +163,9 @@ describe("order webhooks", () => {
     await saveConnection(SHOP, { trigger: "manual" });
     const order = paidOrder();
     await deliver(paid, "orders/paid", order);
-    expect(await (await deliver(fulfilled, "orders/fulfilled", { ...order, fulfillment_status: "fulfilled" })).json()).toEqual({ ok: true, result: "ignored" });
+    expect(
+      await (await deliver(fulfilled, "orders/fulfilled", { ...order, fulfillment_status: "fulfilled" })).json(),
+    ).toEqual({ ok: true, result: "ignored" });
     expect((await rows())[0].state).toBe("waiting");
   });
 });

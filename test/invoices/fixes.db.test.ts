@@ -43,11 +43,15 @@ function shopifyNow() {
     fail: (reason: string | null) => (failing = reason),
     reads,
     readOrder,
-    reader: { readOrder, listOrders: async () => ({ orders: [], pageInfo: { hasNextPage: false, endCursor: null } }) } satisfies OrderReader,
+    reader: {
+      readOrder,
+      listOrders: async () => ({ orders: [], pageInfo: { hasNextPage: false, endCursor: null } }),
+    } satisfies OrderReader,
   };
 }
 
-const updated = (body: unknown, eventId = `e-${Math.random()}`) => callRoute(updatedRoute, signedWebhookRequest({ topic: "orders/updated", body, eventId }));
+const updated = (body: unknown, eventId = `e-${Math.random()}`) =>
+  callRoute(updatedRoute, signedWebhookRequest({ topic: "orders/updated", body, eventId }));
 
 /** An order whose tax number is wrong: its invoice stops with needs_attention before anything is posted. */
 async function needingAttention(shopify: ReturnType<typeof shopifyNow>) {
@@ -61,7 +65,8 @@ async function needingAttention(shopify: ReturnType<typeof shopifyNow>) {
 }
 
 /** The customer of the body the invoice was posted with (as the service received it). */
-const customerSent = (row: { requestBody: unknown }) => (row.requestBody as { customer: Record<string, unknown> }).customer;
+const customerSent = (row: { requestBody: unknown }) =>
+  (row.requestBody as { customer: Record<string, unknown> }).customer;
 
 const events = (invoiceId: string) => prisma.invoiceEvent.findMany({ where: { invoiceId }, orderBy: { at: "asc" } });
 
@@ -73,7 +78,11 @@ describe("orders/updated re-evaluates an invoice needing attention", () => {
     // The app's own write-back and the merchant's tags: no work at all.
     const tagged = await updated({ ...order, tags: "e-fatura, vip", updated_at: "2026-11-21T15:00:00+03:00" });
     expect(await tagged.json()).toMatchObject({ result: "ignored" });
-    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ state: "needs_attention", refreshOrder: false, nextAttemptAt: null });
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      state: "needs_attention",
+      refreshOrder: false,
+      nextAttemptAt: null,
+    });
 
     // The merchant corrects the tax number in Shopify: queued after a quiet time, to read the order again.
     const corrected = { ...order, note_attributes: company(GOOD_VKN), updated_at: "2026-11-21T15:01:00+03:00" };
@@ -86,7 +95,10 @@ describe("orders/updated re-evaluates an invoice needing attention", () => {
 
     // A second change while the merchant is still editing pushes the attempt on; the history names the change once.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const readdressed = { ...corrected, billing_address: { ...(order as { billing_address: object }).billing_address, address1: "Moda Caddesi No: 3" } };
+    const readdressed = {
+      ...corrected,
+      billing_address: { ...(order as { billing_address: object }).billing_address, address1: "Moda Caddesi No: 3" },
+    };
     shopify.set(readdressed);
     expect(await (await updated(readdressed)).json()).toMatchObject({ result: "queued" });
     const pushed = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
@@ -98,13 +110,17 @@ describe("orders/updated re-evaluates an invoice needing attention", () => {
     const [done] = await waitForInvoices((rows) => rows[0]?.state === "completed");
     expect(shopify.reads).toEqual([String(order.id)]);
     expect(done.refreshOrder).toBe(false);
-    expect((done.orderSnapshot as { billing_address: { address1: string } }).billing_address.address1).toBe("Moda Caddesi No: 3");
+    expect((done.orderSnapshot as { billing_address: { address1: string } }).billing_address.address1).toBe(
+      "Moda Caddesi No: 3",
+    );
     expect(pipeline.sandbox.invoices.byOrderId(String(order.id))).toHaveLength(1);
     expect(customerSent(done)).toMatchObject({ type: "company", tax_number: GOOD_VKN });
     expect((await events(row.id)).map((e) => e.type)).toContain("order_read");
 
     // Later updates of a completed invoice are ignored: never a second invoice.
-    expect(await (await updated({ ...readdressed, note_attributes: company("9860008925") })).json()).toMatchObject({ result: "ignored" });
+    expect(await (await updated({ ...readdressed, note_attributes: company("9860008925") })).json()).toMatchObject({
+      result: "ignored",
+    });
     await makeScheduledRowsDue();
     await pipeline.startWorker().then((w) => w.idle());
     expect(pipeline.sandbox.invoices.byOrderId(String(order.id))).toHaveLength(1);
@@ -119,7 +135,11 @@ describe("orders/updated re-evaluates an invoice needing attention", () => {
     const changed = { ...order, note_attributes: company(GOOD_VKN) };
     expect(await (await updated(changed, "same-event")).json()).toMatchObject({ result: "marked" });
     expect(await (await updated(changed, "same-event")).json()).toMatchObject({ result: "duplicate" });
-    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ state: "waiting", refreshOrder: true, nextAttemptAt: null });
+    expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      state: "waiting",
+      refreshOrder: true,
+      nextAttemptAt: null,
+    });
     expect((await events(row.id)).filter((e) => e.type === "order_updated")).toHaveLength(1);
   });
 
@@ -151,12 +171,17 @@ describe("Retry reads the order as it stands in Shopify", () => {
   it("when the Admin API does not answer the merchant, the worker reads it again before posting", async () => {
     const shopify = shopifyNow();
     const { order, row } = await needingAttention(shopify);
-    const down = { readOrder: async () => Promise.reject(new Error("timeout")), listOrders: shopify.reader.listOrders } satisfies OrderReader;
+    const down = {
+      readOrder: async () => Promise.reject(new Error("timeout")),
+      listOrders: shopify.reader.listOrders,
+    } satisfies OrderReader;
     shopify.set({ ...order, note_attributes: company(GOOD_VKN) });
     expect(await retryInvoice(SHOP, row.id, new Date(), down)).toEqual({ ok: true, from: "later" });
     await waitForInvoices((rows) => rows[0].state === "completed");
     expect(shopify.reads.length).toBeGreaterThanOrEqual(1);
-    expect((await events(row.id)).map((e) => e.type)).toEqual(expect.arrayContaining(["merchant_retry", "order_read", "posted"]));
+    expect((await events(row.id)).map((e) => e.type)).toEqual(
+      expect.arrayContaining(["merchant_retry", "order_read", "posted"]),
+    );
   });
 });
 
@@ -164,20 +189,55 @@ describe("fixes by hand on the invoice page", () => {
   it("the buyer set by hand: checked like the order's numbers, recorded with its reason, and the invoice goes out with it", async () => {
     const shopify = shopifyNow();
     const { order, row } = await needingAttention(shopify);
-    const refused = await setBuyerOverride(SHOP, row.id, { kind: "company", taxNumber: BAD_VKN, title: "", taxOffice: "Kadıköy", reason: "" });
-    expect(refused).toEqual({ ok: false, reason: "invalid", errors: { taxNumber: "checksum", title: "required", reason: "required" } });
-    expect(await setBuyerOverride(SHOP, row.id, { kind: "person", taxNumber: "10000000145", name: "Ayşe", surname: "Yılmaz", reason: "x" })).toMatchObject({ errors: { taxNumber: "checksum" } });
-    expect(await setBuyerOverride(OTHER_SHOP, row.id, { kind: "person", name: "A", surname: "B", reason: "x" })).toEqual({ ok: false, reason: "not_found" });
+    const refused = await setBuyerOverride(SHOP, row.id, {
+      kind: "company",
+      taxNumber: BAD_VKN,
+      title: "",
+      taxOffice: "Kadıköy",
+      reason: "",
+    });
+    expect(refused).toEqual({
+      ok: false,
+      reason: "invalid",
+      errors: { taxNumber: "checksum", title: "required", reason: "required" },
+    });
+    expect(
+      await setBuyerOverride(SHOP, row.id, {
+        kind: "person",
+        taxNumber: "10000000145",
+        name: "Ayşe",
+        surname: "Yılmaz",
+        reason: "x",
+      }),
+    ).toMatchObject({ errors: { taxNumber: "checksum" } });
+    expect(
+      await setBuyerOverride(OTHER_SHOP, row.id, { kind: "person", name: "A", surname: "B", reason: "x" }),
+    ).toEqual({ ok: false, reason: "not_found" });
 
-    const set = await setBuyerOverride(SHOP, row.id, { kind: "company", taxNumber: "986 000 8925", title: "Yurtiçi Kargo Servisi A.Ş.", taxOffice: "Büyük Mükellefler", reason: "Müşteri telefonda bildirdi" });
+    const set = await setBuyerOverride(SHOP, row.id, {
+      kind: "company",
+      taxNumber: "986 000 8925",
+      title: "Yurtiçi Kargo Servisi A.Ş.",
+      taxOffice: "Büyük Mükellefler",
+      reason: "Müşteri telefonda bildirdi",
+    });
     expect(set).toEqual({ ok: true, retried: true });
     const [done] = await waitForInvoices((rows) => rows[0].state === "completed");
     expect(pipeline.sandbox.invoices.byOrderId(String(order.id))).toHaveLength(1);
-    expect(customerSent(done)).toMatchObject({ type: "company", tax_number: "9860008925", title: "Yurtiçi Kargo Servisi A.Ş.", tax_office: "Büyük Mükellefler", city: "İstanbul" });
+    expect(customerSent(done)).toMatchObject({
+      type: "company",
+      tax_number: "9860008925",
+      title: "Yurtiçi Kargo Servisi A.Ş.",
+      tax_office: "Büyük Mükellefler",
+      city: "İstanbul",
+    });
     const event = (await events(row.id)).find((e) => e.type === "buyer_override");
     expect(event?.message).toBe("Müşteri telefonda bildirdi");
     // Once at the service, the buyer can no longer be changed here.
-    expect(await setBuyerOverride(SHOP, row.id, { kind: "person", name: "A", surname: "B", reason: "x" })).toEqual({ ok: false, reason: "not_allowed" });
+    expect(await setBuyerOverride(SHOP, row.id, { kind: "person", name: "A", surname: "B", reason: "x" })).toEqual({
+      ok: false,
+      reason: "not_allowed",
+    });
   });
 
   it("closed as issued in the panel or as needing no invoice: out of every attention count, reversible, nothing posted", async () => {
@@ -185,36 +245,65 @@ describe("fixes by hand on the invoice page", () => {
     const { row } = await needingAttention(shopify);
     expect((await dashboardCounts(SHOP, "Europe/Istanbul")).needsAttention).toBe(1);
 
-    expect(await closeInvoice(SHOP, row.id, { as: "panel", serial: "abc2026" })).toEqual({ ok: false, reason: "invalid", errors: { serial: "serial_format" } });
-    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: " " })).toEqual({ ok: false, reason: "invalid", errors: { reason: "required" } });
-    expect(await closeInvoice(OTHER_SHOP, row.id, { as: "not_needed", reason: "x" })).toEqual({ ok: false, reason: "not_found" });
+    expect(await closeInvoice(SHOP, row.id, { as: "panel", serial: "abc2026" })).toEqual({
+      ok: false,
+      reason: "invalid",
+      errors: { serial: "serial_format" },
+    });
+    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: " " })).toEqual({
+      ok: false,
+      reason: "invalid",
+      errors: { reason: "required" },
+    });
+    expect(await closeInvoice(OTHER_SHOP, row.id, { as: "not_needed", reason: "x" })).toEqual({
+      ok: false,
+      reason: "not_found",
+    });
 
     const closing = new Date();
     expect(await closeInvoice(SHOP, row.id, { as: "panel", serial: "abc2026000000123" })).toEqual({ ok: true });
     const closed = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
-    expect(closed).toMatchObject({ state: "closed", nextAttemptAt: null, closure: { as: "panel", serial: "ABC2026000000123", from: "needs_attention" } });
+    expect(closed).toMatchObject({
+      state: "closed",
+      nextAttemptAt: null,
+      closure: { as: "panel", serial: "ABC2026000000123", from: "needs_attention" },
+    });
     expect((await dashboardCounts(SHOP, "Europe/Istanbul")).needsAttention).toBe(0);
     // The order carries the new state too (its write-back is due).
     const writeBack = await prisma.orderWriteBack.findUniqueOrThrow({ where: { invoiceId: row.id } });
     expect(writeBack.updatedAt.getTime()).toBeGreaterThanOrEqual(closing.getTime());
     // ...with the serial number the panel gave, as the order's invoice serial.
-    expect(desiredMetafields(writeBackInvoiceOf(closed))).toMatchObject({ invoice_state: "closed", invoice_serial: "ABC2026000000123" });
+    expect(desiredMetafields(writeBackInvoiceOf(closed))).toMatchObject({
+      invoice_state: "closed",
+      invoice_serial: "ABC2026000000123",
+    });
     expect(await retryInvoice(SHOP, row.id, new Date(), shopify.reader)).toEqual({ ok: false, reason: "not_allowed" });
-    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: "x" })).toEqual({ ok: false, reason: "not_allowed" });
+    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: "x" })).toEqual({
+      ok: false,
+      reason: "not_allowed",
+    });
 
     expect(await reopenInvoice(SHOP, row.id)).toEqual({ ok: true });
     const reopened = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
     expect(reopened).toMatchObject({ state: "needs_attention", closure: null });
     expect(reopened.problems).toEqual(row.problems);
-    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: "Numune gönderimi, satış değil" })).toEqual({ ok: true });
-    expect(desiredMetafields(writeBackInvoiceOf(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })))).toEqual({ invoice_state: "closed" });
-    expect((await events(row.id)).filter((e) => ["closed", "reopened"].includes(e.type)).map((e) => [e.type, e.message])).toEqual([
+    expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: "Numune gönderimi, satış değil" })).toEqual({
+      ok: true,
+    });
+    expect(
+      desiredMetafields(writeBackInvoiceOf(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } }))),
+    ).toEqual({ invoice_state: "closed" });
+    expect(
+      (await events(row.id)).filter((e) => ["closed", "reopened"].includes(e.type)).map((e) => [e.type, e.message]),
+    ).toEqual([
       ["closed", null],
       ["reopened", null],
       ["closed", "Numune gönderimi, satış değil"],
     ]);
     // A closed invoice's order changing later makes no work either.
-    expect(await (await updated({ ...paidOrder(), id: Number(row.orderId), note_attributes: company(GOOD_VKN) })).json()).toMatchObject({ result: "ignored" });
+    expect(
+      await (await updated({ ...paidOrder(), id: Number(row.orderId), note_attributes: company(GOOD_VKN) })).json(),
+    ).toMatchObject({ result: "ignored" });
     expect(pipeline.posts()).toBe(0);
   });
 });

@@ -8,7 +8,11 @@ import { formatMoney } from "../../app/ui/format";
 describe("invoice list parameters", () => {
   it("keeps valid filters and drops malformed ones instead of failing", () => {
     const cursor = encodeCursor({ orderCreatedAt: new Date("2026-11-20T10:00:00.123Z"), id: "cabc123" });
-    expect(parseListParams(new URLSearchParams(`state=failed&from=2026-11-01&to=2026-11-30&q=%20Ayşe%20&deadline=near&after=${cursor}`))).toEqual({
+    expect(
+      parseListParams(
+        new URLSearchParams(`state=failed&from=2026-11-01&to=2026-11-30&q=%20Ayşe%20&deadline=near&after=${cursor}`),
+      ),
+    ).toEqual({
       state: "failed",
       from: "2026-11-01",
       to: "2026-11-30",
@@ -17,7 +21,11 @@ describe("invoice list parameters", () => {
       after: cursor,
       before: null,
     });
-    expect(parseListParams(new URLSearchParams("state=drop_table&from=2026-13-45&to=yesterday&after=%27%3B--&q=&deadline=all"))).toEqual({
+    expect(
+      parseListParams(
+        new URLSearchParams("state=drop_table&from=2026-13-45&to=yesterday&after=%27%3B--&q=&deadline=all"),
+      ),
+    ).toEqual({
       state: null,
       from: null,
       to: null,
@@ -36,18 +44,31 @@ describe("invoice list parameters", () => {
   });
 
   it("searches order numbers and serial numbers by prefix range, anything else as a customer name", () => {
-    expect(searchWhere("#1001")).toEqual({ OR: [{ orderName: { gte: "#1001", lt: "#1001\uffff" } }, { orderName: { gte: "1001", lt: "1001\uffff" } }] });
+    expect(searchWhere("#1001")).toEqual({
+      OR: [{ orderName: { gte: "#1001", lt: "#1001\uffff" } }, { orderName: { gte: "1001", lt: "1001\uffff" } }],
+    });
     expect(searchWhere("ars2026")).toEqual({ serialNumber: { gte: "ARS2026", lt: "ARS2026\uffff" } });
-    expect(searchWhere("Yılmaz")).toMatchObject({ OR: [{ customerSearch: { contains: "yilmaz" } }, { orderName: { gte: "Yılmaz" } }, { serialNumber: { gte: "YILMAZ" } }] });
+    expect(searchWhere("Yılmaz")).toMatchObject({
+      OR: [
+        { customerSearch: { contains: "yilmaz" } },
+        { orderName: { gte: "Yılmaz" } },
+        { serialNumber: { gte: "YILMAZ" } },
+      ],
+    });
   });
 
   it("never lets LIKE's wildcards reach a name search: % and _ fold away, and what folds to nothing matches no name", () => {
-    expect(searchWhere("%")).toEqual({ OR: [{ orderName: { gte: "%", lt: "%\uffff" } }, { serialNumber: { gte: "%", lt: "%\uffff" } }] });
+    expect(searchWhere("%")).toEqual({
+      OR: [{ orderName: { gte: "%", lt: "%\uffff" } }, { serialNumber: { gte: "%", lt: "%\uffff" } }],
+    });
     expect((searchWhere("a_b%c") as { OR: unknown[] }).OR[0]).toEqual({ customerSearch: { contains: "a b c" } });
   });
 
   it("takes a date range given the wrong way round as the same days", () => {
-    expect(parseListParams(new URLSearchParams("from=2026-11-30&to=2026-11-01"))).toMatchObject({ from: "2026-11-01", to: "2026-11-30" });
+    expect(parseListParams(new URLSearchParams("from=2026-11-30&to=2026-11-01"))).toMatchObject({
+      from: "2026-11-01",
+      to: "2026-11-30",
+    });
   });
 });
 
@@ -68,8 +89,12 @@ describe("search folding", () => {
 
 describe("detail helpers", () => {
   it("derives the panel address from the API base URL", () => {
-    expect(panelInvoiceUrl("https://app.faturaentegrator.com/api", 77)).toBe("https://app.faturaentegrator.com/invoice/77");
-    expect(panelInvoiceUrl("https://staging.faturaentegrator.com/api/", 5)).toBe("https://staging.faturaentegrator.com/invoice/5");
+    expect(panelInvoiceUrl("https://app.faturaentegrator.com/api", 77)).toBe(
+      "https://app.faturaentegrator.com/invoice/77",
+    );
+    expect(panelInvoiceUrl("https://staging.faturaentegrator.com/api/", 5)).toBe(
+      "https://staging.faturaentegrator.com/invoice/5",
+    );
   });
 
   it("compares the service's grand total with the order total in exact decimals", () => {

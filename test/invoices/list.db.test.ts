@@ -20,7 +20,14 @@ interface HomeData {
   shop: string;
   page: { rows: Row[]; next: string | null; previous: string | null };
   counts: { today: number; inFlight: number; needsAttention: number; failed: number };
-  onboarding: { apiKey: boolean; saleChannel: boolean; integration: boolean; testInvoice: string | null; testMode: boolean; complete: boolean };
+  onboarding: {
+    apiKey: boolean;
+    saleChannel: boolean;
+    integration: boolean;
+    testInvoice: string | null;
+    testMode: boolean;
+    complete: boolean;
+  };
   hasInvoices: boolean;
   nearDeadline: number;
 }
@@ -47,13 +54,21 @@ describe("invoices page (app home)", () => {
   });
 
   it("lists only the session shop's invoices, newest first, with serial numbers and PDF links", async () => {
-    await seedInvoice(SHOP, { orderName: "#1", createdAt: minutesAgo(30), serialNumber: "EFA2026000000001", pdfUrl: "https://files.example/1.pdf" });
+    await seedInvoice(SHOP, {
+      orderName: "#1",
+      createdAt: minutesAgo(30),
+      serialNumber: "EFA2026000000001",
+      pdfUrl: "https://files.example/1.pdf",
+    });
     await seedInvoice(SHOP, { orderName: "#2", createdAt: minutesAgo(10), state: "processing" });
     await seedInvoice(OTHER_SHOP, { orderName: "#OTHER", createdAt: minutesAgo(5) });
     const data = await home();
     expect(data.shop).toBe(SHOP);
     expect(data.page.rows.map((row) => row.orderName)).toEqual(["#2", "#1"]);
-    expect(data.page.rows[1]).toMatchObject({ serialNumber: "EFA2026000000001", pdfUrl: "https://files.example/1.pdf" });
+    expect(data.page.rows[1]).toMatchObject({
+      serialNumber: "EFA2026000000001",
+      pdfUrl: "https://files.example/1.pdf",
+    });
     const other = await home("", OTHER_SHOP);
     expect(other.page.rows.map((row) => row.orderName)).toEqual(["#OTHER"]);
   });
@@ -61,7 +76,8 @@ describe("invoices page (app home)", () => {
   it("pages through every invoice with keyset cursors, forwards and back, without gaps or repeats", async () => {
     const base = Date.now() - 100 * 60_000;
     // 60 rows; every third pair shares a createdAt, so the id tie-break is exercised.
-    for (let i = 0; i < 60; i += 1) await seedInvoice(SHOP, { orderName: `#${1000 + i}`, createdAt: new Date(base + Math.floor(i / 2) * 60_000) });
+    for (let i = 0; i < 60; i += 1)
+      await seedInvoice(SHOP, { orderName: `#${1000 + i}`, createdAt: new Date(base + Math.floor(i / 2) * 60_000) });
     const seen: string[] = [];
     let data = await home();
     expect(data.page.previous).toBeNull();
@@ -100,7 +116,11 @@ describe("invoices page (app home)", () => {
   it("searches order name, serial number and customer, within the shop only", async () => {
     await seedInvoice(SHOP, { orderName: "#1001", customerName: "Mehmet Demir", serialNumber: "EFA2026000000077" });
     await seedInvoice(SHOP, { orderName: "#1002", customerName: "Zeynep Kaya" });
-    await seedInvoice(OTHER_SHOP, { orderName: "#1001", customerName: "Mehmet Demir", serialNumber: "EFA2026000000077" });
+    await seedInvoice(OTHER_SHOP, {
+      orderName: "#1001",
+      customerName: "Mehmet Demir",
+      serialNumber: "EFA2026000000077",
+    });
     expect((await home("?q=1001")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
     expect((await home("?q=%231001")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
     expect((await home("?q=EFA2026000000077")).page.rows.map((row) => row.orderName)).toEqual(["#1001"]);
@@ -119,7 +139,8 @@ describe("invoices page (app home)", () => {
     await seedInvoice(SHOP, { orderName: "#4", customerName: "Anadolu Tekstil A.Ş." });
     await seedInvoice(SHOP, { orderName: "#5", customerName: "Yüzde_Yüz %100 Ltd." });
     await seedInvoice(OTHER_SHOP, { orderName: "#9", customerName: "Ayşe Yılmaz" });
-    const found = async (q: string) => (await home(`?q=${encodeURIComponent(q)}`)).page.rows.map((row) => row.orderName).sort();
+    const found = async (q: string) =>
+      (await home(`?q=${encodeURIComponent(q)}`)).page.rows.map((row) => row.orderName).sort();
     for (const q of ["Ayşe", "ayse", "AYŞE", "AYSE", "aYşE"]) expect(await found(q), q).toEqual(["#1", "#2"]);
     for (const q of ["YILMAZ", "yılmaz", "yilmaz", "Yilmaz"]) expect(await found(q), q).toEqual(["#1"]);
     for (const q of ["ismail", "ISMAIL", "İSMAİL", "ışık", "ISIK", "işık"]) expect(await found(q), q).toEqual(["#3"]);
@@ -146,9 +167,17 @@ describe("invoices page (app home)", () => {
 
   it("lists and filters by the order's date, not by when the app received the order", async () => {
     // A past order invoiced today (past-orders run): ordered in March, received now.
-    await seedInvoice(SHOP, { orderName: "#old", createdAt: new Date("2026-03-02T09:00:00Z"), receivedAt: minutesAgo(1) });
+    await seedInvoice(SHOP, {
+      orderName: "#old",
+      createdAt: new Date("2026-03-02T09:00:00Z"),
+      receivedAt: minutesAgo(1),
+    });
     await seedInvoice(SHOP, { orderName: "#new", createdAt: minutesAgo(60), receivedAt: minutesAgo(59) });
-    await seedInvoice(SHOP, { orderName: "#mid", createdAt: new Date("2026-04-02T09:00:00Z"), receivedAt: new Date("2026-04-02T09:01:00Z") });
+    await seedInvoice(SHOP, {
+      orderName: "#mid",
+      createdAt: new Date("2026-04-02T09:00:00Z"),
+      receivedAt: new Date("2026-04-02T09:01:00Z"),
+    });
     const data = await home();
     expect(data.page.rows.map((row) => row.orderName)).toEqual(["#new", "#mid", "#old"]);
     expect(data.page.rows[2].orderCreatedAt).toBe("2026-03-02T09:00:00.000Z");
@@ -164,7 +193,8 @@ describe("invoices page (app home)", () => {
     await seedInvoice(SHOP, { orderName: "#late", state: "needs_attention", createdAt: daysAgo(8) });
     await seedInvoice(SHOP, { orderName: "#fresh", state: "needs_attention", createdAt: daysAgo(1) });
     // Issued (at the service, or formalised), cancelled, closed by hand, a sample, a wait for payment: no clock.
-    for (const state of ["completed", "processing", "cancelled", "closed", "waiting"]) await seedInvoice(SHOP, { orderName: `#${state}`, state, createdAt: daysAgo(10) });
+    for (const state of ["completed", "processing", "cancelled", "closed", "waiting"])
+      await seedInvoice(SHOP, { orderName: `#${state}`, state, createdAt: daysAgo(10) });
     await seedInvoice(SHOP, { orderName: "#sample", state: "needs_attention", isTest: true, createdAt: daysAgo(10) });
     await seedInvoice(OTHER_SHOP, { orderName: "#other", state: "needs_attention", createdAt: daysAgo(10) });
 
@@ -172,8 +202,12 @@ describe("invoices page (app home)", () => {
     expect(data.nearDeadline).toBe(3);
     const byName = Object.fromEntries(data.page.rows.map((row) => [row.orderName, row.deadline]));
     expect(byName["#late"]).toMatchObject({ status: "passed" });
-    expect(byName["#near"]).toEqual({ status: "near", at: new Date(near.orderCreatedAt.getTime() + 7 * 24 * 3_600_000).toISOString() });
-    for (const name of ["#fresh", "#completed", "#processing", "#cancelled", "#closed", "#waiting", "#sample"]) expect(byName[name], name).toBeNull();
+    expect(byName["#near"]).toEqual({
+      status: "near",
+      at: new Date(near.orderCreatedAt.getTime() + 7 * 24 * 3_600_000).toISOString(),
+    });
+    for (const name of ["#fresh", "#completed", "#processing", "#cancelled", "#closed", "#waiting", "#sample"])
+      expect(byName[name], name).toBeNull();
 
     const names = async (query: string) => (await home(query)).page.rows.map((row) => row.orderName);
     expect(await names("?deadline=near")).toEqual(["#near", "#queued-near", "#late"]);
@@ -184,7 +218,11 @@ describe("invoices page (app home)", () => {
     expect(await names("?deadline=soon")).toHaveLength(10); // an unknown value filters nothing
 
     // A shop that issues by hand: its waiting invoices' clocks run too.
-    await prisma.shopSettings.upsert({ where: { shopDomain: SHOP }, create: { shopDomain: SHOP, trigger: "manual" }, update: { trigger: "manual" } });
+    await prisma.shopSettings.upsert({
+      where: { shopDomain: SHOP },
+      create: { shopDomain: SHOP, trigger: "manual" },
+      update: { trigger: "manual" },
+    });
     expect((await home()).nearDeadline).toBe(4);
     expect(await names("?deadline=near")).toEqual(["#near", "#queued-near", "#late", "#waiting"]);
   });
@@ -202,18 +240,41 @@ describe("invoices page (app home)", () => {
 
   it("shows the onboarding steps until a test invoice went through", async () => {
     let data = await home();
-    expect(data.onboarding).toMatchObject({ apiKey: false, saleChannel: false, integration: false, testInvoice: null, complete: false });
+    expect(data.onboarding).toMatchObject({
+      apiKey: false,
+      saleChannel: false,
+      integration: false,
+      testInvoice: null,
+      complete: false,
+    });
     expect(data.hasInvoices).toBe(false);
-    await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9, testMode: true });
+    await saveConnection(SHOP, {
+      apiKey: "a-working-key-123",
+      saleChannelId: 3,
+      dummyIntegrationId: 9,
+      testMode: true,
+    });
     data = await home();
-    expect(data.onboarding).toMatchObject({ apiKey: true, saleChannel: true, integration: true, testInvoice: null, testMode: true, complete: false });
+    expect(data.onboarding).toMatchObject({
+      apiKey: true,
+      saleChannel: true,
+      integration: true,
+      testInvoice: null,
+      testMode: true,
+      complete: false,
+    });
     await seedInvoice(SHOP, { isTest: true, state: "completed" });
     expect((await home()).onboarding.complete).toBe(true);
     expect((await home("", OTHER_SHOP)).onboarding.complete).toBe(false);
   });
 
   it("counts a real order that was invoiced as proof that the connection works", async () => {
-    await saveConnection(SHOP, { apiKey: "a-working-key-123", saleChannelId: 3, dummyIntegrationId: 9, testMode: true });
+    await saveConnection(SHOP, {
+      apiKey: "a-working-key-123",
+      saleChannelId: 3,
+      dummyIntegrationId: 9,
+      testMode: true,
+    });
     await seedInvoice(SHOP, { state: "needs_attention" });
     expect((await home()).onboarding.complete).toBe(false);
     await seedInvoice(SHOP, { state: "completed" });
@@ -222,7 +283,13 @@ describe("invoices page (app home)", () => {
 
   it("sends a test invoice for the session's shop only, and refuses before the settings are complete", async () => {
     const send = async () =>
-      callRoute(homeAction, await adminFetchRequest("/app?index", SHOP, { method: "POST", body: new URLSearchParams({ intent: "send_test" }) }));
+      callRoute(
+        homeAction,
+        await adminFetchRequest("/app?index", SHOP, {
+          method: "POST",
+          body: new URLSearchParams({ intent: "send_test" }),
+        }),
+      );
     const refused = await send();
     expect(refused.status).toBe(409);
     expect(await prisma.invoice.count()).toBe(0);

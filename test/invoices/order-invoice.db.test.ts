@@ -14,22 +14,41 @@ describe("the order block's API", () => {
 
   it("answers the shop's invoice of an order, by numeric id or gid, with CORS headers", async () => {
     const row = await createInvoiceRow(SHOP, { orderId: "5550100" });
-    await prisma.invoice.update({ where: { id: row.id }, data: { state: "completed", serialNumber: "ARS2026000000042", pdfUrl: "https://x/pdf/1.pdf", documentKind: "e_archive" } });
+    await prisma.invoice.update({
+      where: { id: row.id },
+      data: {
+        state: "completed",
+        serialNumber: "ARS2026000000042",
+        pdfUrl: "https://x/pdf/1.pdf",
+        documentKind: "e_archive",
+      },
+    });
     for (const id of ["5550100", encodeURIComponent("gid://shopify/Order/5550100")]) {
       // Admin extensions call from Shopify's extension origin.
-      const request = await adminFetchRequest(`/api/orders/${id}/invoice`, SHOP, { headers: { Origin: "https://extensions.shopifycdn.com" } });
+      const request = await adminFetchRequest(`/api/orders/${id}/invoice`, SHOP, {
+        headers: { Origin: "https://extensions.shopifycdn.com" },
+      });
       const response = await callRoute(loader, request, { orderId: decodeURIComponent(id) });
       expect(response.status).toBe(200);
       expect(response.headers.get("Access-Control-Allow-Origin")).toBeTruthy();
       expect(await response.json()).toEqual({
-        invoice: { invoiceId: row.id, state: "completed", documentKind: "e_archive", serialNumber: "ARS2026000000042", pdfUrl: "https://x/pdf/1.pdf", test: false },
+        invoice: {
+          invoiceId: row.id,
+          state: "completed",
+          documentKind: "e_archive",
+          serialNumber: "ARS2026000000042",
+          pdfUrl: "https://x/pdf/1.pdf",
+          test: false,
+        },
       });
     }
   });
 
   it("never answers another shop's invoice", async () => {
     await createInvoiceRow(OTHER_SHOP, { orderId: "5550200" });
-    const response = await callRoute(loader, await adminFetchRequest("/api/orders/5550200/invoice", SHOP), { orderId: "5550200" });
+    const response = await callRoute(loader, await adminFetchRequest("/api/orders/5550200/invoice", SHOP), {
+      orderId: "5550200",
+    });
     expect(await response.json()).toEqual({ invoice: null });
   });
 

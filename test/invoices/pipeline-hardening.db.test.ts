@@ -18,20 +18,29 @@ const pipeline = pipelineForEachTest();
 
 const account = () => pipeline.sandbox.account;
 const atService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
-const cancel = (order: object) => callRoute(cancelledAction, signedWebhookRequest({ topic: "orders/cancelled", body: order }));
+const cancel = (order: object) =>
+  callRoute(cancelledAction, signedWebhookRequest({ topic: "orders/cancelled", body: order }));
 
 /** A second sales channel of the sandbox's default account. */
 async function addSaleChannel(): Promise<number> {
   const response = await fetch(`${pipeline.sandbox.url}/integrations/sale-channel`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${pipeline.sandbox.account.apiKey}`, Accept: "application/json", "Content-Type": "application/json" },
+    headers: {
+      Authorization: `Bearer ${pipeline.sandbox.account.apiKey}`,
+      Accept: "application/json",
+      "Content-Type": "application/json",
+    },
     body: JSON.stringify({ sale_channel: "shopify", settings: { domain: "second.myshopify.com" } }),
   });
   return ((await response.json()) as { data: { id: number } }).data.id;
 }
 
 /** Makes the shop's scheduled rows due and wakes the worker until `predicate` holds (at most `rounds` times). */
-async function driveUntil(worker: { wake(): void }, predicate: (row: { attempts: number; state: string; syncAttempts: number }) => boolean, rounds = 60) {
+async function driveUntil(
+  worker: { wake(): void },
+  predicate: (row: { attempts: number; state: string; syncAttempts: number }) => boolean,
+  rounds = 60,
+) {
   for (let round = 0; round < rounds; round++) {
     const [row] = await prisma.invoice.findMany({ where: { shopDomain: SHOP } });
     if (row && predicate(row)) return row;
@@ -39,7 +48,9 @@ async function driveUntil(worker: { wake(): void }, predicate: (row: { attempts:
     worker.wake();
     await new Promise((resolve) => setTimeout(resolve, 40));
   }
-  throw new Error(`not reached: ${JSON.stringify(await prisma.invoice.findMany({ where: { shopDomain: SHOP }, select: { state: true, attempts: true, syncAttempts: true, lastError: true } }))}`);
+  throw new Error(
+    `not reached: ${JSON.stringify(await prisma.invoice.findMany({ where: { shopDomain: SHOP }, select: { state: true, attempts: true, syncAttempts: true, lastError: true } }))}`,
+  );
 }
 
 describe("no duplicate, no orphan", () => {
@@ -99,13 +110,23 @@ describe("uninstalled shops", () => {
     const early = paidOrder();
     await pipeline.deliverPaid(early);
     await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1);
-    expect((await callRoute(uninstalledAction, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }))).status).toBe(200);
+    expect(
+      (
+        await callRoute(
+          uninstalledAction,
+          signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }),
+        )
+      ).status,
+    ).toBe(200);
     // A late orders/paid delivery after the uninstall.
     const late = paidOrder();
     expect((await pipeline.deliverPaid(late)).status).toBe(200);
     await makeScheduledRowsDue();
     worker.wake();
-    const parked = await waitForInvoices((rows) => rows.length === 2 && rows.every((r) => r.state === "queued" && r.nextAttemptAt === null && !r.leaseOwner));
+    const parked = await waitForInvoices(
+      (rows) =>
+        rows.length === 2 && rows.every((r) => r.state === "queued" && r.nextAttemptAt === null && !r.leaseOwner),
+    );
     expect(parked.every((r) => r.remoteId === null)).toBe(true);
     await worker.idle();
     expect(pipeline.posts()).toBe(1); // only the failed attempt before the uninstall
@@ -141,21 +162,42 @@ describe("every loop backs off and ends", () => {
     const row = await driveUntil(worker, (r) => r.state === "failed");
     expect(row.attempts).toBe(RETRY.maxAttempts);
     const stored = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
-    expect(stored.problems).toEqual([expect.objectContaining({ code: "service.unavailable", params: expect.objectContaining({ attempts: RETRY.maxAttempts }) })]);
+    expect(stored.problems).toEqual([
+      expect.objectContaining({
+        code: "service.unavailable",
+        params: expect.objectContaining({ attempts: RETRY.maxAttempts }),
+      }),
+    ]);
     expect(stored.nextAttemptAt).toBeNull();
     // The page says why in the merchant's language; the error's own English line stays in lastError for support.
     const [gaveUp] = problemsFrom(stored.problems);
-    expect(problemText(gaveUp, "tr")).toBe(`Fatura servisine ${RETRY.maxAttempts} denemede ulaşılamadı. Son neden: Fatura servisi hata verdi (HTTP 503). Servis düzelince yeniden deneyin.`);
-    expect(problemText(gaveUp, "en")).toBe(`The invoicing service could not be reached after ${RETRY.maxAttempts} attempts. Last reason: The invoicing service had an error (HTTP 503). Retry when it is back.`);
+    expect(problemText(gaveUp, "tr")).toBe(
+      `Fatura servisine ${RETRY.maxAttempts} denemede ulaşılamadı. Son neden: Fatura servisi hata verdi (HTTP 503). Servis düzelince yeniden deneyin.`,
+    );
+    expect(problemText(gaveUp, "en")).toBe(
+      `The invoicing service could not be reached after ${RETRY.maxAttempts} attempts. Last reason: The invoicing service had an error (HTTP 503). Retry when it is back.`,
+    );
     expect(stored.lastError).toContain("503");
   });
 
   it("a duplicate answer whose lookup fails is retried by lookup, not given up", async () => {
     let lookups = 0;
-    const existing = { id: 321, sale_channel_id: account().saleChannelId, invoice_integration_id: account().invoiceIntegrationId, workflow_status: "completed", formal_status: "completed", serial_number: "ARS2026000000321", errors: [] };
+    const existing = {
+      id: 321,
+      sale_channel_id: account().saleChannelId,
+      invoice_integration_id: account().invoiceIntegrationId,
+      workflow_status: "completed",
+      formal_status: "completed",
+      serial_number: "ARS2026000000321",
+      errors: [],
+    };
     const stub = {
       createInvoice: async (): Promise<InvoiceRecord> => {
-        throw new DuplicateOrderError({ method: "POST", path: "/invoices", create: true }, { order_id: ["already exists"] }, { status: 422 });
+        throw new DuplicateOrderError(
+          { method: "POST", path: "/invoices", create: true },
+          { order_id: ["already exists"] },
+          { status: 422 },
+        );
       },
       getInvoice: async (): Promise<InvoiceRecord> => existing,
       // The record says which order it is for (a record that does not is taken only by its callback address).
@@ -168,14 +210,19 @@ describe("every loop backs off and ends", () => {
     };
     const worker = await pipeline.startWorker({ clientFor: () => stub });
     await pipeline.deliverPaid(paidOrder());
-    const [retrying] = await waitForInvoices((rows) => rows[0]?.state === "queued" && rows[0].attempts === 1 && !rows[0].leaseOwner);
+    const [retrying] = await waitForInvoices(
+      (rows) => rows[0]?.state === "queued" && rows[0].attempts === 1 && !rows[0].leaseOwner,
+    );
     expect(retrying.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
     const row = await driveUntil(worker, (r) => r.state === "completed");
     expect(row.remoteId).toBe(321);
   });
 
   it("an API key that no longer decrypts needs the merchant at once, with a readable reason", async () => {
-    await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { apiKeyEncrypted: "v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA" } });
+    await prisma.shopSettings.update({
+      where: { shopDomain: SHOP },
+      data: { apiKeyEncrypted: "v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA" },
+    });
     const worker = await pipeline.startWorker();
     await pipeline.deliverPaid(paidOrder());
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
@@ -200,7 +247,9 @@ describe("every loop backs off and ends", () => {
     const stored = await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(stored.problems).toEqual([expect.objectContaining({ code: "invoice.unexpected_error" })]);
     const [gaveUp] = problemsFrom(stored.problems);
-    expect(problemText(gaveUp, "en")).toBe(`Sending this invoice failed ${RETRY.maxAttempts} times. Last reason: Something unexpected went wrong in the app. Retry; if it fails again, contact the app's support.`);
+    expect(problemText(gaveUp, "en")).toBe(
+      `Sending this invoice failed ${RETRY.maxAttempts} times. Last reason: Something unexpected went wrong in the app. Retry; if it fails again, contact the app's support.`,
+    );
     expect(problemText(gaveUp, "tr")).not.toContain("client could not be built");
   });
 

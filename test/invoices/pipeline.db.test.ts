@@ -9,7 +9,13 @@ import { parseShopifyOrder } from "../../app/orders/order";
 import { getSettings } from "../../app/settings/settings.server";
 import { callbackUrlFor } from "../../app/invoices/process.server";
 import { action as callbackAction } from "../../app/routes/callbacks.invoices.$id";
-import { connectShop, makeScheduledRowsDue, noWaybillCalls, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
+import {
+  connectShop,
+  makeScheduledRowsDue,
+  noWaybillCalls,
+  pipelineForEachTest,
+  waitForInvoices,
+} from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
 import { prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
@@ -19,7 +25,8 @@ import { DateTime } from "luxon";
 
 const pipeline = pipelineForEachTest();
 
-const settled = (rows: Array<{ state: string }>) => rows.length > 0 && rows.every((r) => ["completed", "failed", "needs_attention", "cancelled"].includes(r.state));
+const settled = (rows: Array<{ state: string }>) =>
+  rows.length > 0 && rows.every((r) => ["completed", "failed", "needs_attention", "cancelled"].includes(r.state));
 const invoicesAtService = (orderId: string) => pipeline.sandbox.invoices.byOrderId(orderId);
 
 describe("the invoicing pipeline", () => {
@@ -35,7 +42,9 @@ describe("the invoicing pipeline", () => {
     expect(row.documentKind).toBe("e_archive"); // a citizen buyer without an e-invoice mailbox
     expect((row.remoteTotals as { grand_total: string }).grand_total).toBe("1349.80");
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id } });
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["received", "queued", "posted", "callback", "status"]));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["received", "queued", "posted", "callback", "status"]),
+    );
     // The callback was delivered to the app and accepted.
     const delivered = pipeline.sandbox.callbacks.filter((c) => c.invoiceId === row.remoteId);
     expect(delivered.length).toBeGreaterThan(0);
@@ -122,20 +131,37 @@ describe("the invoicing pipeline", () => {
     const order = paidOrder();
     await pipeline.deliverPaid(order);
     // A worker claims the row, counts the attempt, posts... and dies before storing the answer.
-    const [claim] = await claimDueRows({ workerId: "dead-worker", now: new Date(), limit: 1, perShopLimit: 2, leaseMs: 300 });
-    const row = await prisma.invoice.update({ where: { id: claim.id }, data: { attempts: { increment: 1 } }, include: { shop: true } });
+    const [claim] = await claimDueRows({
+      workerId: "dead-worker",
+      now: new Date(),
+      limit: 1,
+      perShopLimit: 2,
+      leaseMs: 300,
+    });
+    const row = await prisma.invoice.update({
+      where: { id: claim.id },
+      data: { attempts: { increment: 1 } },
+      include: { shop: true },
+    });
     const settings = await getSettings(SHOP);
     const parsed = parseShopifyOrder(row.orderSnapshot);
     if (!parsed.ok) throw new Error("fixture order did not parse");
     const mapped = mapOrderToInvoice(parsed.order, {
       settings: settings.mapping,
-      shop: { domain: SHOP, timezone: row.shop.timezone, currency: row.shop.currency, storefrontUrl: row.shop.storefrontUrl },
+      shop: {
+        domain: SHOP,
+        timezone: row.shop.timezone,
+        currency: row.shop.currency,
+        storefrontUrl: row.shop.storefrontUrl,
+      },
       now: new Date(),
       saleChannelId: pipeline.sandbox.account.saleChannelId,
       invoiceIntegrationId: pipeline.sandbox.account.invoiceIntegrationId,
     });
     if (!mapped.ok) throw new Error(JSON.stringify(mapped.problems));
-    await new InvoicingClient({ baseUrl: pipeline.sandbox.url, apiKey: pipeline.sandbox.account.apiKey }).createInvoice(mapped.body);
+    await new InvoicingClient({ baseUrl: pipeline.sandbox.url, apiKey: pipeline.sandbox.account.apiKey }).createInvoice(
+      mapped.body,
+    );
     expect(invoicesAtService(String(order.id))).toHaveLength(1);
 
     // A live worker takes the row once the lease has expired, and settles it by lookup.
@@ -166,7 +192,9 @@ describe("the invoicing pipeline", () => {
 
   it("stops on problems the merchant must fix, with coded messages, and does not post", async () => {
     const worker = await pipeline.startWorker();
-    const order = paidOrder({ line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.05, price: "16.66", title: "KDV" }] }] });
+    const order = paidOrder({
+      line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.05, price: "16.66", title: "KDV" }] }],
+    });
     await pipeline.deliverPaid(order);
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
     expect((row.problems as Array<{ code: string }>).map((p) => p.code)).toContain("line.unsupported_tax_rate");
@@ -176,9 +204,21 @@ describe("the invoicing pipeline", () => {
 
   it("a tax number that fails its checksum is reported with its value and field before anything is posted", async () => {
     const worker = await pipeline.startWorker();
-    await pipeline.deliverPaid(paidOrder({ note_attributes: [{ name: "Vergi Numarası", value: "1234567891" }, { name: "Vergi Dairesi", value: "Kadıköy" }] }));
+    await pipeline.deliverPaid(
+      paidOrder({
+        note_attributes: [
+          { name: "Vergi Numarası", value: "1234567891" },
+          { name: "Vergi Dairesi", value: "Kadıköy" },
+        ],
+      }),
+    );
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
-    expect(row.problems).toEqual([expect.objectContaining({ code: "customer.invalid_tax_number", params: { value: "1234567891", source: "Vergi Numarası" } })]);
+    expect(row.problems).toEqual([
+      expect.objectContaining({
+        code: "customer.invalid_tax_number",
+        params: { value: "1234567891", source: "Vergi Numarası" },
+      }),
+    ]);
     expect(pipeline.posts()).toBe(0);
     await worker.stop();
   });
@@ -186,9 +226,22 @@ describe("the invoicing pipeline", () => {
   it("a 20,000-character company title from the cart is not invoiced: the invoice needs the merchant, nothing is posted", async () => {
     const worker = await pipeline.startWorker();
     const title = "Moda Kitabevi ".repeat(1_500).slice(0, 20_000);
-    await pipeline.deliverPaid(paidOrder({ note_attributes: [{ name: "Vergi Numarası", value: "9860008925" }, { name: "Vergi Dairesi", value: "Kadıköy" }, { name: "Şirket Unvanı", value: title }] }));
+    await pipeline.deliverPaid(
+      paidOrder({
+        note_attributes: [
+          { name: "Vergi Numarası", value: "9860008925" },
+          { name: "Vergi Dairesi", value: "Kadıköy" },
+          { name: "Şirket Unvanı", value: title },
+        ],
+      }),
+    );
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
-    expect(row.problems).toEqual([expect.objectContaining({ code: "customer.attribute_too_long", params: { source: "Şirket Unvanı", length: 20_000, max: 255 } })]);
+    expect(row.problems).toEqual([
+      expect.objectContaining({
+        code: "customer.attribute_too_long",
+        params: { source: "Şirket Unvanı", length: 20_000, max: 255 },
+      }),
+    ]);
     expect(pipeline.posts()).toBe(0);
     await worker.stop();
   });
@@ -208,7 +261,10 @@ describe("the invoicing pipeline", () => {
     const refusing = {
       createInvoice: async () => {
         creates += 1;
-        throw new RejectedError({ method: "POST", path: "/invoices", create: true }, { status: 400, serviceMessage: "Bad Request" });
+        throw new RejectedError(
+          { method: "POST", path: "/invoices", create: true },
+          { status: 400, serviceMessage: "Bad Request" },
+        );
       },
       getInvoice: async () => {
         throw new Error("not called");
@@ -226,7 +282,10 @@ describe("the invoicing pipeline", () => {
   });
 
   it("a stored service address the guard refuses (an older row) needs the merchant; nothing is sent, nothing retried", async () => {
-    await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { baseUrl: "https://metadata.internal.example/api" } });
+    await prisma.shopSettings.update({
+      where: { shopDomain: SHOP },
+      data: { baseUrl: "https://metadata.internal.example/api" },
+    });
     const worker = await pipeline.startWorker({ clientFor: undefined });
     await pipeline.deliverPaid(paidOrder());
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
@@ -237,7 +296,14 @@ describe("the invoicing pipeline", () => {
   });
 
   it("a pdf_url from the service that is not a web address is not stored", async () => {
-    const record = { id: 901, workflow_status: "completed", formal_status: "completed", serial_number: "ARS2026000000901", pdf_url: "javascript:alert(document.cookie)", errors: [] };
+    const record = {
+      id: 901,
+      workflow_status: "completed",
+      formal_status: "completed",
+      serial_number: "ARS2026000000901",
+      pdf_url: "javascript:alert(document.cookie)",
+      errors: [],
+    };
     const stub = {
       createInvoice: async () => record,
       getInvoice: async () => record,
@@ -254,15 +320,29 @@ describe("the invoicing pipeline", () => {
 
   it("a serial number from the service that is not GİB's form is not stored; the invoice needs the merchant", async () => {
     for (const serial of ['<img src=x onerror="alert(1)">', "ARS2026", "ars2026000000901", "ARS20260000009011"]) {
-      const record = { id: 902, workflow_status: "completed", formal_status: "completed", serial_number: serial, pdf_url: "https://service.example/p.pdf", errors: [] };
-      const stub = { createInvoice: async () => record, getInvoice: async () => record, findInvoicesByOrderId: async () => [], ...noWaybillCalls };
+      const record = {
+        id: 902,
+        workflow_status: "completed",
+        formal_status: "completed",
+        serial_number: serial,
+        pdf_url: "https://service.example/p.pdf",
+        errors: [],
+      };
+      const stub = {
+        createInvoice: async () => record,
+        getInvoice: async () => record,
+        findInvoicesByOrderId: async () => [],
+        ...noWaybillCalls,
+      };
       await prisma.invoice.deleteMany();
       const worker = await pipeline.startWorker({ clientFor: () => stub });
       await pipeline.deliverPaid(paidOrder());
       const [row] = await waitForInvoices((rows) => rows[0]?.state === "needs_attention");
       await worker.stop();
       expect(row.serialNumber, serial).toBeNull();
-      expect(row.problems).toEqual([expect.objectContaining({ code: "service.serial_invalid", params: { details: JSON.stringify(serial) } })]);
+      expect(row.problems).toEqual([
+        expect.objectContaining({ code: "service.serial_invalid", params: { details: JSON.stringify(serial) } }),
+      ]);
       expect(row.nextAttemptAt).toBeNull();
     }
   });
@@ -278,21 +358,50 @@ describe("the invoicing pipeline", () => {
     // A fresh time on the service's clock (Istanbul): older callbacks are ignored as stale.
     const time = DateTime.now().setZone("Europe/Istanbul").toFormat("yyyy-MM-dd HH:mm:ss");
     const send = (id: string, payload: object) =>
-      callRoute(callbackAction, new Request(`${pipeline.appUrl}/callbacks/invoices/${id}`, { method: "POST", body: JSON.stringify(payload), headers: { "Content-Type": "application/json" } }), { id });
-    const sign = (key: string, invoiceId: number) => createHmac("sha512", key).update(`${invoiceId}1${time}`).digest("hex");
+      callRoute(
+        callbackAction,
+        new Request(`${pipeline.appUrl}/callbacks/invoices/${id}`, {
+          method: "POST",
+          body: JSON.stringify(payload),
+          headers: { "Content-Type": "application/json" },
+        }),
+        { id },
+      );
+    const sign = (key: string, invoiceId: number) =>
+      createHmac("sha512", key).update(`${invoiceId}1${time}`).digest("hex");
 
-    const forged = await send(row.id, { invoice_id: row.remoteId, team_id: 1, time, hash: sign("not-the-key", row.remoteId!) });
+    const forged = await send(row.id, {
+      invoice_id: row.remoteId,
+      team_id: 1,
+      time,
+      hash: sign("not-the-key", row.remoteId!),
+    });
     expect(forged.status).toBe(401);
-    const wrongInvoice = await send(row.id, { invoice_id: row.remoteId! + 999, team_id: 1, time, hash: sign(pipeline.sandbox.account.apiKey, row.remoteId! + 999) });
+    const wrongInvoice = await send(row.id, {
+      invoice_id: row.remoteId! + 999,
+      team_id: 1,
+      time,
+      hash: sign(pipeline.sandbox.account.apiKey, row.remoteId! + 999),
+    });
     expect(wrongInvoice.status).toBe(404);
-    const unknown = await send("no-such-invoice", { invoice_id: row.remoteId, team_id: 1, time, hash: sign(pipeline.sandbox.account.apiKey, row.remoteId!) });
+    const unknown = await send("no-such-invoice", {
+      invoice_id: row.remoteId,
+      team_id: 1,
+      time,
+      hash: sign(pipeline.sandbox.account.apiKey, row.remoteId!),
+    });
     expect(unknown.status).toBe(404);
     const malformed = await send(row.id, { invoice_id: "x" });
     expect(malformed.status).toBe(400);
     expect(await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).toEqual(before);
     expect(await prisma.invoiceEvent.count()).toBe(eventsBefore);
     // A genuine one is accepted and only schedules a re-read.
-    const genuine = await send(row.id, { invoice_id: row.remoteId, team_id: 1, time, hash: sign(pipeline.sandbox.account.apiKey, row.remoteId!) });
+    const genuine = await send(row.id, {
+      invoice_id: row.remoteId,
+      team_id: 1,
+      time,
+      hash: sign(pipeline.sandbox.account.apiKey, row.remoteId!),
+    });
     expect(genuine.status).toBe(200);
     expect(await genuine.json()).toEqual({ ok: true });
   });
@@ -303,7 +412,9 @@ describe("the invoicing pipeline", () => {
     const result = await sendTestInvoice(SHOP);
     expect(result.ok).toBe(true);
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed");
-    expect(pipeline.sandbox.invoices.get(row.remoteId!)!.invoice_integration_id).toBe(pipeline.sandbox.account.dummyIntegrationId);
+    expect(pipeline.sandbox.invoices.get(row.remoteId!)!.invoice_integration_id).toBe(
+      pipeline.sandbox.account.dummyIntegrationId,
+    );
     await worker.stop();
   });
 });

@@ -26,7 +26,13 @@ const pipeline = pipelineForEachTest({
 const account = () => pipeline.sandbox.account;
 const goLive = () => prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { testMode: false } });
 const issueForReal = async () =>
-  callRoute(homeAction, await adminFetchRequest("/app?index", SHOP, { method: "POST", body: new URLSearchParams({ intent: "issue_for_real" }) }));
+  callRoute(
+    homeAction,
+    await adminFetchRequest("/app?index", SHOP, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "issue_for_real" }),
+    }),
+  );
 
 /** Two orders invoiced (completed) while the shop is in test mode. */
 async function invoicedInTestMode() {
@@ -55,7 +61,9 @@ describe("orders invoiced in test mode", () => {
     expect(await dashboardCounts(SHOP, "Europe/Istanbul")).toMatchObject({ today: 0 });
     expect(page.testInvoicesToIssue).toBe(0); // still in test mode: nothing to offer yet
     expect((await getInvoiceDetail(SHOP, rows[0].id))!.postedInTestMode).toBe(true);
-    const block = await callRoute(orderBlock, await adminFetchRequest(`/api/orders/${rows[0].orderId}/invoice`, SHOP), { orderId: rows[0].orderId });
+    const block = await callRoute(orderBlock, await adminFetchRequest(`/api/orders/${rows[0].orderId}/invoice`, SHOP), {
+      orderId: rows[0].orderId,
+    });
     expect((await block.json()).invoice).toMatchObject({ test: true, state: "completed" });
   });
 
@@ -68,7 +76,9 @@ describe("orders invoiced in test mode", () => {
     const [first, second] = await Promise.all([issueForReal(), issueForReal()]);
     const counts = [(await first.json()).count, (await second.json()).count];
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
-    const rows = await waitForInvoices((all) => all.length === 2 && all.every((r) => r.state === "completed" && !r.postedInTestMode));
+    const rows = await waitForInvoices(
+      (all) => all.length === 2 && all.every((r) => r.state === "completed" && !r.postedInTestMode),
+    );
     for (const order of orders) {
       const live = pipeline.sandbox.invoices.byOrderId(String(order.id));
       expect(live).toHaveLength(1);

@@ -1,6 +1,10 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { callbackSignature, parseCallback, verifyCallback } from "../../app/invoicing-service/callback-signature.server";
+import {
+  callbackSignature,
+  parseCallback,
+  verifyCallback,
+} from "../../app/invoicing-service/callback-signature.server";
 
 const API_KEY = "test-api-key";
 const fields = { invoice_id: 77, team_id: 1, time: "2025-11-10 15:43:59" };

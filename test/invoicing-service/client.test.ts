@@ -160,13 +160,23 @@ describe("requests", () => {
     expect(sent.headers.accept).toBe("application/json");
     expect(sent.headers["content-type"]).toBe("application/json");
     // The spec types the amounts as numbers: they travel as JSON numbers, tax_rate stays a string.
-    expect(JSON.parse(sent.body)).toEqual({ ...request, currency_rate: 1, lines: [{ ...request.lines[0], quantity: 2, unit_price: 41.67 }] });
+    expect(JSON.parse(sent.body)).toEqual({
+      ...request,
+      currency_rate: 1,
+      lines: [{ ...request.lines[0], quantity: 2, unit_price: 41.67 }],
+    });
     expect(sent.body).toContain('"quantity":2,"unit":"C62","unit_price":41.67,"tax_rate":"20"');
   });
 
   it("writes each amount as a JSON number with the decimal's own digits, however many (spec: quantity, unit_price, discount, currency_rate are numbers)", async () => {
     const { baseUrl, received } = await serve(json(201, { data: record() }));
-    const line = { ...request.lines[0], quantity: "1000000.5", unit_price: "1234567.123456789012", discount_type: "amount" as const, discount: "0.10" };
+    const line = {
+      ...request.lines[0],
+      quantity: "1000000.5",
+      unit_price: "1234567.123456789012",
+      discount_type: "amount" as const,
+      discount: "0.10",
+    };
     // Buyer text that looks like an amount or like JSON stays text.
     const tricky = { ...request, currency_rate: "34.56789", description: '"27.775" \\u0000num1:0', lines: [line] };
     await client(baseUrl).createInvoice(tricky);
@@ -220,15 +230,32 @@ describe("requests", () => {
   });
 
   it("createInvoiceFromWaybill posts to /waybills/{id}/invoice; getWaybill reads the waybill", async () => {
-    const waybill = { id: 44, document_number: "IRS2025000000044", status: "completed", invoice_id: null, parties: [{ role: "delivery", title: "Alıcı A.Ş." }], lines: [{ id: 1, unit_price: "10.00" }], direction: "outgoing" };
+    const waybill = {
+      id: 44,
+      document_number: "IRS2025000000044",
+      status: "completed",
+      invoice_id: null,
+      parties: [{ role: "delivery", title: "Alıcı A.Ş." }],
+      lines: [{ id: 1, unit_price: "10.00" }],
+      direction: "outgoing",
+    };
     const { baseUrl, received } = await serve((req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ data: req.method === "GET" ? waybill : record({ waybill_number: "IRS2025000000044" }) }));
+      res.end(
+        JSON.stringify({ data: req.method === "GET" ? waybill : record({ waybill_number: "IRS2025000000044" }) }),
+      );
     });
     const api = client(baseUrl);
-    const invoice = await api.createInvoiceFromWaybill(44, { ...request, waybill_number: "2025000000044", waybill_date: "2025-11-06" });
+    const invoice = await api.createInvoiceFromWaybill(44, {
+      ...request,
+      waybill_number: "2025000000044",
+      waybill_date: "2025-11-06",
+    });
     const read = await api.getWaybill(44);
-    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /api/waybills/44/invoice", "GET /api/waybills/44"]);
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "POST /api/waybills/44/invoice",
+      "GET /api/waybills/44",
+    ]);
     expect(invoice.waybill_number).toBe("IRS2025000000044");
     expect(read.document_number).toBe("IRS2025000000044");
     expect(read.parties?.[0].role).toBe("delivery");
@@ -243,7 +270,10 @@ describe("requests", () => {
     const api = client(baseUrl);
     await expect(api.deleteInvoice(501)).resolves.toBeUndefined();
     await expect(api.saveAccountWebhook("https://shop.example/webhooks/invoicing")).resolves.toBeUndefined();
-    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(["DELETE /api/invoices/501", "POST /api/helpers/settings-webhook"]);
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "DELETE /api/invoices/501",
+      "POST /api/helpers/settings-webhook",
+    ]);
     expect(JSON.parse(received[1].body)).toEqual({ webhook_url: "https://shop.example/webhooks/invoicing" });
     expect(received[1].headers["content-type"]).toBe("application/json");
   });
@@ -262,18 +292,22 @@ describe("requests", () => {
 });
 
 describe("openFormalPdf (streamed)", () => {
-  const chunked = (chunks: Buffer[], headers: Record<string, string> = {}) => async (_req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { "Content-Type": "application/pdf", ...headers });
-    for (const chunk of chunks) {
-      res.write(chunk);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    res.end();
-  };
+  const chunked =
+    (chunks: Buffer[], headers: Record<string, string> = {}) =>
+    async (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { "Content-Type": "application/pdf", ...headers });
+      for (const chunk of chunks) {
+        res.write(chunk);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      res.end();
+    };
 
   it("recognises a PDF sent one byte at a time and passes every byte on unchanged, in order", async () => {
     const pdf = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n");
-    const { baseUrl } = await serve(chunked([...pdf.subarray(0, 6)].map((b) => Buffer.from([b])).concat([pdf.subarray(6)])));
+    const { baseUrl } = await serve(
+      chunked([...pdf.subarray(0, 6)].map((b) => Buffer.from([b])).concat([pdf.subarray(6)])),
+    );
     const { body, length } = await client(baseUrl).openFormalPdf(7);
     expect(length).toBeNull();
     expect(Buffer.from(await new Response(body).arrayBuffer()).equals(pdf)).toBe(true);
@@ -287,8 +321,12 @@ describe("openFormalPdf (streamed)", () => {
   });
 
   it("refuses a declared size over the limit at once, and ends the stream with an error when the bytes exceed it", async () => {
-    const declared = await serve(chunked([Buffer.from("%PDF-1.4 "), Buffer.alloc(100, 1)], { "Content-Length": "109" }));
-    expect(await failure(client(declared.baseUrl).openFormalPdf(7, { maxBytes: 50 }))).toBeInstanceOf(ResponseFormatError);
+    const declared = await serve(
+      chunked([Buffer.from("%PDF-1.4 "), Buffer.alloc(100, 1)], { "Content-Length": "109" }),
+    );
+    expect(await failure(client(declared.baseUrl).openFormalPdf(7, { maxBytes: 50 }))).toBeInstanceOf(
+      ResponseFormatError,
+    );
     const undeclared = await serve(chunked([Buffer.from("%PDF-1.4 "), Buffer.alloc(100, 1), Buffer.alloc(100, 2)]));
     const { body } = await client(undeclared.baseUrl).openFormalPdf(7, { maxBytes: 150 });
     await expect(new Response(body).arrayBuffer()).rejects.toThrow(/larger than 150 bytes/);
@@ -311,7 +349,10 @@ describe("responses", () => {
     const { baseUrl } = await serve((req, res) => {
       res.writeHead(200, { "Content-Type": "application/json" });
       const data = req.url!.endsWith("/invoice")
-        ? [{ id: 3, title: "Dummy entegrasyon", provider: "dummy" }, { id: 4, name: "Canlı" }]
+        ? [
+            { id: 3, title: "Dummy entegrasyon", provider: "dummy" },
+            { id: 4, name: "Canlı" },
+          ]
         : [{ id: 8, name: "shopify", settings: { domain: "x.myshopify.com" } }];
       res.end(JSON.stringify({ data }));
     });
@@ -324,10 +365,18 @@ describe("responses", () => {
   });
 
   it("creates a Shopify sales channel with the shop's domain and reads the new channel's id", async () => {
-    const { baseUrl, received } = await serve(json(201, { success: true, data: { id: 17, name: "yeni-magaza.myshopify.com" } }));
-    expect(await client(baseUrl).createSaleChannel("yeni-magaza.myshopify.com")).toMatchObject({ id: 17, name: "yeni-magaza.myshopify.com" });
+    const { baseUrl, received } = await serve(
+      json(201, { success: true, data: { id: 17, name: "yeni-magaza.myshopify.com" } }),
+    );
+    expect(await client(baseUrl).createSaleChannel("yeni-magaza.myshopify.com")).toMatchObject({
+      id: 17,
+      name: "yeni-magaza.myshopify.com",
+    });
     expect(received[0]).toMatchObject({ method: "POST", url: "/api/integrations/sale-channel" });
-    expect(JSON.parse(received[0].body)).toEqual({ sale_channel: "shopify", settings: { domain: "yeni-magaza.myshopify.com" } });
+    expect(JSON.parse(received[0].body)).toEqual({
+      sale_channel: "shopify",
+      settings: { domain: "yeni-magaza.myshopify.com" },
+    });
   });
 
   it.each([
@@ -369,12 +418,22 @@ describe("error answers", () => {
   it("422 with Laravel's {message, errors} is a ValidationError carrying the field messages", async () => {
     const body = {
       message: "The lines.0.exemption_code field is required. (and 1 more error)",
-      errors: { "lines.0.exemption_code": ["KDV oranı 0 olan ürünler için istisna kodu gereklidir."], issue_date: ["The issue date must be a date before or equal to today.", "x"] },
+      errors: {
+        "lines.0.exemption_code": ["KDV oranı 0 olan ürünler için istisna kodu gereklidir."],
+        issue_date: ["The issue date must be a date before or equal to today.", "x"],
+      },
     };
     const { baseUrl } = await serve(json(422, body));
     const error = await failure(client(baseUrl).createInvoice(request));
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error).toMatchObject({ kind: "validation", status: 422, retry: "never", method: "POST", path: "/invoices", serviceMessage: body.message });
+    expect(error).toMatchObject({
+      kind: "validation",
+      status: 422,
+      retry: "never",
+      method: "POST",
+      path: "/invoices",
+      serviceMessage: body.message,
+    });
     expect((error as ValidationError).fieldErrors).toEqual(body.errors);
     expect(isRetryable(error)).toBe(false);
   });
@@ -384,11 +443,29 @@ describe("error answers", () => {
     ["403", 403, { message: "Forbidden" }, AuthenticationError],
     ["404", 404, { message: "Not Found" }, NotFoundError],
     ["409", 409, { message: "Conflict" }, DuplicateOrderError],
-    ["422 with an order_id field error", 422, { message: "The order id has already been taken.", errors: { order_id: ["The order id has already been taken."] } }, DuplicateOrderError],
-    ["422 saying 'daha önce' in Turkish", 422, { message: "Bu sipariş için daha önce fatura oluşturulmuş." }, DuplicateOrderError],
+    [
+      "422 with an order_id field error",
+      422,
+      {
+        message: "The order id has already been taken.",
+        errors: { order_id: ["The order id has already been taken."] },
+      },
+      DuplicateOrderError,
+    ],
+    [
+      "422 saying 'daha önce' in Turkish",
+      422,
+      { message: "Bu sipariş için daha önce fatura oluşturulmuş." },
+      DuplicateOrderError,
+    ],
     ["400 saying 'zaten mevcut'", 400, { message: "Fatura zaten mevcut" }, DuplicateOrderError],
     ["422 saying 'mevcut değil' (does not exist)", 422, { message: "Satış kanalı mevcut değil." }, ValidationError],
-    ["422 blaming another field", 422, { message: "already used", errors: { sale_channel_id: ["already used by another account"] } }, ValidationError],
+    [
+      "422 blaming another field",
+      422,
+      { message: "already used", errors: { sale_channel_id: ["already used by another account"] } },
+      ValidationError,
+    ],
     ["410", 410, { message: "Gone" }, RejectedError],
   ])("a create answered %s is %o with retry never", async (_label, status, body, type) => {
     const { baseUrl } = await serve(json(status, body));
@@ -456,7 +533,9 @@ describe("error answers", () => {
   });
 
   it("keeps the service's JSON message, cut to a readable length", async () => {
-    const { baseUrl } = await serve(json(422, { message: "x".repeat(5000), errors: { "customer.tax_number": ["y".repeat(5000)] } }));
+    const { baseUrl } = await serve(
+      json(422, { message: "x".repeat(5000), errors: { "customer.tax_number": ["y".repeat(5000)] } }),
+    );
     const error = (await failure(client(baseUrl).createInvoice(request))) as ValidationError;
     expect(error.serviceMessage!.length).toBeLessThanOrEqual(500);
     expect(error.fieldErrors["customer.tax_number"][0].length).toBeLessThanOrEqual(300);
@@ -539,19 +618,36 @@ describe("lost answers", () => {
 });
 
 describe("failures before sending (errors as undici's request reports them, and wrapped as its fetch does)", () => {
-  const failing = (error: unknown): GuardedRequest => () => Promise.reject(error);
+  const failing =
+    (error: unknown): GuardedRequest =>
+    () =>
+      Promise.reject(error);
   const withCode = (code: string) => Object.assign(new Error(code), { code });
 
   it.each([
     ["a DNS failure", withCode("ENOTFOUND"), false, "safe"],
     ["a DNS timeout", withCode("EAI_AGAIN"), false, "safe"],
-    ["every address refused (happy eyeballs)", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")]), false, "safe"],
-    ["one address refused, another reset", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNRESET")]), true, "unknown"],
+    [
+      "every address refused (happy eyeballs)",
+      new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")]),
+      false,
+      "safe",
+    ],
+    [
+      "one address refused, another reset",
+      new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNRESET")]),
+      true,
+      "unknown",
+    ],
     ["a reset", withCode("ECONNRESET"), true, "unknown"],
     ["an unrecognised failure", new Error("something"), true, "unknown"],
   ])("%s: sent=%s, create retry %s", async (_label, cause, sent, retry) => {
     for (const thrown of [cause, new TypeError("fetch failed", { cause })]) {
-      const api = new InvoicingClient({ baseUrl: "https://app.faturaentegrator.com/api", apiKey: API_KEY, request: failing(thrown) });
+      const api = new InvoicingClient({
+        baseUrl: "https://app.faturaentegrator.com/api",
+        apiKey: API_KEY,
+        request: failing(thrown),
+      });
       const error = await failure(api.createInvoice(request));
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).sent).toBe(sent);
@@ -563,7 +659,13 @@ describe("failures before sending (errors as undici's request reports them, and 
 describe("settleUnknownCreate", () => {
   it("finds the invoice of the given sale channel among the order's invoices", async () => {
     const { baseUrl, received } = await serve(
-      json(200, { data: [record({ id: 600, sale_channel_id: 7 }), record({ id: 601, sale_channel_id: 8 }), record({ id: 602, sale_channel_id: 9 })] }),
+      json(200, {
+        data: [
+          record({ id: 600, sale_channel_id: 7 }),
+          record({ id: 601, sale_channel_id: 8 }),
+          record({ id: 602, sale_channel_id: 9 }),
+        ],
+      }),
     );
     const found = await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" });
     expect(found?.id).toBe(601);
@@ -576,7 +678,9 @@ describe("settleUnknownCreate", () => {
     const none = await serve(json(200, { data: [] }));
     expect(await settleUnknownCreate(client(none.baseUrl), { saleChannelId: 8, orderId: "5551234" })).toBeNull();
     const otherChannel = await serve(json(200, { data: [record({ id: 600, sale_channel_id: 7 })] }));
-    expect(await settleUnknownCreate(client(otherChannel.baseUrl), { saleChannelId: 8, orderId: "5551234" })).toBeNull();
+    expect(
+      await settleUnknownCreate(client(otherChannel.baseUrl), { saleChannelId: 8, orderId: "5551234" }),
+    ).toBeNull();
   });
 
   it("ignores records of another order, should the service ignore the filter", async () => {
@@ -587,23 +691,45 @@ describe("settleUnknownCreate", () => {
   it("a record that does not say its order (the spec's record has no order_id) is this order's only when it echoes the callback address posted with", async () => {
     const ours = "https://app.example/callbacks/invoices/row-1";
     const { baseUrl } = await serve(
-      json(200, { data: [record({ id: 900, order_id: null, callback_url: "https://app.example/callbacks/invoices/row-2" }), record({ id: 901, order_id: null, callback_url: ours })] }),
+      json(200, {
+        data: [
+          record({ id: 900, order_id: null, callback_url: "https://app.example/callbacks/invoices/row-2" }),
+          record({ id: 901, order_id: null, callback_url: ours }),
+        ],
+      }),
     );
-    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours }))?.id).toBe(901);
+    expect(
+      (await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours }))?.id,
+    ).toBe(901);
     // Without the address nothing tells which order such a record is for: none is taken (another order's invoice is worse).
     expect(await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, orderId: "5551234" })).toBeNull();
     const silent = await serve(json(200, { data: [record({ id: 902, order_id: null, callback_url: null })] }));
-    expect(await settleUnknownCreate(client(silent.baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours })).toBeNull();
+    expect(
+      await settleUnknownCreate(client(silent.baseUrl), { saleChannelId: 8, orderId: "5551234", callbackUrl: ours }),
+    ).toBeNull();
   });
 
   it("matches the integration the create was posted with: a test (dummy) invoice of the order is not the live one", async () => {
     const { baseUrl } = await serve(
-      json(200, { data: [record({ id: 800, sale_channel_id: 8, invoice_integration_id: 99 }), record({ id: 801, sale_channel_id: 8, invoice_integration_id: 21 })] }),
+      json(200, {
+        data: [
+          record({ id: 800, sale_channel_id: 8, invoice_integration_id: 99 }),
+          record({ id: 801, sale_channel_id: 8, invoice_integration_id: 21 }),
+        ],
+      }),
     );
-    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 21, orderId: "5551234" }))?.id).toBe(801);
-    expect(await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 22, orderId: "5551234" })).toBeNull();
+    expect(
+      (await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 21, orderId: "5551234" }))
+        ?.id,
+    ).toBe(801);
+    expect(
+      await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: 22, orderId: "5551234" }),
+    ).toBeNull();
     // Unknown integration (a row posted before it was recorded): any integration of the channel.
-    expect((await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: null, orderId: "5551234" }))?.id).toBe(800);
+    expect(
+      (await settleUnknownCreate(client(baseUrl), { saleChannelId: 8, invoiceIntegrationId: null, orderId: "5551234" }))
+        ?.id,
+    ).toBe(800);
   });
 
   it("passes a lookup failure on instead of guessing", async () => {

@@ -5,8 +5,12 @@ import { processingErrorsText } from "../../app/invoicing-service/errors";
 
 describe("processingErrorsText", () => {
   it("reads strings, objects with a message, and anything else as its JSON", () => {
-    expect(processingErrorsText([{ code: "GIB-1163", message: "Alıcı VKN geçersiz" }, "İkinci hata"])).toBe("Alıcı VKN geçersiz; İkinci hata");
-    expect(processingErrorsText([null, 7, { code: "X" }, { message: { tr: "metin" } }])).toBe('null; 7; {"code":"X"}; {"message":{"tr":"metin"}}');
+    expect(processingErrorsText([{ code: "GIB-1163", message: "Alıcı VKN geçersiz" }, "İkinci hata"])).toBe(
+      "Alıcı VKN geçersiz; İkinci hata",
+    );
+    expect(processingErrorsText([null, 7, { code: "X" }, { message: { tr: "metin" } }])).toBe(
+      'null; 7; {"code":"X"}; {"message":{"tr":"metin"}}',
+    );
   });
 
   it("says '-' when there is nothing, and keeps the line short", () => {

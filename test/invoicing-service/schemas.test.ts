@@ -21,7 +21,16 @@ const valid: InvoiceRequest = {
   cash_sale: true,
   payment_date: "2025-11-07",
   lines: [{ id: 1, name: "Kupa", quantity: "1.5", unit: "C62", unit_price: "0", tax_rate: "20" }],
-  customer: { id: 9, type: "person", tax_number: "11111111111", title: "Ayşe Yılmaz", country: "TR", city: "İstanbul", district: "Kadıköy", address: "Moda" },
+  customer: {
+    id: 9,
+    type: "person",
+    tax_number: "11111111111",
+    title: "Ayşe Yılmaz",
+    country: "TR",
+    city: "İstanbul",
+    district: "Kadıköy",
+    address: "Moda",
+  },
 };
 
 /** Paths of the issues the body raises, e.g. ["payment_date", "lines.0.quantity"]. */
@@ -33,7 +42,9 @@ function issues(body: unknown): string[] {
 describe("InvoiceRequestSchema", () => {
   it("accepts a complete body, with amounts as decimal strings or numbers", () => {
     expect(issues(valid)).toEqual([]);
-    expect(issues({ ...valid, lines: [{ ...valid.lines[0], quantity: 2, unit_price: 41.67 }], currency_rate: "34.1234" })).toEqual([]);
+    expect(
+      issues({ ...valid, lines: [{ ...valid.lines[0], quantity: 2, unit_price: 41.67 }], currency_rate: "34.1234" }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -59,8 +70,16 @@ describe("InvoiceRequestSchema", () => {
     expect(issues({ ...valid, lines: [{ ...line, unit_price: "-0.01" }] })).toEqual(["lines.0.unit_price"]);
     expect(issues({ ...valid, lines: [{ ...line, unit_price: "1,50" }] })).toEqual(["lines.0.unit_price"]);
     expect(issues({ ...valid, lines: [{ ...line, tax_rate: "5" }] })).toEqual(["lines.0.tax_rate"]);
-    expect(issues({ ...valid, lines: [line, { ...line, tax_rate: "0" }] })).toEqual(["lines.1.exemption_code", "lines.1.exemption_reason"]);
-    expect(issues({ ...valid, lines: [{ ...line, tax_rate: "0", exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" }] })).toEqual([]);
+    expect(issues({ ...valid, lines: [line, { ...line, tax_rate: "0" }] })).toEqual([
+      "lines.1.exemption_code",
+      "lines.1.exemption_reason",
+    ]);
+    expect(
+      issues({
+        ...valid,
+        lines: [{ ...line, tax_rate: "0", exemption_code: "301", exemption_reason: "11/1-a Mal İhracatı" }],
+      }),
+    ).toEqual([]);
   });
 
   it("refuses what the spec's formats refuse: a currency that is not an ISO code, a waybill number that is not numeric, a unit that is not a UN/ECE code", () => {
@@ -79,9 +98,18 @@ describe("InvoiceRequestSchema", () => {
   it("with is_need_shipment, requires a complete carrier or courier pair and the delivery date", () => {
     const shipped = { ...valid, is_need_shipment: true };
     expect(issues(shipped)).toEqual(["shipment"]);
-    expect(issues({ ...shipped, shipment: { company_title: "Yurtiçi Kargo", delivery_date: "2025-11-08" } })).toEqual(["shipment"]);
-    expect(issues({ ...shipped, shipment: { company_title: "Yurtiçi Kargo", company_tax_number: "9860008925" } })).toEqual(["shipment.delivery_date"]);
-    expect(issues({ ...shipped, shipment: { courier_name: "Ali Kurye", courier_tax_number: "12345678901", delivery_date: "2025-11-08" } })).toEqual([]);
+    expect(issues({ ...shipped, shipment: { company_title: "Yurtiçi Kargo", delivery_date: "2025-11-08" } })).toEqual([
+      "shipment",
+    ]);
+    expect(
+      issues({ ...shipped, shipment: { company_title: "Yurtiçi Kargo", company_tax_number: "9860008925" } }),
+    ).toEqual(["shipment.delivery_date"]);
+    expect(
+      issues({
+        ...shipped,
+        shipment: { courier_name: "Ali Kurye", courier_tax_number: "12345678901", delivery_date: "2025-11-08" },
+      }),
+    ).toEqual([]);
     // Without the flag the shipment is not validated (spec: only when explicitly true).
     expect(issues({ ...valid, shipment: { company_title: "Yurtiçi Kargo" } })).toEqual([]);
   });
@@ -89,14 +117,30 @@ describe("InvoiceRequestSchema", () => {
 
 describe("InvoiceRecordSchema", () => {
   it("needs only id; tolerates nulls, numbers for decimals and a string id", () => {
-    const parsed = InvoiceRecordSchema.parse({ id: "501", grand_total: 100.5, currency_rate: 1, errors: null, ettn: null, extra: true });
-    expect(parsed).toMatchObject({ id: 501, grand_total: "100.5", currency_rate: "1", errors: [], ettn: null, extra: true });
+    const parsed = InvoiceRecordSchema.parse({
+      id: "501",
+      grand_total: 100.5,
+      currency_rate: 1,
+      errors: null,
+      ettn: null,
+      extra: true,
+    });
+    expect(parsed).toMatchObject({
+      id: 501,
+      grand_total: "100.5",
+      currency_rate: "1",
+      errors: [],
+      ettn: null,
+      extra: true,
+    });
     expect(InvoiceRecordSchema.parse({ id: 1 }).errors).toEqual([]);
     expect(InvoiceRecordSchema.safeParse({ workflow_status: "processing" }).success).toBe(false);
   });
 
   it("keeps the service's decimal strings exactly", () => {
-    expect(InvoiceRecordSchema.parse({ id: 1, grand_total: "100.10", lines: [{ id: 2, unit_price: "0.30" }] })).toMatchObject({
+    expect(
+      InvoiceRecordSchema.parse({ id: 1, grand_total: "100.10", lines: [{ id: 2, unit_price: "0.30" }] }),
+    ).toMatchObject({
       grand_total: "100.10",
       lines: [{ id: 2, unit_price: "0.30" }],
     });
@@ -121,7 +165,11 @@ describe("accounts, channels and waybills", () => {
   it("normalises an invoice account's title to name", () => {
     expect(InvoiceIntegrationSchema.parse({ id: 3, title: "Dummy" })).toMatchObject({ id: 3, name: "Dummy" });
     expect(InvoiceIntegrationSchema.parse({ id: 4, name: "Canlı", title: "ignored" }).name).toBe("Canlı");
-    expect(SaleChannelSchema.parse({ id: 8, name: "shopify", settings: {} })).toMatchObject({ id: 8, name: "shopify", settings: {} });
+    expect(SaleChannelSchema.parse({ id: 8, name: "shopify", settings: {} })).toMatchObject({
+      id: 8,
+      name: "shopify",
+      settings: {},
+    });
   });
 
   it("reads a waybill's parties and lines and keeps unknown fields", () => {

@@ -24,10 +24,12 @@ describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {
       stdio: ["ignore", "pipe", "inherit"],
     });
     // Wait until the worker is listening (its start-up line), then let its first idle poll pass.
-    await new Promise<void>((resolve) => worker!.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("invoice worker started")) resolve();
-    }));
+    await new Promise<void>((resolve) =>
+      worker!.stdout!.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("invoice worker started")) resolve();
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     await pipeline.deliverPaid(paidOrder());
     const [row] = await waitForInvoices((rows) => rows[0]?.remoteId != null, 15_000);

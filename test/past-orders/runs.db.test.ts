@@ -35,7 +35,15 @@ const DAY = 24 * 3_600_000;
 async function connect(shop: string, testMode = false) {
   await prisma.shopSettings.upsert({
     where: { shopDomain: shop },
-    create: { shopDomain: shop, apiKeyEncrypted: encryptSecret("key", shop), saleChannelId: 7, invoiceIntegrationId: 8, dummyIntegrationId: 9, testMode, mapping: MappingSettingsSchema.parse(LOCAL_DEFAULT_MAPPING) },
+    create: {
+      shopDomain: shop,
+      apiKeyEncrypted: encryptSecret("key", shop),
+      saleChannelId: 7,
+      invoiceIntegrationId: 8,
+      dummyIntegrationId: 9,
+      testMode,
+      mapping: MappingSettingsSchema.parse(LOCAL_DEFAULT_MAPPING),
+    },
     update: {},
   });
 }
@@ -66,15 +74,33 @@ describe("past-orders runs", () => {
     const old = { created_at: "2026-11-02T10:00:00+03:00", processed_at: "2026-11-02T10:00:00+03:00", name: "#OLD1" };
     const known = paidOrder(recent);
     await createInvoiceRow(SHOP, { orderId: String(known.id) });
-    const badRate = paidOrder({ ...recent, line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }] });
-    const orders = [known, paidOrder(recent), paidOrder(old), badRate, paidOrder({ ...recent, financial_status: "pending" })];
+    const badRate = paidOrder({
+      ...recent,
+      line_items: [{ ...paidOrder().line_items[0], tax_lines: [{ rate: 0.13, price: "80.50", title: "KDV" }] }],
+    });
+    const orders = [
+      known,
+      paidOrder(recent),
+      paidOrder(old),
+      badRate,
+      paidOrder({ ...recent, financial_status: "pending" }),
+    ];
     const reader = fakeReader(orders, 2);
     const started = await startDryRun(SHOP, from, to, ["read_orders"], now);
     if (!started.ok) throw new Error(started.reason);
     await runToEnd(started.id, reader);
     const view = await latestRun(SHOP);
     expect(view).toMatchObject({ state: "ready" });
-    expect(view!.plan).toMatchObject({ orders: 4, alreadyRecorded: 1, toInvoice: 3, needsAttention: 1, quota: 3, testMode: false, late: 1, lateOrders: ["#OLD1"] });
+    expect(view!.plan).toMatchObject({
+      orders: 4,
+      alreadyRecorded: 1,
+      toInvoice: 3,
+      needsAttention: 1,
+      quota: 3,
+      testMode: false,
+      late: 1,
+      lateOrders: ["#OLD1"],
+    });
     // The row the app has is queued, not issued: it is "in progress", never "already invoiced".
     expect(view!.plan!.already).toEqual({ issued: 0, inProgress: 1, needsAttention: 0, cancelled: 0 });
     expect(Object.keys(view!.plan!.reasons)).toEqual(["line.unsupported_tax_rate"]);
@@ -84,7 +110,17 @@ describe("past-orders runs", () => {
 
   it("the dry run says 'already invoiced' only of issued invoices; the other rows the app has are in progress, need attention or are cancelled", async () => {
     const recent = { created_at: "2026-11-21T10:00:00+03:00", processed_at: "2026-11-21T10:00:00+03:00" };
-    const states = ["completed", "completed", "waiting", "queued", "sending", "processing", "needs_attention", "failed", "cancelled"];
+    const states = [
+      "completed",
+      "completed",
+      "waiting",
+      "queued",
+      "sending",
+      "processing",
+      "needs_attention",
+      "failed",
+      "cancelled",
+    ];
     const orders = states.map(() => paidOrder(recent));
     for (const [i, state] of states.entries()) {
       const row = await createInvoiceRow(SHOP, { orderId: String(orders[i].id) });
@@ -106,7 +142,10 @@ describe("past-orders runs", () => {
     expect((await latestRun(SHOP))!.plan).toMatchObject({ toInvoice: 2, quota: 0, testMode: true });
     const other = await startDryRun(OTHER_SHOP, from, to, [], now);
     await runToEnd(other.ok ? other.id : "", fakeReader([paidOrder()]));
-    expect((await latestRun(OTHER_SHOP))!.plan).toMatchObject({ needsAttention: 1, reasons: { "settings.missing_api_key": 1 } });
+    expect((await latestRun(OTHER_SHOP))!.plan).toMatchObject({
+      needsAttention: 1,
+      reasons: { "settings.missing_api_key": 1 },
+    });
   });
 
   it("records every order once with the past-orders priority, pauses and resumes, and shows progress", async () => {
@@ -128,7 +167,9 @@ describe("past-orders runs", () => {
     expect(held).toHaveLength(1);
     expect(held.every((row) => row.state === "queued" && row.nextAttemptAt === null && row.priority === 1)).toBe(true);
     expect(await resumeRun(SHOP, id, now)).toEqual({ ok: true, id });
-    expect((await prisma.invoice.findMany({ where: { backfillId: id } })).every((row) => row.nextAttemptAt !== null)).toBe(true);
+    expect(
+      (await prisma.invoice.findMany({ where: { backfillId: id } })).every((row) => row.nextAttemptAt !== null),
+    ).toBe(true);
     await runToEnd(id, reader);
     const rows = await prisma.invoice.findMany({ where: { shopDomain: SHOP } });
     expect(rows).toHaveLength(7);
@@ -136,17 +177,33 @@ describe("past-orders runs", () => {
     const events = await prisma.invoiceEvent.findMany({ where: { invoice: { backfillId: id }, type: "received" } });
     expect(events.every((event) => /past orders/.test(event.message ?? ""))).toBe(true);
     let view = await latestRun(SHOP);
-    expect(view).toMatchObject({ state: "running", listedAll: true, progress: { total: 6, done: 0, needsAttention: 0, failed: 0, inQueue: 6, alreadyInvoiced: 1 } });
+    expect(view).toMatchObject({
+      state: "running",
+      listedAll: true,
+      progress: { total: 6, done: 0, needsAttention: 0, failed: 0, inQueue: 6, alreadyInvoiced: 1 },
+    });
     // The worker finishes them: the run is done when none is left in the queue.
     const ids = rows.filter((row) => row.backfillId === id).map((row) => row.id);
-    await prisma.invoice.updateMany({ where: { id: { in: ids.slice(0, 4) } }, data: { state: "completed", nextAttemptAt: null } });
-    await prisma.invoice.updateMany({ where: { id: { in: ids.slice(4, 5) } }, data: { state: "needs_attention", nextAttemptAt: null } });
+    await prisma.invoice.updateMany({
+      where: { id: { in: ids.slice(0, 4) } },
+      data: { state: "completed", nextAttemptAt: null },
+    });
+    await prisma.invoice.updateMany({
+      where: { id: { in: ids.slice(4, 5) } },
+      data: { state: "needs_attention", nextAttemptAt: null },
+    });
     await advanceRuns({ reader, owner: "t", now: () => now });
     expect((await latestRun(SHOP))!.state).toBe("running");
-    await prisma.invoice.updateMany({ where: { id: { in: ids.slice(5) } }, data: { state: "failed", nextAttemptAt: null } });
+    await prisma.invoice.updateMany({
+      where: { id: { in: ids.slice(5) } },
+      data: { state: "failed", nextAttemptAt: null },
+    });
     await advanceRuns({ reader, owner: "t", now: () => now });
     view = await latestRun(SHOP);
-    expect(view).toMatchObject({ state: "done", progress: { total: 6, done: 4, needsAttention: 1, failed: 1, inQueue: 0, alreadyInvoiced: 1 } });
+    expect(view).toMatchObject({
+      state: "done",
+      progress: { total: 6, done: 4, needsAttention: 1, failed: 1, inQueue: 0, alreadyInvoiced: 1 },
+    });
   });
 
   it("asks for the next page while it records this one, and reads no page twice", async () => {
@@ -176,10 +233,17 @@ describe("past-orders runs", () => {
     await startRun(SHOP, id, now);
     reader.beforePage = () => Promise.reject(new Error("THROTTLED"));
     expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(false);
-    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ lastError: "THROTTLED", listed: 0, cursor: null });
+    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      lastError: "THROTTLED",
+      listed: 0,
+      cursor: null,
+    });
     reader.beforePage = undefined;
     // A crashed step's lease (another process) blocks until it expires.
-    await prisma.backfillRun.update({ where: { id }, data: { leaseOwner: "dead", leaseUntil: new Date(now.getTime() + 60_000) } });
+    await prisma.backfillRun.update({
+      where: { id },
+      data: { leaseOwner: "dead", leaseUntil: new Date(now.getTime() + 60_000) },
+    });
     expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(false);
     const later = () => new Date(now.getTime() + 120_001);
     while (await advanceRun(id, { reader, owner: "t", now: later }));
@@ -203,7 +267,12 @@ describe("past-orders runs", () => {
     release();
     // Its only page read, the step would have made the run "ready" again (and written its plan).
     expect(await step).toBe(false);
-    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "cancelled", plan: null, leaseOwner: null, leaseUntil: null });
+    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "cancelled",
+      plan: null,
+      leaseOwner: null,
+      leaseUntil: null,
+    });
   });
 
   it("a running run paused while a page is recorded still moves past that page, and holds what it queued", async () => {
@@ -215,7 +284,12 @@ describe("past-orders runs", () => {
     await startRun(SHOP, id, now);
     reader.beforePage = () => pauseRun(SHOP, id, now).then(() => undefined);
     expect(await advanceRun(id, { reader, owner: "t", now: () => now })).toBe(true);
-    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: "paused", cursor: "2", listed: 2, leaseOwner: null });
+    expect(await prisma.backfillRun.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "paused",
+      cursor: "2",
+      listed: 2,
+      leaseOwner: null,
+    });
     expect(await prisma.invoice.count({ where: { backfillId: id, nextAttemptAt: null } })).toBe(2);
     reader.beforePage = undefined;
     await resumeRun(SHOP, id, now);
@@ -227,7 +301,9 @@ describe("past-orders runs", () => {
     const first = await startDryRun(SHOP, from, to, [], now);
     const second = await startDryRun(SHOP, from, to, [], now);
     expect(second.ok).toBe(true);
-    expect((await prisma.backfillRun.findUniqueOrThrow({ where: { id: first.ok ? first.id : "" } })).state).toBe("cancelled");
+    expect((await prisma.backfillRun.findUniqueOrThrow({ where: { id: first.ok ? first.id : "" } })).state).toBe(
+      "cancelled",
+    );
     const id = second.ok ? second.id : "";
     await runToEnd(id, fakeReader([]));
     await startRun(SHOP, id, now);
@@ -247,7 +323,9 @@ describe("a burst of dry runs and starts, and the runs nobody started", () => {
   });
 
   const dryRun = async (shop: string, at: Date) => ({
-    result: (await pastOrdersAction(shop, { intent: "dry_run", from: "2026-11-01", to: "2026-11-22" }, fakeReader([]), "t", at)).result as RunActionResult,
+    result: (
+      await pastOrdersAction(shop, { intent: "dry_run", from: "2026-11-01", to: "2026-11-22" }, fakeReader([]), "t", at)
+    ).result as RunActionResult,
   });
 
   it("100 dry runs in 5 s: a few run, the rest are refused and logged once; another shop is not held back", async () => {
@@ -258,7 +336,9 @@ describe("a burst of dry runs and starts, and the runs nobody started", () => {
     expect(refused.length).toBeGreaterThanOrEqual(90);
     expect(new Set(refused.map((r) => (r.ok ? "" : r.reason)))).toEqual(new Set(["throttled"]));
     expect(await prisma.backfillRun.count({ where: { shopDomain: SHOP } })).toBe(100 - refused.length);
-    expect(warn.mock.calls.filter((call) => String(call[1]).startsWith("past orders: too many requests"))).toHaveLength(1);
+    expect(warn.mock.calls.filter((call) => String(call[1]).startsWith("past orders: too many requests"))).toHaveLength(
+      1,
+    );
     expect((await dryRun(OTHER_SHOP, new Date(now.getTime() + 5_000))).result.ok).toBe(true);
     // A minute later the shop may ask again.
     expect((await dryRun(SHOP, new Date(now.getTime() + 65_000))).result.ok).toBe(true);
@@ -269,7 +349,11 @@ describe("a burst of dry runs and starts, and the runs nobody started", () => {
     const started = await startDryRun(SHOP, from, to, ["read_orders"], now);
     if (!started.ok) throw new Error(started.reason);
     const answers = [];
-    for (let i = 0; i < 20; i++) answers.push((await pastOrdersAction(SHOP, { intent: "start", id: started.id }, fakeReader([]), "t", now)).result as RunActionResult);
+    for (let i = 0; i < 20; i++)
+      answers.push(
+        (await pastOrdersAction(SHOP, { intent: "start", id: started.id }, fakeReader([]), "t", now))
+          .result as RunActionResult,
+      );
     expect(answers.filter((r) => !r.ok && r.reason === "throttled")).toHaveLength(15);
   });
 

@@ -14,7 +14,6 @@ import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
 const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
 
-
 const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;
 
 /** The link as the app gives it out for a fresh invoice (link version 1). */
@@ -34,7 +33,11 @@ describe("the customer's PDF link", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${invoice.serialNumber}.pdf"`);
-    expect(Buffer.from(await response.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(await response.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
   });
 
   it("a changed signature, another invoice's signature or another shop's signature opens nothing", async () => {
@@ -52,7 +55,10 @@ describe("the customer's PDF link", () => {
       ["no-such-invoice", good],
       [mine.id, "short"],
     ]) {
-      expect((await callRoute(loader, new Request(`${APP_ORIGIN}/invoice-pdf/x/y`), { id, signature })).status, `${id} ${signature}`).toBe(404);
+      expect(
+        (await callRoute(loader, new Request(`${APP_ORIGIN}/invoice-pdf/x/y`), { id, signature })).status,
+        `${id} ${signature}`,
+      ).toBe(404);
     }
   });
 
@@ -63,26 +69,40 @@ describe("the customer's PDF link", () => {
     for (const state of ["processing", "cancelled"]) {
       const row = await completedInvoice(`8005-${state}`);
       await prisma.invoice.update({ where: { id: row.id }, data: { state } });
-      expect(await verifyCustomerPdf(row.id, new URL(linkOf(SHOP, row.id)).pathname.split("/")[3])).toEqual({ ok: false, status: 409 });
+      expect(await verifyCustomerPdf(row.id, new URL(linkOf(SHOP, row.id)).pathname.split("/")[3])).toEqual({
+        ok: false,
+        status: 409,
+      });
       expect((await open(linkOf(SHOP, row.id))).status).toBe(409);
     }
   });
 
   it("customers/redact revokes the customer's link: it answers 404 like an unknown one, another customer's link still opens", async () => {
     const redacted = await completedInvoice("8006"); // customer 7001
-    const kept = await prisma.invoice.update({ where: { id: (await completedInvoice("8007")).id }, data: { customerId: "7002" } });
+    const kept = await prisma.invoice.update({
+      where: { id: (await completedInvoice("8007")).id },
+      data: { customerId: "7002" },
+    });
     const link = linkOf(SHOP, redacted.id);
     expect((await open(link)).status).toBe(200);
 
     expect(await redactCustomer(SHOP, { shop_domain: SHOP, customer: { id: 7001 } })).toBe(1);
     expect((await open(link)).status).toBe(404);
-    expect(await verifyCustomerPdf(redacted.id, new URL(link).pathname.split("/")[3])).toEqual({ ok: false, status: 404 });
+    expect(await verifyCustomerPdf(redacted.id, new URL(link).pathname.split("/")[3])).toEqual({
+      ok: false,
+      status: 404,
+    });
     expect((await open(linkOf(SHOP, kept.id))).status).toBe(200);
   });
 
   it("the write-back's metafield and Flow payload carry the invoice's current link, and none once it is revoked", async () => {
     const tags = { orderTag: "e-fatura", eArchiveTag: "", eInvoiceTag: "" };
-    const planFor = async (id: string) => planWriteBack(writeBackInvoiceOf(await prisma.invoice.findUniqueOrThrow({ where: { id } })), tags, NOTHING_WRITTEN);
+    const planFor = async (id: string) =>
+      planWriteBack(
+        writeBackInvoiceOf(await prisma.invoice.findUniqueOrThrow({ where: { id } })),
+        tags,
+        NOTHING_WRITTEN,
+      );
     const linksOf = (plan: Awaited<ReturnType<typeof planFor>>) => ({
       metafield: plan.metafields.find((m) => m.key === "invoice_pdf_url")?.value ?? null,
       flow: plan.flow.map((event) => event.payload["PDF URL"]),

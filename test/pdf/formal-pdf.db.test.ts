@@ -13,8 +13,8 @@ import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shop
 const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
 const { requests } = sandbox;
 
-
-const get = async (id: string, shop = SHOP) => callRoute(loader, await adminFetchRequest(`/app/invoices/${id}/pdf`, shop), { id });
+const get = async (id: string, shop = SHOP) =>
+  callRoute(loader, await adminFetchRequest(`/app/invoices/${id}/pdf`, shop), { id });
 
 describe("the formal PDF through the app", () => {
   it("streams the service's formal PDF with the shop's key, as a download named after the serial number", async () => {
@@ -48,7 +48,10 @@ describe("the formal PDF through the app", () => {
   it("answers 409 (not ready) before the service has the invoice or has formalised it", async () => {
     const queued = await createInvoiceRow(SHOP);
     expect((await get(queued.id)).status).toBe(409);
-    const draft = await clientFor(sandbox).createInvoice({ ...invoiceBody(sandbox.account), workflow_status: "predraft" } as never);
+    const draft = await clientFor(sandbox).createInvoice({
+      ...invoiceBody(sandbox.account),
+      workflow_status: "predraft",
+    } as never);
     await prisma.invoice.update({ where: { id: queued.id }, data: { remoteId: draft.id, state: "processing" } });
     const response = await get(queued.id);
     expect(response.status).toBe(409);

@@ -14,11 +14,15 @@ import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shop
 
 const sandbox = sandboxForEachTest({ formalizeDelayMs: 10, shops: [SHOP, OTHER_SHOP] });
 
-
 const completedInvoice = async (orderId: string, shop = SHOP) => (await formalisedInvoice(sandbox, shop, orderId)).row;
 
 const ask = async (orders: string, shop = SHOP) =>
-  callRoute(apiLoader, await adminFetchRequest(`/api/print/invoices?orders=${encodeURIComponent(orders)}`, shop, { headers: { Origin: "https://extensions.shopifycdn.com" } }));
+  callRoute(
+    apiLoader,
+    await adminFetchRequest(`/api/print/invoices?orders=${encodeURIComponent(orders)}`, shop, {
+      headers: { Origin: "https://extensions.shopifycdn.com" },
+    }),
+  );
 
 describe("print actions", () => {
   it("prints the completed invoices of the selected orders as one PDF, and names the orders without one", async () => {
@@ -26,11 +30,18 @@ describe("print actions", () => {
     const second = await completedInvoice("7002");
     const processing = await createInvoiceRow(SHOP, { orderId: "7003" });
     await prisma.invoice.update({ where: { id: processing.id }, data: { state: "processing", remoteId: 99 } });
-    const response = await ask("gid://shopify/Order/7001,gid://shopify/Order/7002,gid://shopify/Order/7003,gid://shopify/Order/7004");
+    const response = await ask(
+      "gid://shopify/Order/7001,gid://shopify/Order/7002,gid://shopify/Order/7003,gid://shopify/Order/7004",
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBeTruthy();
     const body = (await response.json()) as { url: string; orders: Array<{ orderId: string; status: string }> };
-    expect(body.orders.map((o) => [o.orderId, o.status])).toEqual([["7001", "ready"], ["7002", "ready"], ["7003", "not_yet"], ["7004", "none"]]);
+    expect(body.orders.map((o) => [o.orderId, o.status])).toEqual([
+      ["7001", "ready"],
+      ["7002", "ready"],
+      ["7003", "not_yet"],
+      ["7004", "none"],
+    ]);
     // What the extension says about it.
     const summary = printSummary(body);
     expect(summary).toMatchObject({ ready: 2, waiting: [processing.orderName], without: ["#7004"] });
@@ -57,25 +68,43 @@ describe("print actions", () => {
     expect(body.orders[0].status).toBe("none");
     // A token of this shop naming the other shop's invoice finds nothing to print.
     const forged = signPrintToken(SHOP, [theirs.id]);
-    expect((await callRoute(printLoader, new Request(`${APP_ORIGIN}/print/invoices/x`), { token: forged })).status).not.toBe(200);
+    expect(
+      (await callRoute(printLoader, new Request(`${APP_ORIGIN}/print/invoices/x`), { token: forged })).status,
+    ).not.toBe(200);
   });
 
   it("refuses a tampered, expired or malformed token, and a request without a session token", async () => {
     const invoice = await completedInvoice("7300");
     const token = signPrintToken(SHOP, [invoice.id]);
     const [payload, signature] = token.split(".");
-    const otherPayload = Buffer.from(JSON.stringify({ s: OTHER_SHOP, i: [invoice.id], e: Date.now() + 60_000 })).toString("base64url");
-    for (const bad of [`${otherPayload}.${signature}`, `${payload}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`, "nonsense", `${payload}.${signature}.x`]) {
-      expect((await callRoute(printLoader, new Request(`${APP_ORIGIN}/print/invoices/x`), { token: bad })).status, bad).toBe(404);
+    const otherPayload = Buffer.from(
+      JSON.stringify({ s: OTHER_SHOP, i: [invoice.id], e: Date.now() + 60_000 }),
+    ).toString("base64url");
+    for (const bad of [
+      `${otherPayload}.${signature}`,
+      `${payload}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`,
+      "nonsense",
+      `${payload}.${signature}.x`,
+    ]) {
+      expect(
+        (await callRoute(printLoader, new Request(`${APP_ORIGIN}/print/invoices/x`), { token: bad })).status,
+        bad,
+      ).toBe(404);
     }
     expect(verifyPrintToken(token, Date.now() + PRINT_TOKEN_TTL_MS + 1)).toBeNull();
-    expect((await callRoute(apiLoader, new Request(`${APP_ORIGIN}/api/print/invoices?orders=7300`))).status).not.toBe(200);
+    expect((await callRoute(apiLoader, new Request(`${APP_ORIGIN}/api/print/invoices?orders=7300`))).status).not.toBe(
+      200,
+    );
     expect((await ask("not-an-order")).status).toBe(400);
   });
 
   it("the extension asks for the selected orders, at most 50", () => {
-    expect(printQuery([{ id: "gid://shopify/Order/1" }, { id: "gid://shopify/Order/2" }])).toBe(`/api/print/invoices?orders=${encodeURIComponent("gid://shopify/Order/1,gid://shopify/Order/2")}`);
+    expect(printQuery([{ id: "gid://shopify/Order/1" }, { id: "gid://shopify/Order/2" }])).toBe(
+      `/api/print/invoices?orders=${encodeURIComponent("gid://shopify/Order/1,gid://shopify/Order/2")}`,
+    );
     expect(printQuery([])).toBeNull();
-    expect(printQuery(Array.from({ length: 60 }, (_, i) => ({ id: `gid://shopify/Order/${i}` })))!.split("%2C")).toHaveLength(50);
+    expect(
+      printQuery(Array.from({ length: 60 }, (_, i) => ({ id: `gid://shopify/Order/${i}` })))!.split("%2C"),
+    ).toHaveLength(50);
   });
 });

@@ -26,7 +26,10 @@ describe("app/uninstalled and the compliance webhooks", () => {
 
   it("app/uninstalled removes the shop's sessions and marks it uninstalled, keeping its invoices", async () => {
     await createInvoiceRow(SHOP);
-    const response = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }));
+    const response = await callRoute(
+      uninstalled,
+      signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP } }),
+    );
     expect(response.status).toBe(200);
     expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toBeInstanceOf(Date);
@@ -59,7 +62,12 @@ describe("app/uninstalled and the compliance webhooks", () => {
       customersRedact,
       signedWebhookRequest({
         topic: "customers/redact",
-        body: { shop_id: 1, shop_domain: SHOP, customer: { id: 7001, email: "ayse@example.com" }, orders_to_redact: [5550001] },
+        body: {
+          shop_id: 1,
+          shop_domain: SHOP,
+          customer: { id: 7001, email: "ayse@example.com" },
+          orders_to_redact: [5550001],
+        },
       }),
     );
     expect(response.status).toBe(200);
@@ -71,7 +79,9 @@ describe("app/uninstalled and the compliance webhooks", () => {
       const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: id } });
       expect(JSON.stringify(events.map((e) => e.data))).not.toContain("ayse@example.com");
     }
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: someoneElse.id } })).customerName).toBe("Mehmet Demir");
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: someoneElse.id } })).customerName).toBe(
+      "Mehmet Demir",
+    );
     const untouched = await prisma.invoice.findUniqueOrThrow({ where: { id: otherShop.id } });
     expect(untouched.customerId).toBe("7001");
     expect(JSON.stringify(untouched.orderSnapshot)).toContain("ayse@example.com");
@@ -86,19 +96,32 @@ describe("app/uninstalled and the compliance webhooks", () => {
         state: "needs_attention",
         problems: [{ code: "customer.invalid_tax_number", severity: "error", params: { value: typed } }],
         lastError: `validation 422: customer.tax_number ${typed} is invalid`,
-        events: { create: [{ type: "needs_attention", message: `customer.tax_number: ${typed} is invalid`, data: { problems: [{ params: { value: typed } }] } }] },
+        events: {
+          create: [
+            {
+              type: "needs_attention",
+              message: `customer.tax_number: ${typed} is invalid`,
+              data: { problems: [{ params: { value: typed } }] },
+            },
+          ],
+        },
       },
     });
     const response = await callRoute(
       customersRedact,
-      signedWebhookRequest({ topic: "customers/redact", body: { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [] } }),
+      signedWebhookRequest({
+        topic: "customers/redact",
+        body: { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [] },
+      }),
     );
     expect(response.status).toBe(200);
     const after = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id }, include: { events: true } });
     expect(JSON.stringify(after)).not.toContain(typed);
     expect(after.lastError).toBeNull();
     // What was wrong stays readable; the value the buyer typed does not.
-    expect(after.problems).toEqual([{ code: "customer.invalid_tax_number", severity: "error", params: { value: "[redacted]" } }]);
+    expect(after.problems).toEqual([
+      { code: "customer.invalid_tax_number", severity: "error", params: { value: "[redacted]" } },
+    ]);
     expect(after.events.every((event) => event.message === null)).toBe(true);
   });
 

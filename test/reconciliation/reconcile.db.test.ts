@@ -9,8 +9,10 @@ import { installShop, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { fakeReader } from "../helpers/order-reader";
 
-const deliverPaid = (body: unknown, shop = SHOP) => callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body, shop }));
-const rows = (shop = SHOP) => prisma.invoice.findMany({ where: { shopDomain: shop }, include: { events: true }, orderBy: { orderName: "asc" } });
+const deliverPaid = (body: unknown, shop = SHOP) =>
+  callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body, shop }));
+const rows = (shop = SHOP) =>
+  prisma.invoice.findMany({ where: { shopDomain: shop }, include: { events: true }, orderBy: { orderName: "asc" } });
 
 describe("reconciliation", () => {
   beforeEach(async () => {
@@ -45,7 +47,11 @@ describe("reconciliation", () => {
     const reader = fakeReader([missed]);
     await reconcileShop(SHOP, { reader, owner: "t" });
     const before = await rows();
-    expect(await reconcileShop(SHOP, { reader, owner: "t" })).toMatchObject({ status: "done", recorded: 0, duplicate: 1 });
+    expect(await reconcileShop(SHOP, { reader, owner: "t" })).toMatchObject({
+      status: "done",
+      recorded: 0,
+      duplicate: 1,
+    });
     const late = await deliverPaid(missed);
     expect(await late.json()).toMatchObject({ result: "duplicate" });
     expect(await rows()).toEqual(before);
@@ -54,7 +60,10 @@ describe("reconciliation", () => {
   it("a webhook racing a pass for the same orders leaves one row per order", async () => {
     const orders = Array.from({ length: 6 }, () => paidOrder());
     const reader = fakeReader(orders, 2);
-    const [result] = await Promise.all([reconcileShop(SHOP, { reader, owner: "t" }), ...orders.map((order) => deliverPaid(order))]);
+    const [result] = await Promise.all([
+      reconcileShop(SHOP, { reader, owner: "t" }),
+      ...orders.map((order) => deliverPaid(order)),
+    ]);
     expect(result.status).toBe("done");
     const all = await rows();
     expect(all).toHaveLength(6);
@@ -68,7 +77,8 @@ describe("reconciliation", () => {
     const shipped = paidOrder({ fulfillment_status: "fulfilled" });
     const cancelled = paidOrder({ cancelled_at: "2026-11-21T15:00:00+03:00" });
     await reconcileShop(SHOP, { reader: fakeReader([open, shipped, cancelled]), owner: "t" });
-    const state = async (order: { id: number }) => (await prisma.invoice.findFirstOrThrow({ where: { orderId: String(order.id) } })).state;
+    const state = async (order: { id: number }) =>
+      (await prisma.invoice.findFirstOrThrow({ where: { orderId: String(order.id) } })).state;
     expect(await state(open)).toBe("waiting");
     expect(await state(shipped)).toBe("queued");
     expect(await state(cancelled)).toBe("cancelled");
@@ -100,7 +110,10 @@ describe("reconciliation", () => {
     await reconcileShop(SHOP, { reader, owner: "t", now: () => t1 });
     expect(reader.queries[1]).toContain(`updated_at:>='${new Date(t0.getTime() - OVERLAP_MS).toISOString()}'`);
     reader.beforePage = () => Promise.reject(new Error("Shopify answered 503"));
-    expect(await reconcileShop(SHOP, { reader, owner: "t", now: () => new Date("2026-11-23T12:00:00Z") })).toEqual({ status: "failed", error: "Shopify answered 503" });
+    expect(await reconcileShop(SHOP, { reader, owner: "t", now: () => new Date("2026-11-23T12:00:00Z") })).toEqual({
+      status: "failed",
+      error: "Shopify answered 503",
+    });
     const row = await prisma.reconciliation.findUniqueOrThrow({ where: { shopDomain: SHOP } });
     expect(row.watermark).toEqual(t1);
     expect(row.lastError).toBe("Shopify answered 503");

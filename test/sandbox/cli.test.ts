@@ -19,12 +19,35 @@ function start(args: string[]) {
 
 describe("sandbox CLI", () => {
   it("prints one JSON object first, serves the seed account, logs on stderr, and stops on SIGTERM", async () => {
-    const { child, firstLine, exited, stderr } = start(["--port", "0", "--formalize-delay-ms", "10", "--latency-ms", "0"]);
+    const { child, firstLine, exited, stderr } = start([
+      "--port",
+      "0",
+      "--formalize-delay-ms",
+      "10",
+      "--latency-ms",
+      "0",
+    ]);
     const info = JSON.parse(await firstLine);
-    expect(Object.keys(info)).toEqual(["url", "apiKey", "teamId", "saleChannelId", "invoiceIntegrationId", "dummyIntegrationId"]);
-    expect(info).toMatchObject({ apiKey: "sandbox-api-key-team-1", teamId: 1, saleChannelId: 11, invoiceIntegrationId: 21, dummyIntegrationId: 22 });
+    expect(Object.keys(info)).toEqual([
+      "url",
+      "apiKey",
+      "teamId",
+      "saleChannelId",
+      "invoiceIntegrationId",
+      "dummyIntegrationId",
+    ]);
+    expect(info).toMatchObject({
+      apiKey: "sandbox-api-key-team-1",
+      teamId: 1,
+      saleChannelId: 11,
+      invoiceIntegrationId: 21,
+      dummyIntegrationId: 22,
+    });
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
-    const auth = await fetch(`${info.url}/check/auth`, { method: "POST", headers: { Accept: "application/json", Authorization: `Bearer ${info.apiKey}` } });
+    const auth = await fetch(`${info.url}/check/auth`, {
+      method: "POST",
+      headers: { Accept: "application/json", Authorization: `Bearer ${info.apiKey}` },
+    });
     expect(auth.status).toBe(200);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

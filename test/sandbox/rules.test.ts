@@ -2,17 +2,37 @@
 // error at exactly the expected key.
 import { describe, expect, it } from "vitest";
 import { exampleInvoiceBody } from "../../sandbox/examples";
-import { INVOICE_RULES, parseDecimal, todayInIstanbul, validateInvoiceBody, validationMessage } from "../../sandbox/rules";
+import {
+  INVOICE_RULES,
+  parseDecimal,
+  todayInIstanbul,
+  validateInvoiceBody,
+  validationMessage,
+} from "../../sandbox/rules";
 
 const ctx = { saleChannelIds: [11], invoiceIntegrationIds: [21, 22], today: "2026-03-10" };
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const valid = (): Body => exampleInvoiceBody({ saleChannelId: 11, invoiceIntegrationId: 21 }, ctx.today);
 const line = (b: Body) => b.lines[0];
 const company = (b: Body) => {
-  b.customer = { id: 5, type: "company", tax_number: "1234567890", tax_office: "Kadıköy", title: "Acme A.Ş.", country: "TR", address: "a", city: "İstanbul", district: "Kadıköy" };
+  b.customer = {
+    id: 5,
+    type: "company",
+    tax_number: "1234567890",
+    tax_office: "Kadıköy",
+    title: "Acme A.Ş.",
+    country: "TR",
+    address: "a",
+    city: "İstanbul",
+    district: "Kadıköy",
+  };
   return b;
 };
-const withShipment = (b: Body, shipment: Body) => ({ ...b, is_need_shipment: true, shipment: { delivery_date: ctx.today, ...shipment } });
+const withShipment = (b: Body, shipment: Body) => ({
+  ...b,
+  is_need_shipment: true,
+  shipment: { delivery_date: ctx.today, ...shipment },
+});
 
 function errorsOf(change: (b: Body) => Body | void): Record<string, string[]> {
   const body = valid();
@@ -31,7 +51,11 @@ describe("validateInvoiceBody", () => {
     ["type missing", (b) => void delete b.type, "type"],
     ["type unknown", (b) => void (b.type = "FOO"), "type"],
     ["invoice_integration_id missing", (b) => void delete b.invoice_integration_id, "invoice_integration_id"],
-    ["invoice_integration_id of another account", (b) => void (b.invoice_integration_id = 99), "invoice_integration_id"],
+    [
+      "invoice_integration_id of another account",
+      (b) => void (b.invoice_integration_id = 99),
+      "invoice_integration_id",
+    ],
     ["sale_channel_id missing", (b) => void delete b.sale_channel_id, "sale_channel_id"],
     ["sale_channel_id of another account", (b) => void (b.sale_channel_id = 12), "sale_channel_id"],
     ["order_id without order_created_at", (b) => void delete b.order_created_at, "order_created_at"],
@@ -60,7 +84,11 @@ describe("validateInvoiceBody", () => {
     // The spec's tables type these "number" and tax_rate "string": a strict service refuses the other JSON type.
     ["line quantity as a decimal string", (b) => void (line(b).quantity = "2"), "lines.0.quantity"],
     ["line unit_price as a decimal string", (b) => void (line(b).unit_price = "27.775"), "lines.0.unit_price"],
-    ["line discount as a decimal string", (b) => void Object.assign(line(b), { discount_type: "amount", discount: "1.00" }), "lines.0.discount"],
+    [
+      "line discount as a decimal string",
+      (b) => void Object.assign(line(b), { discount_type: "amount", discount: "1.00" }),
+      "lines.0.discount",
+    ],
     ["currency_rate as a decimal string", (b) => void (b.currency_rate = "1"), "currency_rate"],
     ["line tax_rate as a JSON number", (b) => void (line(b).tax_rate = 20), "lines.0.tax_rate"],
     ["line tax_rate not written as listed", (b) => void (line(b).tax_rate = "20.00"), "lines.0.tax_rate"],
@@ -75,11 +103,31 @@ describe("validateInvoiceBody", () => {
     ["line unit_price missing", (b) => void delete line(b).unit_price, "lines.0.unit_price"],
     ["line tax_rate not allowed", (b) => void (line(b).tax_rate = "19"), "lines.0.tax_rate"],
     ["line tax_rate missing", (b) => void delete line(b).tax_rate, "lines.0.tax_rate"],
-    ["tax_rate 0 without exemption_code", (b) => void Object.assign(line(b), { tax_rate: "0", exemption_reason: "11/1-a Mal İhracatı" }), "lines.0.exemption_code"],
-    ["tax_rate 0 without exemption_reason", (b) => void Object.assign(line(b), { tax_rate: "0", exemption_code: "301" }), "lines.0.exemption_reason"],
-    ["discount_type unknown", (b) => void Object.assign(line(b), { discount_type: "fixed", discount: 1 }), "lines.0.discount_type"],
-    ["discount negative", (b) => void Object.assign(line(b), { discount_type: "amount", discount: -1 }), "lines.0.discount"],
-    ["percentage discount over 100", (b) => void Object.assign(line(b), { discount_type: "percentage", discount: 100.01 }), "lines.0.discount"],
+    [
+      "tax_rate 0 without exemption_code",
+      (b) => void Object.assign(line(b), { tax_rate: "0", exemption_reason: "11/1-a Mal İhracatı" }),
+      "lines.0.exemption_code",
+    ],
+    [
+      "tax_rate 0 without exemption_reason",
+      (b) => void Object.assign(line(b), { tax_rate: "0", exemption_code: "301" }),
+      "lines.0.exemption_reason",
+    ],
+    [
+      "discount_type unknown",
+      (b) => void Object.assign(line(b), { discount_type: "fixed", discount: 1 }),
+      "lines.0.discount_type",
+    ],
+    [
+      "discount negative",
+      (b) => void Object.assign(line(b), { discount_type: "amount", discount: -1 }),
+      "lines.0.discount",
+    ],
+    [
+      "percentage discount over 100",
+      (b) => void Object.assign(line(b), { discount_type: "percentage", discount: 100.01 }),
+      "lines.0.discount",
+    ],
     ["no customer and no customer_id", (b) => void delete b.customer, "customer"],
     ["customer id missing", (b) => void delete b.customer.id, "customer.id"],
     ["customer type unknown", (b) => void (b.customer.type = "robot"), "customer.type"],
@@ -96,18 +144,58 @@ describe("validateInvoiceBody", () => {
     ["customer city missing", (b) => void delete b.customer.city, "customer.city"],
     ["customer district missing", (b) => void delete b.customer.district, "customer.district"],
     ["is_internet_sale true without internet_sale", (b) => void (b.is_internet_sale = true), "internet_sale"],
-    ["payment_platform over 255", (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_platform: "x".repeat(256) } }), "internet_sale.payment_platform"],
-    ["payment_method unknown", (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_method: "KREDIKARTI" } }), "internet_sale.payment_method"],
-    ["internet_sale.payment_date not Y-m-d", (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_date: "x" } }), "internet_sale.payment_date"],
+    [
+      "payment_platform over 255",
+      (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_platform: "x".repeat(256) } }),
+      "internet_sale.payment_platform",
+    ],
+    [
+      "payment_method unknown",
+      (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_method: "KREDIKARTI" } }),
+      "internet_sale.payment_method",
+    ],
+    [
+      "internet_sale.payment_date not Y-m-d",
+      (b) => void Object.assign(b, { is_internet_sale: true, internet_sale: { payment_date: "x" } }),
+      "internet_sale.payment_date",
+    ],
     ["is_need_shipment true without shipment", (b) => void (b.is_need_shipment = true), "shipment"],
-    ["shipment without delivery_date", (b) => withShipment(b, { company_title: "Yurtiçi", company_tax_number: "9860008925", delivery_date: undefined }), "shipment.delivery_date"],
+    [
+      "shipment without delivery_date",
+      (b) => withShipment(b, { company_title: "Yurtiçi", company_tax_number: "9860008925", delivery_date: undefined }),
+      "shipment.delivery_date",
+    ],
     ["shipment with both pairs empty", (b) => withShipment(b, {}), "shipment.company_title"],
-    ["shipment company without tax number", (b) => withShipment(b, { company_title: "Yurtiçi" }), "shipment.company_tax_number"],
-    ["shipment courier without tax number", (b) => withShipment(b, { courier_name: "Ali" }), "shipment.courier_tax_number"],
-    ["shipment company_title over 255", (b) => withShipment(b, { company_title: "x".repeat(256), company_tax_number: "1" }), "shipment.company_title"],
-    ["shipment company_tax_number over 20", (b) => withShipment(b, { company_title: "Y", company_tax_number: "1".repeat(21) }), "shipment.company_tax_number"],
-    ["shipment courier_name over 255", (b) => withShipment(b, { courier_name: "x".repeat(256), courier_tax_number: "1" }), "shipment.courier_name"],
-    ["shipment courier_tax_number over 20", (b) => withShipment(b, { courier_name: "A", courier_tax_number: "1".repeat(21) }), "shipment.courier_tax_number"],
+    [
+      "shipment company without tax number",
+      (b) => withShipment(b, { company_title: "Yurtiçi" }),
+      "shipment.company_tax_number",
+    ],
+    [
+      "shipment courier without tax number",
+      (b) => withShipment(b, { courier_name: "Ali" }),
+      "shipment.courier_tax_number",
+    ],
+    [
+      "shipment company_title over 255",
+      (b) => withShipment(b, { company_title: "x".repeat(256), company_tax_number: "1" }),
+      "shipment.company_title",
+    ],
+    [
+      "shipment company_tax_number over 20",
+      (b) => withShipment(b, { company_title: "Y", company_tax_number: "1".repeat(21) }),
+      "shipment.company_tax_number",
+    ],
+    [
+      "shipment courier_name over 255",
+      (b) => withShipment(b, { courier_name: "x".repeat(256), courier_tax_number: "1" }),
+      "shipment.courier_name",
+    ],
+    [
+      "shipment courier_tax_number over 20",
+      (b) => withShipment(b, { courier_name: "A", courier_tax_number: "1".repeat(21) }),
+      "shipment.courier_tax_number",
+    ],
   ];
 
   it.each(cases)("rejects: %s", (_name, change, key) => {
@@ -119,31 +207,66 @@ describe("validateInvoiceBody", () => {
   it("states that an exemption code is required for VAT rate 0", () => {
     const errors = errorsOf((b) => void Object.assign(line(b), { tax_rate: "0" }));
     expect(errors["lines.0.exemption_code"]).toEqual(["An exemption code is required for products with VAT rate 0."]);
-    expect(errorsOf((b) => void Object.assign(line(b), { tax_rate: "0", exemption_code: 301, exemption_reason: "11/1-a Mal İhracatı" }))).toEqual({});
+    expect(
+      errorsOf(
+        (b) =>
+          void Object.assign(line(b), { tax_rate: "0", exemption_code: 301, exemption_reason: "11/1-a Mal İhracatı" }),
+      ),
+    ).toEqual({});
   });
 
   it("uses Laravel-style messages", () => {
-    expect(errorsOf((b) => void (line(b).tax_rate = "19"))).toEqual({ "lines.0.tax_rate": ["The lines.0.tax_rate field must be one of 0, 1, 2, 8, 10, 18, 20."] });
+    expect(errorsOf((b) => void (line(b).tax_rate = "19"))).toEqual({
+      "lines.0.tax_rate": ["The lines.0.tax_rate field must be one of 0, 1, 2, 8, 10, 18, 20."],
+    });
     expect(validationMessage({ a: ["First."], b: ["Second.", "Third."] })).toBe("First. (and 2 more errors)");
   });
 
   it("accepts the conditional fields when they are satisfied", () => {
     expect(errorsOf((b) => Object.assign(b, { customer: undefined, customer_id: 42 }))).toEqual({});
-    expect(errorsOf((b) => void Object.assign(b.customer, { name: undefined, surname: undefined, title: "Ayşe Yılmaz" }))).toEqual({});
+    expect(
+      errorsOf((b) => void Object.assign(b.customer, { name: undefined, surname: undefined, title: "Ayşe Yılmaz" })),
+    ).toEqual({});
     expect(errorsOf((b) => Object.assign(b, { cash_sale: false, payment_date: undefined }))).toEqual({});
     expect(errorsOf((b) => Object.assign(b, { order_id: undefined, order_created_at: undefined }))).toEqual({});
-    expect(errorsOf((b) => withShipment(b, { courier_name: "Ali Veli", courier_tax_number: "12345678901" }))).toEqual({});
-    expect(errorsOf((b) => withShipment(b, { company_title: "Yurtiçi Kargo", company_tax_number: "9860008925" }))).toEqual({});
+    expect(errorsOf((b) => withShipment(b, { courier_name: "Ali Veli", courier_tax_number: "12345678901" }))).toEqual(
+      {},
+    );
+    expect(
+      errorsOf((b) => withShipment(b, { company_title: "Yurtiçi Kargo", company_tax_number: "9860008925" })),
+    ).toEqual({});
     // shipment is only validated when is_need_shipment is explicitly true
     expect(errorsOf((b) => Object.assign(b, { is_need_shipment: false, shipment: {} }))).toEqual({});
-    expect(errorsOf((b) => Object.assign(b, { is_internet_sale: true, internet_sale: { web_address: "https://shop.example", payment_method: "credit_or_debit", payment_platform: "iyzico", payment_date: ctx.today } }))).toEqual({});
+    expect(
+      errorsOf((b) =>
+        Object.assign(b, {
+          is_internet_sale: true,
+          internet_sale: {
+            web_address: "https://shop.example",
+            payment_method: "credit_or_debit",
+            payment_platform: "iyzico",
+            payment_date: ctx.today,
+          },
+        }),
+      ),
+    ).toEqual({});
     expect(errorsOf((b) => void Object.assign(line(b), { discount_type: "percentage", discount: 100 }))).toEqual({});
     expect(errorsOf((b) => void Object.assign(line(b), { unit_price: 0 }))).toEqual({});
   });
 
   it("reports every required field of a non-object body", () => {
     const errors = validateInvoiceBody("nope", ctx);
-    for (const key of ["type", "invoice_integration_id", "sale_channel_id", "issue_date", "issue_time", "cash_sale", "lines", "customer"]) expect(errors).toHaveProperty(key);
+    for (const key of [
+      "type",
+      "invoice_integration_id",
+      "sale_channel_id",
+      "issue_date",
+      "issue_time",
+      "cash_sale",
+      "lines",
+      "customer",
+    ])
+      expect(errors).toHaveProperty(key);
   });
 
   it("names every rule", () => {
@@ -155,7 +278,8 @@ describe("helpers", () => {
   it("parses numbers and decimal strings exactly, and rejects anything else", () => {
     expect(parseDecimal("0.1")!.add(parseDecimal("0.2")!).toString()).toBe("0.3");
     expect(parseDecimal(12.5)!.toString()).toBe("12.5");
-    for (const bad of ["1e3", "12,5", "", " ", "abc", NaN, Infinity, null, true, {}]) expect(parseDecimal(bad)).toBeNull();
+    for (const bad of ["1e3", "12,5", "", " ", "abc", NaN, Infinity, null, true, {}])
+      expect(parseDecimal(bad)).toBeNull();
   });
 
   it("computes today in Europe/Istanbul (UTC+3)", () => {

@@ -8,8 +8,16 @@ import { withSandbox } from "../helpers/sandbox";
 
 const sandbox = withSandbox({ formalizeDelayMs: 10 });
 
-const headers = () => ({ Accept: "application/json", Authorization: `Bearer ${sandbox.account.apiKey}`, "Content-Type": "application/json" });
-const body = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ ...exampleInvoiceBody(sandbox.account, todayInIstanbul(new Date())), order_id: `o-${Math.random()}`, ...overrides });
+const headers = () => ({
+  Accept: "application/json",
+  Authorization: `Bearer ${sandbox.account.apiKey}`,
+  "Content-Type": "application/json",
+});
+const body = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ...exampleInvoiceBody(sandbox.account, todayInIstanbul(new Date())),
+  order_id: `o-${Math.random()}`,
+  ...overrides,
+});
 const post = async (path: string, payload: unknown) => {
   const res = await fetch(sandbox.url + path, { method: "POST", headers: headers(), body: JSON.stringify(payload) });
   return { status: res.status, json: await res.json() };
@@ -46,14 +54,22 @@ describe("http", () => {
 
   it("answers unknown routes and wrong methods in JSON", async () => {
     expect((await fetch(`${sandbox.url}/nothing`, { headers: headers() })).status).toBe(404);
-    expect((await fetch(`${sandbox.url}/invoices/1001/formal-pdf`, { method: "POST", headers: headers() })).status).toBe(405);
+    expect(
+      (await fetch(`${sandbox.url}/invoices/1001/formal-pdf`, { method: "POST", headers: headers() })).status,
+    ).toBe(405);
     expect((await fetch(`${sandbox.origin}/pdf/00000000-0000-4000-8000-000000000000.pdf`)).status).toBe(404);
   });
 
   it("reuses the customer card matched by external id, e-mail or tax number (never 11111111111)", async () => {
-    const a = await post("/invoices", body({ customer: { ...(body().customer as object), id: "c-9", email: "x@example.com" } }));
+    const a = await post(
+      "/invoices",
+      body({ customer: { ...(body().customer as object), id: "c-9", email: "x@example.com" } }),
+    );
     const b = await post("/invoices", body({ customer: { ...(body().customer as object), id: "c-9" } }));
-    const c = await post("/invoices", body({ customer: { ...(body().customer as object), id: "c-10", email: "X@example.com" } }));
+    const c = await post(
+      "/invoices",
+      body({ customer: { ...(body().customer as object), id: "c-10", email: "X@example.com" } }),
+    );
     const d = await post("/invoices", body({ customer: { ...(body().customer as object), id: "c-11" } }));
     expect(b.json.data.receiver.id).toBe(a.json.data.receiver.id);
     expect(c.json.data.receiver.id).toBe(a.json.data.receiver.id);
@@ -80,7 +96,11 @@ describe("http", () => {
   it("filters the invoice list by any of $or and all of plain filters, newest first, limited", async () => {
     const a = await post("/invoices", body());
     const b = await post("/invoices", body());
-    const q = new URLSearchParams({ limit: "10", "filters[$or][0][order_id][$eq]": a.json.data.order_id, "filters[$or][1][order_id][$eq]": b.json.data.order_id });
+    const q = new URLSearchParams({
+      limit: "10",
+      "filters[$or][0][order_id][$eq]": a.json.data.order_id,
+      "filters[$or][1][order_id][$eq]": b.json.data.order_id,
+    });
     const list = await (await fetch(`${sandbox.url}/invoices?${q}`, { headers: headers() })).json();
     expect(list.data.map((i: { id: number }) => i.id)).toEqual([b.json.data.id, a.json.data.id]);
     q.set("limit", "1");
@@ -91,7 +111,11 @@ describe("http", () => {
 
   it("stops with timers pending, and stop() may be called twice", async () => {
     const s = await startSandbox({ port: 0, formalizeDelayMs: 60_000 });
-    await fetch(`${s.url}/invoices`, { method: "POST", headers: { ...headers(), Authorization: `Bearer ${s.account.apiKey}` }, body: JSON.stringify(exampleInvoiceBody(s.account, todayInIstanbul(new Date()))) });
+    await fetch(`${s.url}/invoices`, {
+      method: "POST",
+      headers: { ...headers(), Authorization: `Bearer ${s.account.apiKey}` },
+      body: JSON.stringify(exampleInvoiceBody(s.account, todayInIstanbul(new Date()))),
+    });
     await Promise.all([s.stop(), s.stop()]);
     await expect(fetch(`${s.url}/check/auth`, { method: "POST" })).rejects.toThrow();
   });

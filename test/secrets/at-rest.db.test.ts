@@ -33,11 +33,21 @@ describe("Shopify tokens at rest", () => {
 
   it("stores the offline access token (and a refresh token) encrypted: the raw row holds no shpat_, the library's storage gives them back", async () => {
     await installShop(SHOP);
-    await sessionStorage.storeSession(new Session({ id: "online_1", shop: SHOP, state: "s", isOnline: true, accessToken: "shpua_online_token", refreshToken: "shprt_refresh_token" }));
+    await sessionStorage.storeSession(
+      new Session({
+        id: "online_1",
+        shop: SHOP,
+        state: "s",
+        isOnline: true,
+        accessToken: "shpua_online_token",
+        refreshToken: "shprt_refresh_token",
+      }),
+    );
     const raw = await rawSessions();
     expect(raw).toHaveLength(2);
     const text = JSON.stringify(raw, (_, value: unknown) => (typeof value === "bigint" ? String(value) : value));
-    for (const clear of ["shpat_", "shpua_", "shprt_", "online_token", "refresh_token"]) expect(text).not.toContain(clear);
+    for (const clear of ["shpat_", "shpua_", "shprt_", "online_token", "refresh_token"])
+      expect(text).not.toContain(clear);
     for (const row of raw) expect(row.accessToken).toMatch(/^v2:[0-9a-f]{8}:/);
 
     expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe(TOKEN);
@@ -55,7 +65,10 @@ describe("Shopify tokens at rest", () => {
       maxAttempts: 1,
       fetch: (async (_url: string, init: { headers: Record<string, string> }) => {
         sent.push(init.headers["x-shopify-access-token"]);
-        return new Response(JSON.stringify({ data: { shop: { name: "x" } } }), { status: 200, headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ data: { shop: { name: "x" } } }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
       }) as unknown as typeof fetch,
     });
     await admin.graphql("{ shop { name } }", undefined, z.object({ shop: z.object({ name: z.string() }) }));
@@ -73,7 +86,16 @@ describe("Shopify tokens at rest", () => {
   });
 
   it("seals tokens stored in clear by an earlier version (the worker's start-up step); they read before and after", async () => {
-    await prisma.session.create({ data: { id: `offline_${SHOP}`, shop: SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "shpat_legacy_clear" } });
+    await prisma.session.create({
+      data: {
+        id: `offline_${SHOP}`,
+        shop: SHOP,
+        state: "installed",
+        isOnline: false,
+        scope: "read_orders",
+        accessToken: "shpat_legacy_clear",
+      },
+    });
     expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe("shpat_legacy_clear");
     expect(await sealPlainTokens(prisma)).toEqual({ rewritten: 1, current: 0, unreadable: [] });
     expect(JSON.stringify(await rawSessions())).not.toContain("shpat_");
@@ -82,7 +104,16 @@ describe("Shopify tokens at rest", () => {
   });
 
   it("every worker runs that step when it starts", async () => {
-    await prisma.session.create({ data: { id: `offline_${SHOP}`, shop: SHOP, state: "installed", isOnline: false, scope: "read_orders", accessToken: "shpat_legacy_clear" } });
+    await prisma.session.create({
+      data: {
+        id: `offline_${SHOP}`,
+        shop: SHOP,
+        state: "installed",
+        isOnline: false,
+        scope: "read_orders",
+        accessToken: "shpat_legacy_clear",
+      },
+    });
     const worker = await startWorker({ appUrl: "http://127.0.0.1:9", pollMs: 60_000, checkAccounts: false });
     await worker.stop();
     expect(JSON.stringify(await rawSessions())).not.toContain("shpat_");
@@ -103,9 +134,14 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
 
   /** Every stored secret, raw. */
   async function storedSecrets(): Promise<string[]> {
-    const settings = await prisma.shopSettings.findMany({ select: { apiKeyEncrypted: true, accountWebhookSecret: true } });
+    const settings = await prisma.shopSettings.findMany({
+      select: { apiKeyEncrypted: true, accountWebhookSecret: true },
+    });
     const sessions = await prisma.session.findMany({ select: { accessToken: true } });
-    return [...settings.flatMap((row) => [row.apiKeyEncrypted, row.accountWebhookSecret]), ...sessions.map((row) => row.accessToken)].filter((v): v is string => Boolean(v));
+    return [
+      ...settings.flatMap((row) => [row.apiKeyEncrypted, row.accountWebhookSecret]),
+      ...sessions.map((row) => row.accessToken),
+    ].filter((v): v is string => Boolean(v));
   }
 
   it("rewrites every secret under the new key, which then reads them alone; a second run has nothing to do", async () => {
@@ -131,15 +167,28 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
     const report = await reencryptSecrets(prisma, { ring: keyRing(randomBytes(32), [TEST_KEY]) });
     expect(report.unreadable).toEqual([{ table: "ShopSettings", id: OTHER_SHOP, field: "apiKeyEncrypted" }]);
     expect(report.rewritten).toBe(4);
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } })).apiKeyEncrypted).toBe(unreadable);
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } })).apiKeyEncrypted).toBe(
+      unreadable,
+    );
   });
 
   it("the command runs with the rotated configuration, and the app reads everything afterwards", async () => {
     const newKey = randomBytes(32).toString("hex");
-    const environment: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATABASE_URL: process.env.DATABASE_URL, ENCRYPTION_KEY: newKey, ENCRYPTION_KEY_PREVIOUS: TEST_KEY, LOG_LEVEL: "silent" };
-    const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/reencrypt-secrets.ts"], { env: environment, timeout: 60_000 });
+    const environment: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      DATABASE_URL: process.env.DATABASE_URL,
+      ENCRYPTION_KEY: newKey,
+      ENCRYPTION_KEY_PREVIOUS: TEST_KEY,
+      LOG_LEVEL: "silent",
+    };
+    const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/reencrypt-secrets.ts"], {
+      env: environment,
+      timeout: 60_000,
+    });
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ rewritten: 5, current: 0, unreadable: [] });
-    for (const value of await storedSecrets()) expect(value.startsWith(`v2:${keyId(Buffer.from(newKey, "hex"))}:`)).toBe(true);
+    for (const value of await storedSecrets())
+      expect(value.startsWith(`v2:${keyId(Buffer.from(newKey, "hex"))}:`)).toBe(true);
     // This process still has only the old key: it no longer reads them (the rotation really happened).
     expect(await apiKeyFor(SHOP).catch(() => "unreadable")).toBe("unreadable");
   });

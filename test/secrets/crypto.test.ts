@@ -3,7 +3,15 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "../../app/env.server";
-import { configuredKeyRing, decryptSecret, encryptSecret, isCurrentSecret, keyId, keyRing, SecretUnreadableError } from "../../app/secrets/crypto.server";
+import {
+  configuredKeyRing,
+  decryptSecret,
+  encryptSecret,
+  isCurrentSecret,
+  keyId,
+  keyRing,
+  SecretUnreadableError,
+} from "../../app/secrets/crypto.server";
 
 const SHOP = "test-shop.myshopify.com";
 const TEST_KEY = process.env.ENCRYPTION_KEY!; // test/setup.ts
@@ -41,7 +49,9 @@ describe("secrets at rest", () => {
 
   it.each([4, 8, 12, 15])("refuses a GCM tag cut to %i bytes, in either stored form", (bytes) => {
     expect(() => decryptSecret(withTagOf(V1_STORED, bytes), SHOP)).toThrow(SecretUnreadableError);
-    expect(() => decryptSecret(withTagOf(encryptSecret("fe_live_secret", SHOP), bytes), SHOP)).toThrow(SecretUnreadableError);
+    expect(() => decryptSecret(withTagOf(encryptSecret("fe_live_secret", SHOP), bytes), SHOP)).toThrow(
+      SecretUnreadableError,
+    );
   });
 
   it("refuses altered and malformed values", () => {
@@ -49,8 +59,17 @@ describe("secrets at rest", () => {
     const parts = stored.split(":");
     const flipped = Buffer.from(parts[4], "base64");
     flipped[0] ^= 1;
-    expect(() => decryptSecret([...parts.slice(0, 4), flipped.toString("base64")].join(":"), SHOP)).toThrow(SecretUnreadableError);
-    for (const bad of ["", "fe_live_secret", "v2:zzzz:a:b:c", `v2:${parts[1]}:${parts[2]}:${parts[3]}`, `v3:${parts.slice(1).join(":")}`, stored.replace(/:[^:]*$/, ":not base64!")]) {
+    expect(() => decryptSecret([...parts.slice(0, 4), flipped.toString("base64")].join(":"), SHOP)).toThrow(
+      SecretUnreadableError,
+    );
+    for (const bad of [
+      "",
+      "fe_live_secret",
+      "v2:zzzz:a:b:c",
+      `v2:${parts[1]}:${parts[2]}:${parts[3]}`,
+      `v3:${parts.slice(1).join(":")}`,
+      stored.replace(/:[^:]*$/, ":not base64!"),
+    ]) {
       expect(() => decryptSecret(bad, SHOP), bad).toThrow(SecretUnreadableError);
     }
   });
@@ -84,14 +103,24 @@ describe("secrets at rest", () => {
   });
 
   it("reads ENCRYPTION_KEY_PREVIOUS as a list of keys (hex or base64) into the configured ring", () => {
-    const valid = { SHOPIFY_API_KEY: "k", SHOPIFY_API_SECRET: "s", SHOPIFY_APP_URL: "https://invoices.example.com", ENCRYPTION_KEY: "ab".repeat(32) };
+    const valid = {
+      SHOPIFY_API_KEY: "k",
+      SHOPIFY_API_SECRET: "s",
+      SHOPIFY_APP_URL: "https://invoices.example.com",
+      ENCRYPTION_KEY: "ab".repeat(32),
+    };
     const older = [randomBytes(32).toString("hex"), randomBytes(32).toString("base64")];
     const config = parseEnv({ ...valid, ENCRYPTION_KEY_PREVIOUS: ` ${older[0]} , ${older[1]} ` });
     expect(config.ENCRYPTION_KEY_PREVIOUS).toEqual(older);
     const ring = configuredKeyRing(config);
     expect(ring.current.id).toBe(keyId(Buffer.from("ab".repeat(32), "hex")));
-    expect(ring.previous.map((entry) => entry.id)).toEqual([keyId(Buffer.from(older[0], "hex")), keyId(Buffer.from(older[1], "base64"))]);
+    expect(ring.previous.map((entry) => entry.id)).toEqual([
+      keyId(Buffer.from(older[0], "hex")),
+      keyId(Buffer.from(older[1], "base64")),
+    ]);
     expect(parseEnv(valid).ENCRYPTION_KEY_PREVIOUS).toEqual([]);
-    expect(() => parseEnv({ ...valid, ENCRYPTION_KEY_PREVIOUS: `${older[0]},short` })).toThrow(/ENCRYPTION_KEY_PREVIOUS is invalid/);
+    expect(() => parseEnv({ ...valid, ENCRYPTION_KEY_PREVIOUS: `${older[0]},short` })).toThrow(
+      /ENCRYPTION_KEY_PREVIOUS is invalid/,
+    );
   });
 });

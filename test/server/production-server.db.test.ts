@@ -38,7 +38,10 @@ function alive(pid: number | undefined): boolean {
 async function waitForHealth(url: string) {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -104,7 +107,11 @@ describe("npm start", () => {
       expect(route.id).not.toMatch(/local-admin/i);
       expect(route.path ?? "").not.toMatch(/local-admin/i);
     }
-    for (const address of [`/local-admin?shop=${SHOP}`, `/local-admin/session-token?shop=${SHOP}`, "/local-admin/app-bridge.js"]) {
+    for (const address of [
+      `/local-admin?shop=${SHOP}`,
+      `/local-admin/session-token?shop=${SHOP}`,
+      "/local-admin/app-bridge.js",
+    ]) {
       expect((await fetch(`${appUrl}${address}`, { redirect: "manual" })).status, address).toBe(404);
     }
   });
@@ -112,7 +119,11 @@ describe("npm start", () => {
   it("answers Shopify's deliveries on its direct path, before Remix; an address that is no topic's goes to Remix", async () => {
     const send = (topic: string, secret: string, path = `/webhooks/${topic}`) => {
       const rawBody = JSON.stringify(paidOrder());
-      return fetch(`${appUrl}${path}`, { method: "POST", headers: webhookHeaders({ topic, shop: SHOP, rawBody, secret }), body: rawBody });
+      return fetch(`${appUrl}${path}`, {
+        method: "POST",
+        headers: webhookHeaders({ topic, shop: SHOP, rawBody, secret }),
+        body: rawBody,
+      });
     };
     const paid = await send("orders/paid", "prod-server-test-secret");
     expect([paid.status, await paid.json()]).toEqual([200, { ok: true, result: "queued" }]);
@@ -124,7 +135,11 @@ describe("npm start", () => {
   });
 
   it("answers the service's callbacks on its direct path too, before Remix", async () => {
-    const callback = await fetch(`${appUrl}/callbacks/invoices/cunknown000000000000`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const callback = await fetch(`${appUrl}/callbacks/invoices/cunknown000000000000`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect([callback.status, (await callback.json()).ok]).toEqual([400, false]);
     expect(callback.headers.get("content-length")).not.toBeNull();
   });
@@ -137,7 +152,9 @@ describe("npm start", () => {
     const status = (target: string, method = "POST") =>
       new Promise<number>((resolve, reject) => {
         const socket = connect(port, "127.0.0.1", () =>
-          socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`),
+          socket.write(
+            `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+          ),
         );
         let answer = "";
         socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
@@ -168,24 +185,37 @@ describe("npm start", () => {
   it("logs every request without the secrets its URL carries, and stops on SIGTERM", async () => {
     const { accountWebhookSecret } = await import("../../app/settings/account-webhook.server");
     const secret = await accountWebhookSecret(SHOP);
-    const hook = await fetch(`${appUrl}/callbacks/account/${SHOP}/${secret}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const hook = await fetch(`${appUrl}/callbacks/account/${SHOP}/${secret}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(hook.status).toBe(200); // the right secret: the call is admitted
-    expect((await fetch(`${appUrl}/callbacks/account/${SHOP}/wrong-${secret}`, { method: "POST", body: "{}" })).status).toBe(401);
+    expect(
+      (await fetch(`${appUrl}/callbacks/account/${SHOP}/wrong-${secret}`, { method: "POST", body: "{}" })).status,
+    ).toBe(401);
     expect((await fetch(`${appUrl}/print/invoices/PRINT-TOKEN-1234.sig`)).status).toBe(404);
-    await fetch(`${appUrl}/app?embedded=1&shop=${SHOP}&id_token=ID-TOKEN-5678&hmac=HMAC-9012&session=SESSION-3456`, { redirect: "manual" });
+    await fetch(`${appUrl}/app?embedded=1&shop=${SHOP}&id_token=ID-TOKEN-5678&hmac=HMAC-9012&session=SESSION-3456`, {
+      redirect: "manual",
+    });
 
     // A supervisor's stop: SIGTERM to npm alone (`docker stop` signals the container's first process). npm passes
     // it on; the server (exec'd by npm's shell, no shell left in between) finishes and exits.
     process.kill(child.pid!, "SIGTERM");
     await exit;
-    const lines = output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as LogLine);
+    const lines = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as LogLine);
     const server = lines.find((line) => line.msg === "listening")?.pid;
     expect(server).toBeGreaterThan(0);
     await expect.poll(() => alive(server)).toBe(false);
     expect(lines.map((line) => line.msg)).toContain("stopping: finishing the requests and jobs in flight");
     await expect(fetch(`${appUrl}/healthz`)).rejects.toThrow();
 
-    const logged = lines.filter((line) => line.req).map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
+    const logged = lines
+      .filter((line) => line.req)
+      .map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 200`);
     expect(logged).toContain(`POST /callbacks/account/${SHOP}/[redacted] 401`);
     expect(logged).toContain("GET /print/invoices/[redacted] 404");
@@ -193,9 +223,28 @@ describe("npm start", () => {
     expect(logged.filter((line) => line === "POST /callbacks/account/[redacted] 404")).toHaveLength(11);
     expect(logged).toContain("GET /invoice-pdf/[redacted] 404");
     // Each delivery once, whichever path answered it.
-    expect(logged.filter((line) => line.startsWith("POST /webhooks/"))).toEqual(["POST /webhooks/orders/paid 200", "POST /webhooks/orders/paid 401", "POST /webhooks/orders/unknown 404"]);
-    expect(logged.filter((line) => line.startsWith("POST /callbacks/invoices/"))).toEqual(["POST /callbacks/invoices/cunknown000000000000 400"]);
-    expect(logged).toContainEqual(expect.stringContaining(`GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`));
-    for (const value of [secret, "PRINT-TOKEN-1234", "PRINT-TOKEN-8899", "PDF-SIGNATURE-7788", "ID-TOKEN-5678", "HMAC-9012", "SESSION-3456"]) expect(output).not.toContain(value);
+    expect(logged.filter((line) => line.startsWith("POST /webhooks/"))).toEqual([
+      "POST /webhooks/orders/paid 200",
+      "POST /webhooks/orders/paid 401",
+      "POST /webhooks/orders/unknown 404",
+    ]);
+    expect(logged.filter((line) => line.startsWith("POST /callbacks/invoices/"))).toEqual([
+      "POST /callbacks/invoices/cunknown000000000000 400",
+    ]);
+    expect(logged).toContainEqual(
+      expect.stringContaining(
+        `GET /app?embedded=1&shop=${SHOP}&id_token=[redacted]&hmac=[redacted]&session=[redacted]`,
+      ),
+    );
+    for (const value of [
+      secret,
+      "PRINT-TOKEN-1234",
+      "PRINT-TOKEN-8899",
+      "PDF-SIGNATURE-7788",
+      "ID-TOKEN-5678",
+      "HMAC-9012",
+      "SESSION-3456",
+    ])
+      expect(output).not.toContain(value);
   });
 });

@@ -13,7 +13,14 @@ import { SHOP } from "../helpers/shopify";
 const pipeline = pipelineForEachTest({ formalizeDelayMs: 10 });
 const account = () => pipeline.sandbox.account;
 const swap = (data: { testMode: boolean }) =>
-  prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { ...data, invoiceIntegrationId: account().dummyIntegrationId, dummyIntegrationId: account().invoiceIntegrationId } });
+  prisma.shopSettings.update({
+    where: { shopDomain: SHOP },
+    data: {
+      ...data,
+      invoiceIntegrationId: account().dummyIntegrationId,
+      dummyIntegrationId: account().invoiceIntegrationId,
+    },
+  });
 
 describe("swapped test and live accounts", () => {
   it("a live invoice is never posted to the dummy integration: the invoice needs attention and the home page says why", async () => {
@@ -64,7 +71,14 @@ describe("swapped test and live accounts", () => {
     const shops = Array.from({ length: 20 }, (_, i) => `swap-${i}.myshopify.com`);
     for (const shop of shops) {
       await installShop(shop);
-      await prisma.shopSettings.create({ data: { shopDomain: shop, apiKeyEncrypted: encryptSecret(`key-${shop}`, shop), invoiceIntegrationId: 8, dummyIntegrationId: 9 } });
+      await prisma.shopSettings.create({
+        data: {
+          shopDomain: shop,
+          apiKeyEncrypted: encryptSecret(`key-${shop}`, shop),
+          invoiceIntegrationId: 8,
+          dummyIntegrationId: 9,
+        },
+      });
     }
     let open = 0;
     let most = 0;
@@ -77,7 +91,15 @@ describe("swapped test and live accounts", () => {
         await new Promise((resolve) => setTimeout(resolve, apiKey === `key-${shops[0]}` ? 1_500 : 10));
         open--;
         answered.push(apiKey);
-        return apiKey === `key-${shops[3]}` ? [{ id: 8, is_test: true }, { id: 9, is_test: false }] : [{ id: 8, is_test: false }, { id: 9, is_test: true }];
+        return apiKey === `key-${shops[3]}`
+          ? [
+              { id: 8, is_test: true },
+              { id: 9, is_test: false },
+            ]
+          : [
+              { id: 8, is_test: false },
+              { id: 9, is_test: true },
+            ];
       },
     }));
     expect(found).toBe(1);
@@ -86,7 +108,8 @@ describe("swapped test and live accounts", () => {
     expect(most).toBe(CHECK_LANES);
     // Asked first, answered last: the other shops did not wait for it.
     expect(ours.at(-1)).toBe(`key-${shops[0]}`);
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: shops[3] } })).accountProblem).not.toBeNull();
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: shops[3] } })).accountProblem,
+    ).not.toBeNull();
   });
 });
-

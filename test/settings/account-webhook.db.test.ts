@@ -34,7 +34,10 @@ async function register(shop = SHOP): Promise<URL> {
   const saved = await saveSettingsForm(shop, formFromSettings(await getSettings(shop)));
   expect(saved).toMatchObject({ ok: true, webhook: { state: "registered" } });
   // The sandbox keeps the addresses of earlier tests (whose shops had other secrets): the newest is this one.
-  const url = pipeline.sandbox.webhooks(pipeline.sandbox.account.apiKey).filter((u) => u.includes(`/${shop}/`)).at(-1);
+  const url = pipeline.sandbox
+    .webhooks(pipeline.sandbox.account.apiKey)
+    .filter((u) => u.includes(`/${shop}/`))
+    .at(-1);
   if (!url) throw new Error("not registered");
   return new URL(url);
 }
@@ -44,8 +47,16 @@ const paramsOf = (url: URL) => {
   return { shop: decodeURIComponent(shop), secret };
 };
 
-function post(url: URL, body: BodyInit | null = JSON.stringify({ invoice_id: 1 }), headers: Record<string, string> = { "Content-Type": "application/json" }) {
-  return callRoute(action, new Request(new URL(url.pathname, APP_ORIGIN), { method: "POST", headers, body, duplex: "half" } as RequestInit), paramsOf(url));
+function post(
+  url: URL,
+  body: BodyInit | null = JSON.stringify({ invoice_id: 1 }),
+  headers: Record<string, string> = { "Content-Type": "application/json" },
+) {
+  return callRoute(
+    action,
+    new Request(new URL(url.pathname, APP_ORIGIN), { method: "POST", headers, body, duplex: "half" } as RequestInit),
+    paramsOf(url),
+  );
 }
 
 /** Rows at the service, waiting for a status read far in the future (their callback was lost). */
@@ -54,7 +65,12 @@ async function processingRows(shop: string, count: number) {
   const rows = [];
   for (let i = 0; i < count; i++) {
     const row = await createInvoiceRow(shop);
-    rows.push(await prisma.invoice.update({ where: { id: row.id }, data: { state: "processing", remoteId: 90_000 + i, nextAttemptAt: later } }));
+    rows.push(
+      await prisma.invoice.update({
+        where: { id: row.id },
+        data: { state: "processing", remoteId: 90_000 + i, nextAttemptAt: later },
+      }),
+    );
   }
   return rows;
 }
@@ -82,9 +98,17 @@ describe("the account webhook route", () => {
     const response = await post(url);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, reread: 2 });
-    for (const row of mine) expect((await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
-    for (const row of mine) expect((await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(started - 1000);
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirs[0].id } })).nextAttemptAt).toEqual(theirs[0].nextAttemptAt);
+    for (const row of mine)
+      expect(
+        (await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).nextAttemptAt!.getTime(),
+      ).toBeLessThanOrEqual(Date.now());
+    for (const row of mine)
+      expect(
+        (await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } })).nextAttemptAt!.getTime(),
+      ).toBeGreaterThanOrEqual(started - 1000);
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: theirs[0].id } })).nextAttemptAt).toEqual(
+      theirs[0].nextAttemptAt,
+    );
     expect(await prisma.invoice.findUniqueOrThrow({ where: { id: queued.id } })).toEqual(queuedBefore);
   });
 
@@ -103,13 +127,19 @@ describe("the account webhook route", () => {
       { shop, secret: "" },
     ];
     for (const params of attempts) {
-      const response = await callRoute(action, new Request(`${APP_ORIGIN}/callbacks/account/x/y`, { method: "POST", body: "{}" }), params);
+      const response = await callRoute(
+        action,
+        new Request(`${APP_ORIGIN}/callbacks/account/x/y`, { method: "POST", body: "{}" }),
+        params,
+      );
       expect(response.status, JSON.stringify(params)).toBe(401);
     }
     expect((await callRoute(loader, new Request(`${APP_ORIGIN}${url.pathname}`), paramsOf(url))).status).toBe(405);
     const after = await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } });
     expect(after.nextAttemptAt).toEqual(rows[0].nextAttemptAt);
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).accountWebhookHintAt).toBeNull();
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).accountWebhookHintAt,
+    ).toBeNull();
   });
 
   it("200 calls with a wrong secret: the first ones 401, then 429 unread; two warnings in all; the other shop and, later, the right secret go through", async () => {
@@ -120,7 +150,12 @@ describe("the account webhook route", () => {
     const warn = vi.spyOn(logger, "warn");
     const t0 = Date.now();
     const call = (params: { shop: string; secret: string }, at: number) =>
-      receiveAccountWebhook(params.shop, params.secret, new Request(`${APP_ORIGIN}/callbacks/account/x/y`, { method: "POST", body: "{}" }), new Date(at));
+      receiveAccountWebhook(
+        params.shop,
+        params.secret,
+        new Request(`${APP_ORIGIN}/callbacks/account/x/y`, { method: "POST", body: "{}" }),
+        new Date(at),
+      );
     const statuses: number[] = [];
     for (let i = 0; i < 200; i++) statuses.push((await call({ shop, secret: flipped }, t0 + i * 10)).status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
@@ -135,7 +170,10 @@ describe("the account webhook route", () => {
     expect([refused.status, Number(refused.headers.get("Retry-After"))]).toEqual([429, expect.any(Number)]);
     // Once calls stop, the right secret is read again and the burst's end is logged with its size.
     expect(await call({ shop, secret }, t0 + 60_000)).toMatchObject({ status: 200 });
-    expect(warn.mock.calls.at(-1)).toEqual([{ shop, refused: expect.any(Number) }, "account webhook: a burst of calls with an unknown address is over"]);
+    expect(warn.mock.calls.at(-1)).toEqual([
+      { shop, refused: expect.any(Number) },
+      "account webhook: a burst of calls with an unknown address is over",
+    ]);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(secret.slice(0, 20));
   });
 
@@ -151,7 +189,9 @@ describe("the account webhook route", () => {
       },
     });
     expect((await post(url, stream, {})).status).toBe(413);
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } })).nextAttemptAt).toEqual(rows[0].nextAttemptAt);
+    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } })).nextAttemptAt).toEqual(
+      rows[0].nextAttemptAt,
+    );
   });
 
   it("takes any content (JSON of any shape, text, nothing) as the same hint, at most once per interval per shop", async () => {
@@ -159,35 +199,67 @@ describe("the account webhook route", () => {
     const rows = await processingRows(SHOP, 1);
     const t0 = new Date();
     const call = (body: string, at: Date) =>
-      receiveAccountWebhook(paramsOf(url).shop, paramsOf(url).secret, new Request(`${APP_ORIGIN}${url.pathname}`, { method: "POST", body }), at);
+      receiveAccountWebhook(
+        paramsOf(url).shop,
+        paramsOf(url).secret,
+        new Request(`${APP_ORIGIN}${url.pathname}`, { method: "POST", body }),
+        at,
+      );
     expect(await call("not json at all", t0)).toEqual({ status: 200, body: { ok: true, reread: 1 } });
     // Within the interval: answered, nothing re-read.
-    await prisma.invoice.update({ where: { id: rows[0].id }, data: { nextAttemptAt: new Date(Date.now() + 3_600_000) } });
-    expect(await call('{"invoice_id": 999999, "shop": "other"}', new Date(t0.getTime() + 1000))).toEqual({ status: 200, body: { ok: true, throttled: true } });
-    expect((await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } })).nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+    await prisma.invoice.update({
+      where: { id: rows[0].id },
+      data: { nextAttemptAt: new Date(Date.now() + 3_600_000) },
+    });
+    expect(await call('{"invoice_id": 999999, "shop": "other"}', new Date(t0.getTime() + 1000))).toEqual({
+      status: 200,
+      body: { ok: true, throttled: true },
+    });
+    expect(
+      (await prisma.invoice.findUniqueOrThrow({ where: { id: rows[0].id } })).nextAttemptAt!.getTime(),
+    ).toBeGreaterThan(Date.now());
     // After it: a hint again.
-    expect(await call("", new Date(t0.getTime() + HINT_INTERVAL_MS + 1))).toEqual({ status: 200, body: { ok: true, reread: 1 } });
+    expect(await call("", new Date(t0.getTime() + HINT_INTERVAL_MS + 1))).toEqual({
+      status: 200,
+      body: { ok: true, reread: 1 },
+    });
   });
 
   it("logs the shape of what arrived, never a value or the secret", async () => {
     const url = await register();
     const info = vi.spyOn(logger, "info");
     const warn = vi.spyOn(logger, "warn");
-    const payload = { invoice_id: 4711, team_id: 1, time: "2026-11-22 10:00:00", hash: "f".repeat(128), data: { api_key: "leaked-key", items: [{ serial: "ARS2026000000001" }] } };
+    const payload = {
+      invoice_id: 4711,
+      team_id: 1,
+      time: "2026-11-22 10:00:00",
+      hash: "f".repeat(128),
+      data: { api_key: "leaked-key", items: [{ serial: "ARS2026000000001" }] },
+    };
     expect((await post(url, JSON.stringify(payload))).status).toBe(200);
     const logged = JSON.stringify(info.mock.calls);
     expect(info.mock.calls.find((c) => c[1] === "account webhook received")?.[0]).toMatchObject({
       shop: SHOP,
-      shape: { invoice_id: "number", team_id: "number", time: "string(19)", hash: "string(128)", data: { api_key: "string(10)", items: ["array(1)", { serial: "string(16)" }] } },
+      shape: {
+        invoice_id: "number",
+        team_id: "number",
+        time: "string(19)",
+        hash: "string(128)",
+        data: { api_key: "string(10)", items: ["array(1)", { serial: "string(16)" }] },
+      },
     });
-    for (const secretOrValue of [paramsOf(url).secret, "4711", "leaked-key", "ARS2026000000001", "f".repeat(16)]) expect(logged).not.toContain(secretOrValue);
+    for (const secretOrValue of [paramsOf(url).secret, "4711", "leaked-key", "ARS2026000000001", "f".repeat(16)])
+      expect(logged).not.toContain(secretOrValue);
     await post(new URL(url.href.replace(/.$/, "Z")));
     expect(JSON.stringify(warn.mock.calls)).not.toContain(paramsOf(url).secret.slice(0, 20));
   });
 
   it("bounds the logged shape: depth, keys and key names", () => {
     const wide = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
-    const shape = shapeOf({ a: { b: { c: { d: { e: 1 } } } }, wide, ["x".repeat(80) + "<script>"]: true }) as Record<string, unknown>;
+    const shape = shapeOf({ a: { b: { c: { d: { e: 1 } } } }, wide, ["x".repeat(80) + "<script>"]: true }) as Record<
+      string,
+      unknown
+    >;
     expect(shape.a).toEqual({ b: { c: { d: "object" } } });
     expect(Object.keys(shape.wide as object)).toHaveLength(31);
     expect(Object.keys(shape).some((key) => key.length > 40 || key.includes("<"))).toBe(false);
@@ -200,7 +272,11 @@ describe("the account webhook route", () => {
     await pipeline.deliverPaid(paidOrder());
     const [processing] = await waitForInvoices((rows) => rows[0]?.state === "processing" && rows[0].remoteId !== null);
     // The next status read is scheduled 15 s or more away; the service finishes formalising meanwhile.
-    await waitFor(() => pipeline.sandbox.invoices.get(processing.remoteId!)?.formal_status === "completed", 5_000, "formalisation");
+    await waitFor(
+      () => pipeline.sandbox.invoices.get(processing.remoteId!)?.formal_status === "completed",
+      5_000,
+      "formalisation",
+    );
     expect(processing.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 5_000);
     expect((await post(url)).status).toBe(200);
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed", 5_000);

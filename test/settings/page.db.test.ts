@@ -31,22 +31,33 @@ beforeAll(async () => {
       return;
     }
     calls.push(`${request.method} ${request.url}`);
-    if (request.method === "POST" && request.url === "/api/check/auth") return response.end(JSON.stringify({ success: true }));
+    if (request.method === "POST" && request.url === "/api/check/auth")
+      return response.end(JSON.stringify({ success: true }));
     if (request.method === "POST" && request.url === "/api/helpers/settings-webhook") {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
         response.statusCode = webhookStatus;
-        if (webhookStatus === 200) webhooks.push((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { webhook_url: string }).webhook_url);
+        if (webhookStatus === 200)
+          webhooks.push((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { webhook_url: string }).webhook_url);
         response.end(webhookStatus === 200 ? "" : JSON.stringify({ message: "Server Error" }));
       });
       return;
     }
     if (request.url === "/api/integrations/invoice") {
       // The service's test flag (sandbox/README.md): 12 is the dummy account; 13 says nothing either way.
-      return response.end(JSON.stringify({ data: [{ id: 11, name: "Canlı hesap", is_test: false }, { id: 12, title: "Test (dummy)", is_test: true }, { id: 13, name: "Eski hesap" }] }));
+      return response.end(
+        JSON.stringify({
+          data: [
+            { id: 11, name: "Canlı hesap", is_test: false },
+            { id: 12, title: "Test (dummy)", is_test: true },
+            { id: 13, name: "Eski hesap" },
+          ],
+        }),
+      );
     }
-    if (request.url === "/api/integrations/sale-channel") return response.end(JSON.stringify({ data: [{ id: 5, name: "Shopify mağazası" }] }));
+    if (request.url === "/api/integrations/sale-channel")
+      return response.end(JSON.stringify({ data: [{ id: 5, name: "Shopify mağazası" }] }));
     response.statusCode = 404;
     response.end(JSON.stringify({ message: "Not found" }));
   });
@@ -66,7 +77,15 @@ async function save(form: Partial<SettingsForm>, shop = SHOP) {
     body: JSON.stringify(form),
   });
   const response = await callRoute(settingsAction, request);
-  return { status: response.status, body: (await response.json()) as { ok: boolean; errors?: Record<string, string>; keyChecked?: boolean; webhook?: unknown } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      ok: boolean;
+      errors?: Record<string, string>;
+      keyChecked?: boolean;
+      webhook?: unknown;
+    },
+  };
 }
 
 describe("settings page", () => {
@@ -93,11 +112,26 @@ describe("settings page", () => {
     expect(data.hasApiKey).toBe(true);
     expect(data.form.apiKey).toBe("");
     // The lists come from the service, read with the stored key.
-    expect(data.lists).toEqual({ integrations: [{ id: 11, name: "Canlı hesap", kind: "live" }, { id: 12, name: "Test (dummy)", kind: "test" }, { id: 13, name: "Eski hesap", kind: "unknown" }], saleChannels: [{ id: 5, name: "Shopify mağazası" }], channelForShop: null, error: null });
+    expect(data.lists).toEqual({
+      integrations: [
+        { id: 11, name: "Canlı hesap", kind: "live" },
+        { id: 12, name: "Test (dummy)", kind: "test" },
+        { id: 13, name: "Eski hesap", kind: "unknown" },
+      ],
+      saleChannels: [{ id: 5, name: "Shopify mağazası" }],
+      channelForShop: null,
+      error: null,
+    });
   });
 
   it("rejects a key the service refuses, with a clear error on the field, and saves nothing at all", async () => {
-    const form = { ...(await formOf()), baseUrl, apiKey: "wrong-key-999999", exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" };
+    const form = {
+      ...(await formOf()),
+      baseUrl,
+      apiKey: "wrong-key-999999",
+      exemptionCode: "301",
+      exemptionReason: "11/1-a Mal İhracatı",
+    };
     const { status, body } = await save(form);
     expect(status).toBe(422);
     expect(body).toMatchObject({ ok: false, errors: { apiKey: "api_key_rejected" } });
@@ -127,7 +161,14 @@ describe("settings page", () => {
     expect(body).toEqual({ ok: true, keyChecked: true, webhook: { state: "registered" } });
     expect(await apiKeyFor(SHOP)).toBe(GOOD_KEY);
     const saved = await getSettings(SHOP);
-    expect(saved).toMatchObject({ baseUrl, saleChannelId: 5, dummyIntegrationId: 12, invoiceIntegrationId: 11, trigger: "fulfilled", testMode: true });
+    expect(saved).toMatchObject({
+      baseUrl,
+      saleChannelId: 5,
+      dummyIntegrationId: 12,
+      invoiceIntegrationId: 11,
+      trigger: "fulfilled",
+      testMode: true,
+    });
     expect(saved.mapping).toMatchObject({
       defaultTaxRate: "10",
       pricesIncludeVat: false,
@@ -149,7 +190,10 @@ describe("settings page", () => {
     const base = { ...(await formOf()), baseUrl, apiKey: GOOD_KEY, saleChannelId: 5, testMode: false };
     const swapped = await save({ ...base, invoiceIntegrationId: 12, dummyIntegrationId: 11 });
     expect(swapped.status).toBe(422);
-    expect(swapped.body).toEqual({ ok: false, errors: { invoiceIntegrationId: "live_account_is_test", dummyIntegrationId: "test_account_is_live" } });
+    expect(swapped.body).toEqual({
+      ok: false,
+      errors: { invoiceIntegrationId: "live_account_is_test", dummyIntegrationId: "test_account_is_live" },
+    });
     expect(await prisma.shopSettings.findUnique({ where: { shopDomain: SHOP } })).toBeNull();
     // The live account alone being the dummy is refused too, in test mode as well (going live later must not find it).
     const liveIsTest = await save({ ...base, testMode: true, invoiceIntegrationId: 12, dummyIntegrationId: 12 });
@@ -158,7 +202,11 @@ describe("settings page", () => {
     expect((await save({ ...base, invoiceIntegrationId: 13, dummyIntegrationId: 12 })).status).toBe(200);
     await prisma.shopSettings.update({ where: { shopDomain: SHOP }, data: { accountProblem: "live_account_is_test" } });
     expect((await save({ ...base, apiKey: "", invoiceIntegrationId: 11, dummyIntegrationId: 12 })).status).toBe(200);
-    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).toMatchObject({ invoiceIntegrationId: 11, dummyIntegrationId: 12, accountProblem: null });
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } })).toMatchObject({
+      invoiceIntegrationId: 11,
+      dummyIntegrationId: 12,
+      accountProblem: null,
+    });
   });
 
   it("puts validation messages on the fields and saves nothing half, even with a working key", async () => {
@@ -201,12 +249,23 @@ describe("settings page", () => {
     expect(bad.body.errors).toEqual({ exportExemptionCode: "exemption_code" });
     const half = await save({ ...form, baseUrl, exportExemptionCode: "302", exportExemptionReason: "" });
     expect(half.body.errors).toEqual({ exportExemptionReason: "exemption_pair" });
-    const good = await save({ ...form, baseUrl, exportExemptionCode: "302", exportExemptionReason: "11/1-a Hizmet İhracatı" });
+    const good = await save({
+      ...form,
+      baseUrl,
+      exportExemptionCode: "302",
+      exportExemptionReason: "11/1-a Hizmet İhracatı",
+    });
     expect(good.status).toBe(200);
-    expect((await getSettings(SHOP)).mapping).toMatchObject({ exportExemptionCode: "302", exportExemptionReason: "11/1-a Hizmet İhracatı" });
+    expect((await getSettings(SHOP)).mapping).toMatchObject({
+      exportExemptionCode: "302",
+      exportExemptionReason: "11/1-a Hizmet İhracatı",
+    });
     // Both fields emptied: the default pair again, never an export without an exemption.
     await save({ ...(await formOf()), exportExemptionCode: "", exportExemptionReason: "" });
-    expect((await getSettings(SHOP)).mapping).toMatchObject({ exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı" });
+    expect((await getSettings(SHOP)).mapping).toMatchObject({
+      exportExemptionCode: "301",
+      exportExemptionReason: "11/1-a Mal İhracatı",
+    });
   });
 
   it("registers the account webhook on every save with the same per-shop secret address, and saves even when that fails", async () => {
@@ -215,11 +274,15 @@ describe("settings page", () => {
     expect((await save({ ...form, apiKey: "" })).body.webhook).toEqual({ state: "registered" });
     expect(webhooks).toHaveLength(2);
     expect(webhooks[0]).toBe(webhooks[1]); // same URL: the service updates it instead of adding one
-    expect(webhooks[0]).toMatch(new RegExp(`^${APP_URL}/callbacks/account/${SHOP.replace(/\./g, "\\.")}/[A-Za-z0-9_-]{43}$`));
+    expect(webhooks[0]).toMatch(
+      new RegExp(`^${APP_URL}/callbacks/account/${SHOP.replace(/\./g, "\\.")}/[A-Za-z0-9_-]{43}$`),
+    );
     const stored = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
     expect(stored.accountWebhookRegisteredAt).not.toBeNull();
     expect(stored.accountWebhookSecret).not.toContain(webhooks[0].split("/").pop()!); // encrypted at rest
-    const loaded = JSON.parse(await (await callRoute(settingsLoader, await adminDocumentRequest("/app/settings"))).text());
+    const loaded = JSON.parse(
+      await (await callRoute(settingsLoader, await adminDocumentRequest("/app/settings"))).text(),
+    );
     expect(loaded.webhookRegisteredAt).toBe(stored.accountWebhookRegisteredAt!.toISOString());
     expect(JSON.stringify(loaded)).not.toContain(webhooks[0].split("/").pop()!); // the secret never reaches the browser
 
@@ -258,7 +321,9 @@ describe("settings page", () => {
       expect(captured).toEqual([]);
       expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
       // The lower layer refuses it too, whoever calls it.
-      await expect(saveConnection(SHOP, { baseUrl: otherUrl, saleChannelId: 5 })).rejects.toThrow(/API key entered again/);
+      await expect(saveConnection(SHOP, { baseUrl: otherUrl, saleChannelId: 5 })).rejects.toThrow(
+        /API key entered again/,
+      );
       expect((await getSettings(SHOP)).baseUrl).toBe(baseUrl);
       // With the key typed again, that key is checked at the new address and saved.
       const again = await save({ ...(await formOf()), baseUrl: otherUrl, apiKey: "key-for-the-new-address" });
@@ -272,7 +337,12 @@ describe("settings page", () => {
   });
 
   it("refuses a service address the operator does not allow, before anything is sent", async () => {
-    for (const address of ["https://evil.example.com/api", "http://10.0.0.5/api", "https://169.254.169.254/api", "ftp://app.faturaentegrator.com/api"]) {
+    for (const address of [
+      "https://evil.example.com/api",
+      "http://10.0.0.5/api",
+      "https://169.254.169.254/api",
+      "ftp://app.faturaentegrator.com/api",
+    ]) {
       const { status, body } = await save({ ...(await formOf()), baseUrl: address, apiKey: GOOD_KEY });
       expect(status, address).toBe(422);
       expect(body.errors, address).toEqual({ baseUrl: expect.stringMatching(/^(base_url_not_allowed|url)$/) });
@@ -287,7 +357,13 @@ describe("settings page", () => {
   it("changes only the session shop's settings, whatever the body says", async () => {
     await saveConnection(OTHER_SHOP, { baseUrl, apiKey: GOOD_KEY, saleChannelId: 5, dummyIntegrationId: 12 });
     const before = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } });
-    const form = { ...(await formOf()), baseUrl, saleChannelId: 99, shop: OTHER_SHOP, shopDomain: OTHER_SHOP } as Partial<SettingsForm>;
+    const form = {
+      ...(await formOf()),
+      baseUrl,
+      saleChannelId: 99,
+      shop: OTHER_SHOP,
+      shopDomain: OTHER_SHOP,
+    } as Partial<SettingsForm>;
     const { status } = await save(form, SHOP);
     expect(status).toBe(200);
     expect((await getSettings(SHOP)).saleChannelId).toBe(99);
@@ -298,15 +374,70 @@ describe("settings page", () => {
   it("hostile posts get clear field errors from the settings schema, never a 500, and save nothing", async () => {
     const form = { ...(await formOf()), baseUrl };
     const cases: Array<[string, Record<string, unknown>, Record<string, string>]> = [
-      ["bad tax numbers", { foreignBuyerTaxNumber: "1e10", carriers: [{ name: "Aras", title: "Aras Kargo", taxNumber: "07200396661234" }], defaultCarrierTitle: "X", defaultCarrierTaxNumber: "abc" },
-        { foreignBuyerTaxNumber: "digits_10_11", "carriers.0.taxNumber": "digits_10_11", defaultCarrierTaxNumber: "digits_10_11" }],
-      ["oversize strings", { exemptionCode: "301", exemptionReason: "x".repeat(10_000), carriers: [{ name: "Aras", title: "y".repeat(256), taxNumber: "0720039666" }], orderTag: "z".repeat(41), taxNumberAttributes: "VKN, ".repeat(1000) },
-        { exemptionReason: "too_long", "carriers.0.title": "too_long", orderTag: "tag", taxNumberAttributes: "too_long" }],
-      ["too many rows", { paymentMethodMap: Array.from({ length: 201 }, () => ({ match: "x", method: "other" })) }, { paymentMethodMap: "too_many" }],
-      ["wrong types", { testMode: "false", carriers: "none", paymentMethodMap: [null], saleChannelId: { id: 5 }, unit: 42, trigger: ["paid"] },
-        { testMode: "invalid", carriers: "invalid", "paymentMethodMap.0": "invalid", saleChannelId: "invalid", unit: "invalid", trigger: "invalid" }],
-      ["a reserved carrier name", { carriers: [{ name: "__proto__", title: "Kargo", taxNumber: "0720039666" }, { name: "constructor", title: "Kargo", taxNumber: "0720039666" }] },
-        { "carriers.0.name": "invalid", "carriers.1.name": "invalid" }],
+      [
+        "bad tax numbers",
+        {
+          foreignBuyerTaxNumber: "1e10",
+          carriers: [{ name: "Aras", title: "Aras Kargo", taxNumber: "07200396661234" }],
+          defaultCarrierTitle: "X",
+          defaultCarrierTaxNumber: "abc",
+        },
+        {
+          foreignBuyerTaxNumber: "digits_10_11",
+          "carriers.0.taxNumber": "digits_10_11",
+          defaultCarrierTaxNumber: "digits_10_11",
+        },
+      ],
+      [
+        "oversize strings",
+        {
+          exemptionCode: "301",
+          exemptionReason: "x".repeat(10_000),
+          carriers: [{ name: "Aras", title: "y".repeat(256), taxNumber: "0720039666" }],
+          orderTag: "z".repeat(41),
+          taxNumberAttributes: "VKN, ".repeat(1000),
+        },
+        {
+          exemptionReason: "too_long",
+          "carriers.0.title": "too_long",
+          orderTag: "tag",
+          taxNumberAttributes: "too_long",
+        },
+      ],
+      [
+        "too many rows",
+        { paymentMethodMap: Array.from({ length: 201 }, () => ({ match: "x", method: "other" })) },
+        { paymentMethodMap: "too_many" },
+      ],
+      [
+        "wrong types",
+        {
+          testMode: "false",
+          carriers: "none",
+          paymentMethodMap: [null],
+          saleChannelId: { id: 5 },
+          unit: 42,
+          trigger: ["paid"],
+        },
+        {
+          testMode: "invalid",
+          carriers: "invalid",
+          "paymentMethodMap.0": "invalid",
+          saleChannelId: "invalid",
+          unit: "invalid",
+          trigger: "invalid",
+        },
+      ],
+      [
+        "a reserved carrier name",
+        {
+          carriers: [
+            { name: "__proto__", title: "Kargo", taxNumber: "0720039666" },
+            { name: "constructor", title: "Kargo", taxNumber: "0720039666" },
+          ],
+        },
+        { "carriers.0.name": "invalid", "carriers.1.name": "invalid" },
+      ],
     ];
     for (const [what, change, errors] of cases) {
       const { status, body } = await save({ ...form, ...change } as Partial<SettingsForm>);
@@ -317,8 +448,15 @@ describe("settings page", () => {
   });
 
   it("ignores unknown and prototype-pollution keys in the posted JSON", async () => {
-    const body = JSON.stringify({ ...(await formOf()), baseUrl, isAdmin: true }).replace(/^\{/, '{"__proto__":{"testMode":false,"polluted":1},"constructor":{"prototype":{"polluted":1}},');
-    const request = await adminFetchRequest("/app/settings", SHOP, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const body = JSON.stringify({ ...(await formOf()), baseUrl, isAdmin: true }).replace(
+      /^\{/,
+      '{"__proto__":{"testMode":false,"polluted":1},"constructor":{"prototype":{"polluted":1}},',
+    );
+    const request = await adminFetchRequest("/app/settings", SHOP, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     const response = await callRoute(settingsAction, request);
     expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

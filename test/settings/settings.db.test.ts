@@ -16,14 +16,29 @@ describe("shop settings", () => {
   });
 
   it("stores the API key only encrypted, and gives it back to the worker", async () => {
-    await saveConnection(SHOP, { apiKey: KEY, saleChannelId: 3, invoiceIntegrationId: 11, dummyIntegrationId: 12, testMode: false });
+    await saveConnection(SHOP, {
+      apiKey: KEY,
+      saleChannelId: 3,
+      invoiceIntegrationId: 11,
+      dummyIntegrationId: 12,
+      testMode: false,
+    });
     const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
     expect(row.apiKeyEncrypted).toMatch(/^v2:[0-9a-f]{8}:/);
     expect(row.apiKeyEncrypted).not.toContain(KEY);
     expect(JSON.stringify(row)).not.toContain(KEY);
     expect(await apiKeyFor(SHOP)).toBe(KEY);
     const connection = await connectionFor(SHOP);
-    expect(connection).toMatchObject({ ok: true, connection: { baseUrl: "https://app.faturaentegrator.com/api", apiKey: KEY, saleChannelId: 3, invoiceIntegrationId: 11, testMode: false } });
+    expect(connection).toMatchObject({
+      ok: true,
+      connection: {
+        baseUrl: "https://app.faturaentegrator.com/api",
+        apiKey: KEY,
+        saleChannelId: 3,
+        invoiceIntegrationId: 11,
+        testMode: false,
+      },
+    });
   });
 
   it("never puts the key in the settings view for the browser", async () => {
@@ -42,10 +57,22 @@ describe("shop settings", () => {
   });
 
   it("test mode posts with the dummy integration; going live swaps that one id", async () => {
-    await saveConnection(SHOP, { apiKey: KEY, saleChannelId: 3, invoiceIntegrationId: 11, dummyIntegrationId: 12, testMode: true });
-    expect(await connectionFor(SHOP)).toMatchObject({ ok: true, connection: { invoiceIntegrationId: 12, testMode: true } });
+    await saveConnection(SHOP, {
+      apiKey: KEY,
+      saleChannelId: 3,
+      invoiceIntegrationId: 11,
+      dummyIntegrationId: 12,
+      testMode: true,
+    });
+    expect(await connectionFor(SHOP)).toMatchObject({
+      ok: true,
+      connection: { invoiceIntegrationId: 12, testMode: true },
+    });
     await saveConnection(SHOP, { saleChannelId: 3, invoiceIntegrationId: 11, dummyIntegrationId: 12, testMode: false });
-    expect(await connectionFor(SHOP)).toMatchObject({ ok: true, connection: { invoiceIntegrationId: 11, testMode: false } });
+    expect(await connectionFor(SHOP)).toMatchObject({
+      ok: true,
+      connection: { invoiceIntegrationId: 11, testMode: false },
+    });
   });
 
   it("says what is missing for a connection", async () => {
@@ -82,9 +109,25 @@ describe("shop settings", () => {
       roundingMode: "half-up",
     };
     // A local address that answers nothing: saving below registers no webhook anywhere real.
-    await prisma.shopSettings.create({ data: { shopDomain: SHOP, baseUrl: "http://127.0.0.1:9/api", apiKeyEncrypted: encryptSecret(KEY, SHOP), saleChannelId: 3, dummyIntegrationId: 12, mapping: oldMapping } });
+    await prisma.shopSettings.create({
+      data: {
+        shopDomain: SHOP,
+        baseUrl: "http://127.0.0.1:9/api",
+        apiKeyEncrypted: encryptSecret(KEY, SHOP),
+        saleChannelId: 3,
+        dummyIntegrationId: 12,
+        mapping: oldMapping,
+      },
+    });
     const { roundingMode: _gone, invoiceType: _bad, ...kept } = oldMapping;
-    const expected = { ...kept, invoiceType: "SATIS", exportExemptionCode: "301", exportExemptionReason: "11/1-a Mal İhracatı", companyTitleAttributes: ["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"], companyTaxOfficeMetafield: "custom.tax_office" };
+    const expected = {
+      ...kept,
+      invoiceType: "SATIS",
+      exportExemptionCode: "301",
+      exportExemptionReason: "11/1-a Mal İhracatı",
+      companyTitleAttributes: ["Şirket Unvanı", "Firma Unvanı", "Fatura Unvanı"],
+      companyTaxOfficeMetafield: "custom.tax_office",
+    };
     const view = await getSettings(SHOP);
     expect(view.mapping).toEqual(expected);
     // The worker reads it the same way.

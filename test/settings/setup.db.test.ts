@@ -22,13 +22,27 @@ async function settingsData(shop = SHOP) {
   return (await response.json()) as {
     form: { saleChannelId: number | null };
     lists: { saleChannels: Array<{ id: number }>; channelForShop: number | null; error: string | null } | null;
-    cartBlock: { usage: { recent: number; withDetails: number; latestAt: string | null }; editorUrl: string; names: string[] };
+    cartBlock: {
+      usage: { recent: number; withDetails: number; latestAt: string | null };
+      editorUrl: string;
+      names: string[];
+    };
   };
 }
 
 async function createChannel(shop = SHOP) {
-  const response = await callRoute(saleChannelAction, await adminFetchRequest("/app/sale-channel", shop, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }));
-  return { status: response.status, body: (await response.json()) as { ok: boolean; id?: number; created?: boolean; code?: string } };
+  const response = await callRoute(
+    saleChannelAction,
+    await adminFetchRequest("/app/sale-channel", shop, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    }),
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as { ok: boolean; id?: number; created?: boolean; code?: string },
+  };
 }
 
 const channelsOf = (apiKey: string) => new InvoicingClient({ baseUrl: sandbox.url, apiKey }).listSaleChannels();
@@ -40,7 +54,11 @@ describe("sales channel for a new account", () => {
     await installShop(SHOP);
     await installShop(OTHER_SHOP);
     account = sandbox.addEmptyAccount();
-    await saveConnection(SHOP, { baseUrl: sandbox.url, apiKey: account.apiKey, dummyIntegrationId: account.dummyIntegrationId });
+    await saveConnection(SHOP, {
+      baseUrl: sandbox.url,
+      apiKey: account.apiKey,
+      dummyIntegrationId: account.dummyIntegrationId,
+    });
   });
 
   it("sees that the account has no channel for the shop, creates it for the shop's domain, selects it, and never makes a second", async () => {
@@ -51,7 +69,9 @@ describe("sales channel for a new account", () => {
     const first = await createChannel();
     expect(first).toMatchObject({ status: 200, body: { ok: true, created: true, id: expect.any(Number) } });
     const channels = await channelsOf(account.apiKey);
-    expect(channels).toEqual([expect.objectContaining({ id: first.body.id, sale_channel: "shopify", settings: { domain: SHOP } })]);
+    expect(channels).toEqual([
+      expect.objectContaining({ id: first.body.id, sale_channel: "shopify", settings: { domain: SHOP } }),
+    ]);
     expect((await getSettings(SHOP)).saleChannelId).toBe(first.body.id);
 
     // A second click (or a retry after a lost answer) finds the channel instead of creating another one.
@@ -65,7 +85,9 @@ describe("sales channel for a new account", () => {
   });
 
   it("proposes the account's existing channel for this shop without saving it", async () => {
-    const existing = await new InvoicingClient({ baseUrl: sandbox.url, apiKey: account.apiKey }).createSaleChannel(SHOP);
+    const existing = await new InvoicingClient({ baseUrl: sandbox.url, apiKey: account.apiKey }).createSaleChannel(
+      SHOP,
+    );
     const data = await settingsData();
     expect(data.lists?.channelForShop).toBe(existing.id);
     expect(data.form.saleChannelId).toBe(existing.id);
@@ -95,17 +117,35 @@ describe("cart block section", () => {
   it("links to the theme editor's cart template with the app's block, and names the attributes the block writes", async () => {
     const data = await settingsData();
     expect(data.cartBlock.editorUrl).toBe(themeEditorUrl(SHOP, process.env.SHOPIFY_API_KEY!));
-    expect(new URL(data.cartBlock.editorUrl).searchParams.get("addAppBlockId")).toBe(`${process.env.SHOPIFY_API_KEY}/invoice-details`);
+    expect(new URL(data.cartBlock.editorUrl).searchParams.get("addAppBlockId")).toBe(
+      `${process.env.SHOPIFY_API_KEY}/invoice-details`,
+    );
     expect(data.cartBlock.names).toEqual(["TC Kimlik No", "Vergi Numarası", "Vergi Dairesi", "Şirket Unvanı"]);
     expect(data.cartBlock.usage).toEqual({ recent: 0, withDetails: 0, latestAt: null });
   });
 
   it("counts the shop's recent orders that carry invoice details, and only this shop's real ones", async () => {
-    await seedInvoice(SHOP, { orderSnapshot: { note_attributes: [{ name: "Vergi Numarası", value: "9860008925" }] }, createdAt: new Date("2026-11-20T10:00:00Z") });
-    await seedInvoice(SHOP, { orderSnapshot: { note_attributes: [{ name: "tc kimlik no", value: "10000000146" }] }, createdAt: new Date("2026-11-21T10:00:00Z") });
-    await seedInvoice(SHOP, { orderSnapshot: { note_attributes: [{ name: "Vergi Numarası", value: "  " }, { name: "Hediye notu", value: "x" }] } });
+    await seedInvoice(SHOP, {
+      orderSnapshot: { note_attributes: [{ name: "Vergi Numarası", value: "9860008925" }] },
+      createdAt: new Date("2026-11-20T10:00:00Z"),
+    });
+    await seedInvoice(SHOP, {
+      orderSnapshot: { note_attributes: [{ name: "tc kimlik no", value: "10000000146" }] },
+      createdAt: new Date("2026-11-21T10:00:00Z"),
+    });
+    await seedInvoice(SHOP, {
+      orderSnapshot: {
+        note_attributes: [
+          { name: "Vergi Numarası", value: "  " },
+          { name: "Hediye notu", value: "x" },
+        ],
+      },
+    });
     await seedInvoice(SHOP, { orderSnapshot: { note_attributes: "not a list" } });
-    await seedInvoice(SHOP, { isTest: true, orderSnapshot: { note_attributes: [{ name: "VKN", value: "9860008925" }] } });
+    await seedInvoice(SHOP, {
+      isTest: true,
+      orderSnapshot: { note_attributes: [{ name: "VKN", value: "9860008925" }] },
+    });
     await seedInvoice(OTHER_SHOP, { orderSnapshot: { note_attributes: [{ name: "VKN", value: "9860008925" }] } });
     const { usage } = (await settingsData()).cartBlock;
     expect(usage.recent).toBe(4);

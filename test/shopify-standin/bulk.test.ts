@@ -87,19 +87,29 @@ describe("bulk query operations", () => {
     expect(started.bulkOperation.status).toBe("CREATED");
     expect(started.bulkOperation.id).toMatch(/^gid:\/\/shopify\/BulkOperation\/\d+$/);
     const done = await finished(started.bulkOperation.id);
-    expect(done).toMatchObject({ status: "COMPLETED", errorCode: null, objectCount: String(LINES), rootObjectCount: "3" });
+    expect(done).toMatchObject({
+      status: "COMPLETED",
+      errorCode: null,
+      objectCount: String(LINES),
+      rootObjectCount: "3",
+    });
     const current = (await gql(`{ currentBulkOperation { id status url } }`)).data.currentBulkOperation;
     expect(current).toMatchObject({ id: started.bulkOperation.id, status: "COMPLETED", url: done.url });
 
     const response = await fetch(done.url);
     const text = await response.text();
     expect(Number(done.fileSize)).toBe(Buffer.byteLength(text));
-    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const parents = lines.filter((line) => !line.__parentId);
     expect(parents.map((line) => line.id).sort()).toEqual(orders.map((o) => `gid://shopify/Order/${o.id}`).sort());
     expect(parents[0]).not.toHaveProperty("lineItems");
     const first = `gid://shopify/Order/${orders[0].id}`;
-    expect(lines.filter((line) => line.__parentId === first).map((line) => line.id)).toEqual(orders[0].line_items.map((item: { id: number }) => `gid://shopify/LineItem/${item.id}`));
+    expect(lines.filter((line) => line.__parentId === first).map((line) => line.id)).toEqual(
+      orders[0].line_items.map((item: { id: number }) => `gid://shopify/LineItem/${item.id}`),
+    );
     expect(lines.filter((line) => line.__parentId)).toHaveLength(LINES - 3);
   });
 
@@ -113,14 +123,27 @@ describe("bulk query operations", () => {
     expect(delivery.headers["x-shopify-topic"]).toBe("bulk_operations/finish");
     expect(delivery.headers["x-shopify-shop-domain"]).toBe(standin.shop);
     expect(delivery.headers["x-shopify-hmac-sha256"]).toBe(shopifyHmac(delivery.body, SECRET));
-    expect(JSON.parse(delivery.body)).toMatchObject({ admin_graphql_api_id: started.bulkOperation.id, status: "completed", error_code: null, type: "query" });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      admin_graphql_api_id: started.bulkOperation.id,
+      status: "completed",
+      error_code: null,
+      type: "query",
+    });
   });
 
   it.each([
     ["no connection", `{ shop { name } }`, /connection as their top-level field/],
     ["the top-level node field", `{ node(id: "gid://shopify/Order/1") { id } }`, /node/],
-    ["a connection inside a list", `{ orders { edges { node { id refunds { id refundLineItems { edges { node { quantity } } } } } } } }`, /within a list field/],
-    ["six connections", `{ orders { nodes { id a: lineItems { nodes { id } } b: lineItems { nodes { id } } c: shippingLines { nodes { id } } d: metafields { nodes { id } } e: shippingLines { nodes { id } } } } }`, /more than 5 connections/],
+    [
+      "a connection inside a list",
+      `{ orders { edges { node { id refunds { id refundLineItems { edges { node { quantity } } } } } } } }`,
+      /within a list field/,
+    ],
+    [
+      "six connections",
+      `{ orders { nodes { id a: lineItems { nodes { id } } b: lineItems { nodes { id } } c: shippingLines { nodes { id } } d: metafields { nodes { id } } e: shippingLines { nodes { id } } } } }`,
+      /more than 5 connections/,
+    ],
     ["variables", `query($q: String) { orders(query: $q) { nodes { id } } }`, /variables/],
     ["an invalid field", `{ orders { nodes { idd } } }`, /Cannot query field "idd"/],
   ])("refuses a query with %s as Shopify does", async (_name, query, message: RegExp) => {
@@ -141,7 +164,9 @@ describe("bulk query operations", () => {
       type AConnection { nodes: [A!]! }
       type QueryRoot { as: AConnection! }
       schema { query: QueryRoot }`);
-    expect(checkBulkQuery(schema, `{ as { nodes { id bs { nodes { id cs { nodes { id } } } } } } }`)).toEqual({ error: expect.stringMatching(/nesting depth greater than 2/) });
+    expect(checkBulkQuery(schema, `{ as { nodes { id bs { nodes { id cs { nodes { id } } } } } } }`)).toEqual({
+      error: expect.stringMatching(/nesting depth greater than 2/),
+    });
     expect(checkBulkQuery(schema, `{ as { nodes { id bs { nodes { id } } } } }`)).not.toHaveProperty("error");
   });
 
@@ -214,7 +239,9 @@ describe("bulk query operations", () => {
   });
 
   it("counts orders matching a search, as ordersCount does", async () => {
-    const answer = await gql(`query { ordersCount(query: "financial_status:paid") { count precision } capped: ordersCount(limit: 2) { count precision } }`);
+    const answer = await gql(
+      `query { ordersCount(query: "financial_status:paid") { count precision } capped: ordersCount(limit: 2) { count precision } }`,
+    );
     expect(answer.data.ordersCount).toEqual({ count: 3, precision: "EXACT" });
     expect(answer.data.capped).toEqual({ count: 2, precision: "AT_LEAST" });
   });

@@ -33,7 +33,8 @@ function kind(type: GraphQLNamedType): string {
   return "unknown";
 }
 
-const required = (arg: GraphQLArgument | GraphQLInputField) => isNonNullType(arg.type) && arg.defaultValue === undefined;
+const required = (arg: GraphQLArgument | GraphQLInputField) =>
+  isNonNullType(arg.type) && arg.defaultValue === undefined;
 
 /** Every way the stand-in differs from the published schema, and how many fields, arguments and values it compared. */
 function differences(ours: GraphQLSchema, theirs: GraphQLSchema): { problems: string[]; fields: number } {
@@ -53,7 +54,8 @@ function differences(ours: GraphQLSchema, theirs: GraphQLSchema): { problems: st
     if ((isObjectType(type) || isInterfaceType(type)) && (isObjectType(published) || isInterfaceType(published))) {
       const theirFields = published.getFields();
       const theirInterfaces = published.getInterfaces().map((i) => i.name);
-      for (const iface of type.getInterfaces()) if (!theirInterfaces.includes(iface.name)) problems.push(`${type.name}: does not implement ${iface.name}`);
+      for (const iface of type.getInterfaces())
+        if (!theirInterfaces.includes(iface.name)) problems.push(`${type.name}: does not implement ${iface.name}`);
       for (const field of Object.values(type.getFields()) as GraphQLField<unknown, unknown>[]) {
         fields++;
         const theirs = theirFields[field.name];
@@ -61,14 +63,17 @@ function differences(ours: GraphQLSchema, theirs: GraphQLSchema): { problems: st
           problems.push(`${type.name}.${field.name}: no such field`);
           continue;
         }
-        if (String(field.type) !== String(theirs.type)) problems.push(`${type.name}.${field.name}: ${field.type} here, ${theirs.type} at Shopify`);
+        if (String(field.type) !== String(theirs.type))
+          problems.push(`${type.name}.${field.name}: ${field.type} here, ${theirs.type} at Shopify`);
         for (const arg of field.args) {
           const theirArg = theirs.args.find((a) => a.name === arg.name);
           if (!theirArg) problems.push(`${type.name}.${field.name}(${arg.name}): no such argument`);
-          else if (String(arg.type) !== String(theirArg.type)) problems.push(`${type.name}.${field.name}(${arg.name}): ${arg.type} here, ${theirArg.type} at Shopify`);
+          else if (String(arg.type) !== String(theirArg.type))
+            problems.push(`${type.name}.${field.name}(${arg.name}): ${arg.type} here, ${theirArg.type} at Shopify`);
         }
         for (const theirArg of theirs.args) {
-          if (required(theirArg) && !field.args.some((a) => a.name === theirArg.name)) problems.push(`${type.name}.${field.name}(${theirArg.name}): required at Shopify, missing here`);
+          if (required(theirArg) && !field.args.some((a) => a.name === theirArg.name))
+            problems.push(`${type.name}.${field.name}(${theirArg.name}): required at Shopify, missing here`);
         }
       }
     } else if (isInputObjectType(type) && isInputObjectType(published)) {
@@ -78,17 +83,21 @@ function differences(ours: GraphQLSchema, theirs: GraphQLSchema): { problems: st
         fields++;
         const theirs = theirFields[field.name];
         if (!theirs) problems.push(`${type.name}.${field.name}: no such input field`);
-        else if (String(field.type) !== String(theirs.type)) problems.push(`${type.name}.${field.name}: ${field.type} here, ${theirs.type} at Shopify`);
+        else if (String(field.type) !== String(theirs.type))
+          problems.push(`${type.name}.${field.name}: ${field.type} here, ${theirs.type} at Shopify`);
       }
       for (const theirs of Object.values(theirFields)) {
-        if (required(theirs) && !ourFields[theirs.name]) problems.push(`${type.name}.${theirs.name}: required at Shopify, missing here`);
+        if (required(theirs) && !ourFields[theirs.name])
+          problems.push(`${type.name}.${theirs.name}: required at Shopify, missing here`);
       }
     } else if (isEnumType(type) && isEnumType(published)) {
       const theirValues = new Set(published.getValues().map((v) => v.name));
-      for (const value of type.getValues()) if (!theirValues.has(value.name)) problems.push(`${type.name}.${value.name}: no such enum value`);
+      for (const value of type.getValues())
+        if (!theirValues.has(value.name)) problems.push(`${type.name}.${value.name}: no such enum value`);
     } else if (isUnionType(type) && isUnionType(published)) {
       const members = published.getTypes().map((t) => t.name);
-      for (const member of type.getTypes()) if (!members.includes(member.name)) problems.push(`${type.name}: ${member.name} is not a member at Shopify`);
+      for (const member of type.getTypes())
+        if (!members.includes(member.name)) problems.push(`${type.name}: ${member.name} is not a member at Shopify`);
     }
   }
   return { problems, fields };

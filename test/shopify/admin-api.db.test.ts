@@ -21,9 +21,24 @@ beforeAll(async () => {
   const account = sandbox.account;
   await promisify(execFile)(
     "npx",
-    ["tsx", "scripts/shop-setup.ts", "--shop", SHOP, "--api-key", account.apiKey, "--base-url", sandbox.url,
-      "--sale-channel-id", String(account.saleChannelId), "--integration-id", String(account.invoiceIntegrationId),
-      "--access-token", standin.accessToken, "--scopes", "read_orders,write_orders"],
+    [
+      "tsx",
+      "scripts/shop-setup.ts",
+      "--shop",
+      SHOP,
+      "--api-key",
+      account.apiKey,
+      "--base-url",
+      sandbox.url,
+      "--sale-channel-id",
+      String(account.saleChannelId),
+      "--integration-id",
+      String(account.invoiceIntegrationId),
+      "--access-token",
+      standin.accessToken,
+      "--scopes",
+      "read_orders,write_orders",
+    ],
     { env: { ...process.env, LOCAL_SERVICES: "1" }, timeout: 60_000 },
   );
 }, 90_000);
@@ -45,11 +60,17 @@ describe("Admin API through the shop's offline session", () => {
     const seen: number[] = [];
     let after: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listOrders>> = await listOrders(SHOP, { query: "financial_status:paid", first: 3, after });
+      const page: Awaited<ReturnType<typeof listOrders>> = await listOrders(SHOP, {
+        query: "financial_status:paid",
+        first: 3,
+        after,
+      });
       seen.push(...page.orders.map((o) => o.id));
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
     } while (after);
-    const paid = orders.filter((o) => (o as unknown as { financial_status: string }).financial_status === "paid").map((o) => o.id);
+    const paid = orders
+      .filter((o) => (o as unknown as { financial_status: string }).financial_status === "paid")
+      .map((o) => o.id);
     expect(seen.sort()).toEqual(paid.sort());
   });
 
@@ -65,10 +86,19 @@ describe("Admin API through the shop's offline session", () => {
     const data = await admin.graphql(
       `mutation Tag($id: ID!, $tags: [String!]!) { tagsAdd(id: $id, tags: $tags) { node { id } userErrors { field message } } }`,
       { id: `gid://shopify/Order/${orders[0].id}`, tags: ["e-fatura"] },
-      z.object({ tagsAdd: z.object({ node: z.object({ id: z.string() }).nullable(), userErrors: z.array(z.unknown()) }) }),
+      z.object({
+        tagsAdd: z.object({ node: z.object({ id: z.string() }).nullable(), userErrors: z.array(z.unknown()) }),
+      }),
     );
     expect(data.tagsAdd.userErrors).toEqual([]);
-    const recorded = (await (await fetch(`${standin.url}/__standin/mutations`)).json()) as { mutations: Array<{ field: string; arguments: unknown }> };
-    expect(recorded.mutations).toEqual([expect.objectContaining({ field: "tagsAdd", arguments: { id: `gid://shopify/Order/${orders[0].id}`, tags: ["e-fatura"] } })]);
+    const recorded = (await (await fetch(`${standin.url}/__standin/mutations`)).json()) as {
+      mutations: Array<{ field: string; arguments: unknown }>;
+    };
+    expect(recorded.mutations).toEqual([
+      expect.objectContaining({
+        field: "tagsAdd",
+        arguments: { id: `gid://shopify/Order/${orders[0].id}`, tags: ["e-fatura"] },
+      }),
+    ]);
   });
 });

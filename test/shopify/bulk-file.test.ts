@@ -29,19 +29,31 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 const order = (id: number) => JSON.stringify({ id: `gid://shopify/Order/${id}`, name: `#${id}`, refunds: [] });
-const line = (id: number, parent: number, type = "LineItem") => JSON.stringify({ __typename: type, id: `gid://shopify/${type}/${id}`, __parentId: `gid://shopify/Order/${parent}` });
+const line = (id: number, parent: number, type = "LineItem") =>
+  JSON.stringify({ __typename: type, id: `gid://shopify/${type}/${id}`, __parentId: `gid://shopify/Order/${parent}` });
 
 async function refusal(promise: Promise<unknown>): Promise<AdminApiError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AdminApiError);
   return error as AdminApiError;
 }
 
 describe("reading a bulk file", () => {
   it("gathers children under their orders whatever the line order", async () => {
-    files["/ok"] = { body: [line(11, 2), order(1), line(12, 1, "ShippingLine"), order(2), line(13, 1)].join("\n") + "\n" };
+    files["/ok"] = {
+      body: [line(11, 2), order(1), line(12, 1, "ShippingLine"), order(2), line(13, 1)].join("\n") + "\n",
+    };
     const orders = await downloadBulkOrders(fetch, `${base}/ok`, { maxBytes: 10_000 });
-    expect(orders.map((o) => [o.id, (o.lineItems as { nodes: unknown[] }).nodes.length, (o.shippingLines as { nodes: unknown[] }).nodes.length])).toEqual([
+    expect(
+      orders.map((o) => [
+        o.id,
+        (o.lineItems as { nodes: unknown[] }).nodes.length,
+        (o.shippingLines as { nodes: unknown[] }).nodes.length,
+      ]),
+    ).toEqual([
       ["gid://shopify/Order/1", 1, 1],
       ["gid://shopify/Order/2", 1, 0],
     ]);
@@ -51,8 +63,12 @@ describe("reading a bulk file", () => {
     const body = Array.from({ length: 200 }, (_, i) => order(i + 1)).join("\n");
     files["/big"] = { body, length: Buffer.byteLength(body) };
     files["/big-undeclared"] = { body };
-    expect((await refusal(downloadBulkOrders(fetch, `${base}/big`, { maxBytes: 1_000 }))).kind).toBe("invalid_response");
-    expect((await refusal(downloadBulkOrders(fetch, `${base}/big-undeclared`, { maxBytes: 1_000 }))).message).toMatch(/over the 1000-byte limit/);
+    expect((await refusal(downloadBulkOrders(fetch, `${base}/big`, { maxBytes: 1_000 }))).kind).toBe(
+      "invalid_response",
+    );
+    expect((await refusal(downloadBulkOrders(fetch, `${base}/big-undeclared`, { maxBytes: 1_000 }))).message).toMatch(
+      /over the 1000-byte limit/,
+    );
   });
 
   it("tells a cut file from a whole one", async () => {
@@ -65,7 +81,10 @@ describe("reading a bulk file", () => {
     files["/orphan"] = { body: [order(1), line(11, 9)].join("\n") };
     files["/stranger"] = { body: [order(1), line(11, 1, "Metafield")].join("\n") };
     files["/not-order"] = { body: JSON.stringify({ id: "gid://shopify/Customer/1" }) };
-    for (const name of ["/orphan", "/stranger", "/not-order"]) expect((await refusal(downloadBulkOrders(fetch, `${base}${name}`, { maxBytes: 10_000 }))).kind, name).toBe("invalid_response");
+    for (const name of ["/orphan", "/stranger", "/not-order"])
+      expect((await refusal(downloadBulkOrders(fetch, `${base}${name}`, { maxBytes: 10_000 }))).kind, name).toBe(
+        "invalid_response",
+      );
   });
 
   it("in production reads files from Shopify's file host only: another host is refused before any connection", async () => {

@@ -35,12 +35,21 @@ beforeAll(async () => {
   // stand-in's signed deliveries.
   server = http.createServer((req, res) => webhookMiddleware(req, res, () => res.writeHead(404).end()));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  orders = Array.from({ length: COUNT }, (_, i) => paidOrder({ created_at: day(2 + (i % 20)), processed_at: day(2 + (i % 20)), updated_at: day(1) }));
+  orders = Array.from({ length: COUNT }, (_, i) =>
+    paidOrder({ created_at: day(2 + (i % 20)), processed_at: day(2 + (i % 20)), updated_at: day(1) }),
+  );
   // One partly refunded order: its refund lines cannot be in a bulk file, so it is read again in full.
   const refunded = orders[7];
   Object.assign(refunded, {
     financial_status: "partially_refunded",
-    refunds: [{ id: 91_000_001, created_at: day(1), refund_line_items: [{ line_item_id: refunded.line_items[0].id, quantity: 1 }], order_adjustments: [] }],
+    refunds: [
+      {
+        id: 91_000_001,
+        created_at: day(1),
+        refund_line_items: [{ line_item_id: refunded.line_items[0].id, quantity: 1 }],
+        order_adjustments: [],
+      },
+    ],
   });
   standin = await startStandin({
     shop: SHOP,
@@ -62,14 +71,26 @@ beforeEach(async () => {
   await prisma.shop.deleteMany();
   await installShop(SHOP);
   await prisma.shopSettings.create({
-    data: { shopDomain: SHOP, apiKeyEncrypted: encryptSecret("key", SHOP), saleChannelId: 7, invoiceIntegrationId: 8, dummyIntegrationId: 9, testMode: false, mapping: MappingSettingsSchema.parse(LOCAL_DEFAULT_MAPPING) },
+    data: {
+      shopDomain: SHOP,
+      apiKeyEncrypted: encryptSecret("key", SHOP),
+      saleChannelId: 7,
+      invoiceIntegrationId: 8,
+      dummyIntegrationId: 9,
+      testMode: false,
+      mapping: MappingSettingsSchema.parse(LOCAL_DEFAULT_MAPPING),
+    },
   });
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Steps the run as the worker's scheduler does (the queue drained as the worker would) until `done` holds. */
-async function drive(id: string, reader: ReturnType<typeof standinReader>, done: (run: { state: string; listedAllAt: Date | null }) => boolean) {
+async function drive(
+  id: string,
+  reader: ReturnType<typeof standinReader>,
+  done: (run: { state: string; listedAllAt: Date | null }) => boolean,
+) {
   for (let i = 0; i < 3000; i++) {
     const more = await advanceRun(id, { reader, owner: "test" });
     await prisma.invoice.updateMany({ where: { backfillId: id, state: "queued" }, data: { state: "completed" } });
@@ -91,11 +112,18 @@ async function dryRunAndStart(reader: ReturnType<typeof standinReader>) {
 }
 
 async function expectAllRecordedOnce(id: string) {
-  const rows = await prisma.invoice.findMany({ where: { shopDomain: SHOP }, select: { orderId: true, backfillId: true, priority: true } });
+  const rows = await prisma.invoice.findMany({
+    where: { shopDomain: SHOP },
+    select: { orderId: true, backfillId: true, priority: true },
+  });
   expect(rows.map((row) => row.orderId).sort()).toEqual(orders.map((order) => String(order.id)).sort());
   expect(rows.every((row) => row.backfillId === id && row.priority === 1)).toBe(true);
   const run = await prisma.backfillRun.findUniqueOrThrow({ where: { id } });
-  expect({ recorded: run.recorded, existing: run.existing, skipped: run.skipped }).toEqual({ recorded: COUNT, existing: 0, skipped: 0 });
+  expect({ recorded: run.recorded, existing: run.existing, skipped: run.skipped }).toEqual({
+    recorded: COUNT,
+    existing: 0,
+    skipped: 0,
+  });
 }
 
 describe("past orders read in bulk", () => {
@@ -117,7 +145,8 @@ describe("past orders read in bulk", () => {
       if (!url) await sleep(10);
     }
     const bulk = await reader.bulk!.download(SHOP, url!);
-    const byId = (list: unknown[]) => [...list].sort((a, b) => Number((a as { id: number }).id) - Number((b as { id: number }).id));
+    const byId = (list: unknown[]) =>
+      [...list].sort((a, b) => Number((a as { id: number }).id) - Number((b as { id: number }).id));
     expect(paged).toHaveLength(COUNT);
     expect(byId(bulk)).toEqual(byId(paged));
   }, 60_000);
@@ -135,52 +164,68 @@ describe("past orders read in bulk", () => {
     expect(after.bulkDownloads - before.bulkDownloads).toBe(2);
     // The finish webhook arrived, signed, through the app's webhook path, and each operation was asked about once
     // (for its file's address) rather than polled.
-    const deliveries = await prisma.webhookDelivery.findMany({ where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" } });
+    const deliveries = await prisma.webhookDelivery.findMany({
+      where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" },
+    });
     expect(deliveries.map((d) => d.result).filter((result) => result === "recorded")).toHaveLength(2);
     const operations = await prisma.bulkOperation.findMany({ where: { shopDomain: SHOP } });
-    expect(operations.map((o) => [o.status, o.polls])).toEqual([["COMPLETED", 1], ["COMPLETED", 1]]);
+    expect(operations.map((o) => [o.status, o.polls])).toEqual([
+      ["COMPLETED", 1],
+      ["COMPLETED", 1],
+    ]);
     // The order with a refund was read again in full: its snapshot carries the refund.
     const refunded = await prisma.invoice.findFirstOrThrow({ where: { orderId: String(orders[7].id) } });
-    expect((refunded.orderSnapshot as { refunds: Array<{ id: number }> }).refunds.map((r) => r.id)).toEqual([91_000_001]);
+    expect((refunded.orderSnapshot as { refunds: Array<{ id: number }> }).refunds.map((r) => r.id)).toEqual([
+      91_000_001,
+    ]);
     // "found by" history as for pages.
-    const event = await prisma.invoiceEvent.findFirstOrThrow({ where: { invoice: { orderId: String(orders[0].id) }, type: "received" } });
+    const event = await prisma.invoiceEvent.findFirstOrThrow({
+      where: { invoice: { orderId: String(orders[0].id) }, type: "received" },
+    });
     expect(event.data).toMatchObject({ source: "past_orders", backfillId: id });
   }, 60_000);
 
   for (const bulk of [true, false]) {
-  it(bulk ? "a run read in bulk records its whole file without waiting for its queue to drain" : "a run read page by page stops reading once BACKLOG_MAX of its invoices wait", async () => {
-    const reader = standinReader(standin, { bulk });
-    const started = await startDryRun(SHOP, from, to, ["read_orders"]);
-    if (!started.ok) throw new Error(started.reason);
-    await drive(started.id, reader, (run) => run.state === "ready");
-    expect((await startRun(SHOP, started.id)).ok).toBe(true);
-    // On PostgreSQL every wake-up of the workers is a NOTIFY: one at the step's first queued order and one at its end.
-    const notify = dbProvider() === "postgresql" ? vi.spyOn(hot(), "notify") : null;
-    // Nothing is posted meanwhile: every recorded row stays queued.
-    const waiting = () => prisma.invoice.count({ where: { backfillId: started.id, state: "queued" } });
-    for (let i = 0; i < 500; i++) {
-      if ((await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt) break;
-      if (!bulk && (await waiting()) >= BACKLOG_MAX) break;
-      if (!(await advanceRun(started.id, { reader, owner: "test" }))) await sleep(20);
-    }
-    // The paged run reads no further page while they wait.
-    if (!bulk) for (let i = 0; i < 3; i++) expect(await advanceRun(started.id, { reader, owner: "test" })).toBe(false);
-    expect(COUNT).toBeGreaterThan(BACKLOG_MAX);
-    const queued = await waiting();
-    const listedAll = (await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt !== null;
-    if (bulk) {
-      expect({ queued, listedAll }).toEqual({ queued: COUNT, listedAll: true });
-      // COUNT orders are one recording step.
-      if (notify) expect(notify.mock.calls.length).toBeLessThanOrEqual(2);
-    }
-    else {
-      // Pages are read whole: the last one read may take the queue a little past the bound.
-      expect(queued).toBeGreaterThanOrEqual(BACKLOG_MAX);
-      expect(queued).toBeLessThan(COUNT);
-      expect(listedAll).toBe(false);
-    }
-    notify?.mockRestore();
-  }, 60_000);
+    it(
+      bulk
+        ? "a run read in bulk records its whole file without waiting for its queue to drain"
+        : "a run read page by page stops reading once BACKLOG_MAX of its invoices wait",
+      async () => {
+        const reader = standinReader(standin, { bulk });
+        const started = await startDryRun(SHOP, from, to, ["read_orders"]);
+        if (!started.ok) throw new Error(started.reason);
+        await drive(started.id, reader, (run) => run.state === "ready");
+        expect((await startRun(SHOP, started.id)).ok).toBe(true);
+        // On PostgreSQL every wake-up of the workers is a NOTIFY: one at the step's first queued order and one at its end.
+        const notify = dbProvider() === "postgresql" ? vi.spyOn(hot(), "notify") : null;
+        // Nothing is posted meanwhile: every recorded row stays queued.
+        const waiting = () => prisma.invoice.count({ where: { backfillId: started.id, state: "queued" } });
+        for (let i = 0; i < 500; i++) {
+          if ((await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt) break;
+          if (!bulk && (await waiting()) >= BACKLOG_MAX) break;
+          if (!(await advanceRun(started.id, { reader, owner: "test" }))) await sleep(20);
+        }
+        // The paged run reads no further page while they wait.
+        if (!bulk)
+          for (let i = 0; i < 3; i++) expect(await advanceRun(started.id, { reader, owner: "test" })).toBe(false);
+        expect(COUNT).toBeGreaterThan(BACKLOG_MAX);
+        const queued = await waiting();
+        const listedAll =
+          (await prisma.backfillRun.findUniqueOrThrow({ where: { id: started.id } })).listedAllAt !== null;
+        if (bulk) {
+          expect({ queued, listedAll }).toEqual({ queued: COUNT, listedAll: true });
+          // COUNT orders are one recording step.
+          if (notify) expect(notify.mock.calls.length).toBeLessThanOrEqual(2);
+        } else {
+          // Pages are read whole: the last one read may take the queue a little past the bound.
+          expect(queued).toBeGreaterThanOrEqual(BACKLOG_MAX);
+          expect(queued).toBeLessThan(COUNT);
+          expect(listedAll).toBe(false);
+        }
+        notify?.mockRestore();
+      },
+      60_000,
+    );
   }
 
   it("a range under the threshold is read page by page, with no bulk operation", async () => {
@@ -201,7 +246,9 @@ describe("past orders read in bulk", () => {
     expect(dry.plan).toMatchObject({ orders: COUNT });
     expect(run.mode).toBe("bulk");
     await expectAllRecordedOnce(id);
-    expect(await prisma.bulkOperation.findFirst({ where: { shopDomain: SHOP, status: "FAILED" } })).toMatchObject({ errorCode: "INTERNAL_SERVER_ERROR" });
+    expect(await prisma.bulkOperation.findFirst({ where: { shopDomain: SHOP, status: "FAILED" } })).toMatchObject({
+      errorCode: "INTERNAL_SERVER_ERROR",
+    });
   }, 60_000);
 
   it("an expired operation falls back to paging", async () => {
@@ -236,12 +283,16 @@ describe("past orders read in bulk", () => {
   it("when the finish webhook never comes, polling node(id:) with backoff finishes the job", async () => {
     const reader = standinReader(standin);
     standin.setFaults({ bulkDroppedWebhooks: 1 });
-    const deliveredBefore = await prisma.webhookDelivery.count({ where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" } });
+    const deliveredBefore = await prisma.webhookDelivery.count({
+      where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" },
+    });
     const started = await startDryRun(SHOP, from, to, ["read_orders"]);
     if (!started.ok) throw new Error(started.reason);
     await drive(started.id, reader, (run) => run.state === "ready");
     expect((await latestRun(SHOP))!).toMatchObject({ mode: "bulk", plan: { orders: COUNT } });
-    expect(await prisma.webhookDelivery.count({ where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" } })).toBe(deliveredBefore);
+    expect(await prisma.webhookDelivery.count({ where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" } })).toBe(
+      deliveredBefore,
+    );
     const operation = await prisma.bulkOperation.findFirstOrThrow({ where: { shopDomain: SHOP } });
     expect(operation.status).toBe("COMPLETED");
     expect(operation.polls).toBeGreaterThanOrEqual(1);
@@ -257,7 +308,9 @@ describe("past orders read in bulk", () => {
         const started = await reader.bulk!.start(SHOP, "financial_status:paid");
         if (!started.ok) throw new Error(started.message);
         running.push(started.id);
-        await prisma.bulkOperation.create({ data: { shopDomain: SHOP, operationId: started.id, purpose: "past_orders", status: "RUNNING" } });
+        await prisma.bulkOperation.create({
+          data: { shopDomain: SHOP, operationId: started.id, purpose: "past_orders", status: "RUNNING" },
+        });
       }
       const before = standin.stats().bulkOperations;
       const started = await startDryRun(SHOP, from, to, ["read_orders"]);
@@ -274,7 +327,12 @@ describe("past orders read in bulk", () => {
       if (!again.ok) throw new Error(again.reason);
       await drive(again.id, reader, (run) => run.state === "ready");
       expect((await latestRun(SHOP))!).toMatchObject({ mode: "paged", plan: { orders: COUNT } });
-      expect(standin.mutations().filter((m) => m.field === "bulkOperationRunQuery").at(-1)!.userErrors).toEqual([expect.objectContaining({ code: "LIMIT_REACHED" })]);
+      expect(
+        standin
+          .mutations()
+          .filter((m) => m.field === "bulkOperationRunQuery")
+          .at(-1)!.userErrors,
+      ).toEqual([expect.objectContaining({ code: "LIMIT_REACHED" })]);
     } finally {
       standin.setFaults({ bulkMsPerObject: 0.5 });
       // End the five, so later tests start with none running.
@@ -285,7 +343,9 @@ describe("past orders read in bulk", () => {
 
 describe("reconciliation of a long gap read in bulk", () => {
   // Installed weeks ago: the first pass reads the last 7 days, where every order of the stand-in was updated.
-  beforeEach(() => prisma.shop.update({ where: { domain: SHOP }, data: { installedAt: new Date(Date.now() - 30 * 86_400_000) } }));
+  beforeEach(() =>
+    prisma.shop.update({ where: { domain: SHOP }, data: { installedAt: new Date(Date.now() - 30 * 86_400_000) } }),
+  );
 
   async function pass(reader: ReturnType<typeof standinReader>): Promise<{ result: ReconcileResult; waited: number }> {
     let waited = 0;
@@ -311,10 +371,14 @@ describe("reconciliation of a long gap read in bulk", () => {
     // The watermark is when the first pass began (orders updated while the operation built are read next time).
     expect(row.watermark!.getTime()).toBeGreaterThanOrEqual(began.getTime());
     expect(row.watermark!.getTime()).toBeLessThan(row.lastRunAt!.getTime() + 1);
-    const event = await prisma.invoiceEvent.findFirstOrThrow({ where: { invoice: { orderId: String(orders[3].id) }, type: "received" } });
+    const event = await prisma.invoiceEvent.findFirstOrThrow({
+      where: { invoice: { orderId: String(orders[3].id) }, type: "received" },
+    });
     expect(event.data).toMatchObject({ source: "reconciliation" });
     // Without `bulk` (the admin's "Check now", a merchant waiting) the same gap is read page by page.
-    expect(await reconcileShop(SHOP, { reader, owner: "test", since: new Date(Date.now() - 3 * 86_400_000) })).toMatchObject({ status: "done", duplicate: COUNT });
+    expect(
+      await reconcileShop(SHOP, { reader, owner: "test", since: new Date(Date.now() - 3 * 86_400_000) }),
+    ).toMatchObject({ status: "done", duplicate: COUNT });
     expect(standin.stats().bulkOperations - before).toBe(1);
   }, 60_000);
 
@@ -323,6 +387,8 @@ describe("reconciliation of a long gap read in bulk", () => {
     standin.setFaults({ bulkFailures: 1 });
     const { result } = await pass(reader);
     expect(result).toMatchObject({ status: "done", read: COUNT, recorded: COUNT });
-    expect(await prisma.bulkOperation.findFirst({ where: { shopDomain: SHOP, purpose: "reconciliation" } })).toMatchObject({ status: "FAILED" });
+    expect(
+      await prisma.bulkOperation.findFirst({ where: { shopDomain: SHOP, purpose: "reconciliation" } }),
+    ).toMatchObject({ status: "FAILED" });
   }, 60_000);
 });

@@ -20,7 +20,12 @@ afterEach(async () => {
 async function setup(options: StandinOptions = {}, client: Partial<AdminClientOptions> = {}) {
   let clock = Date.parse("2026-11-23T12:00:00Z");
   const sleeps: number[] = [];
-  standin = await startStandin({ orders, scopes: ["read_orders", "write_orders", "read_all_orders"], now: () => new Date(clock), ...options });
+  standin = await startStandin({
+    orders,
+    scopes: ["read_orders", "write_orders", "read_all_orders"],
+    now: () => new Date(clock),
+    ...options,
+  });
   const admin = createAdminClient({
     shop: standin.shop,
     endpoint: standin.graphqlUrl(),
@@ -92,7 +97,9 @@ describe("the cost bucket", () => {
 
   it("reports the cost in extensions the way Shopify does", async () => {
     const { standin } = await setup({ bucketSize: 2000, restoreRate: 100 });
-    const { json } = await standin.request({ query: "{ orders(first: 3) { nodes { id name } pageInfo { hasNextPage endCursor } } }" });
+    const { json } = await standin.request({
+      query: "{ orders(first: 3) { nodes { id name } pageInfo { hasNextPage endCursor } } }",
+    });
     expect(json.extensions.cost).toEqual({
       requestedQueryCost: 5,
       actualQueryCost: 5,
@@ -122,7 +129,10 @@ describe("failures", () => {
   });
 
   it("a network failure is retried, then 'unavailable'", async () => {
-    const { admin } = await setup({}, { endpoint: "http://127.0.0.1:9/admin/api/2026-10/graphql.json", maxAttempts: 2 });
+    const { admin } = await setup(
+      {},
+      { endpoint: "http://127.0.0.1:9/admin/api/2026-10/graphql.json", maxAttempts: 2 },
+    );
     const error = (await readOrderWith(admin, 1).catch((e: unknown) => e)) as AdminApiError;
     expect(error.kind).toBe("unavailable");
     expect(admin.stats.failureRetries).toBe(1);
@@ -138,7 +148,9 @@ describe("failures", () => {
   it("a missing scope is AdminAccessDeniedError, naming the scope", async () => {
     const { admin, standin } = await setup({ scopes: ["read_orders"] });
     const mutation = `mutation Tag($id: ID!, $tags: [String!]!) { tagsAdd(id: $id, tags: $tags) { node { id } userErrors { field message } } }`;
-    const error = await admin.graphql(mutation, { id: `gid://shopify/Order/${orders[0].id}`, tags: ["e-fatura"] }, z.unknown()).catch((e: unknown) => e);
+    const error = await admin
+      .graphql(mutation, { id: `gid://shopify/Order/${orders[0].id}`, tags: ["e-fatura"] }, z.unknown())
+      .catch((e: unknown) => e);
     expect(isAccessDenied(error)).toBe(true);
     expect((error as AdminAccessDeniedError).requiredAccess).toContain("write_orders");
     expect(standin.mutations()).toEqual([]);
@@ -152,13 +164,17 @@ describe("failures", () => {
 
   it("an answer of the wrong shape is 'invalid_response'", async () => {
     const { admin } = await setup();
-    const error = (await admin.graphql("{ shop { name } }", {}, z.object({ shop: z.object({ name: z.number() }) })).catch((e: unknown) => e)) as AdminApiError;
+    const error = (await admin
+      .graphql("{ shop { name } }", {}, z.object({ shop: z.object({ name: z.number() }) }))
+      .catch((e: unknown) => e)) as AdminApiError;
     expect(error.kind).toBe("invalid_response");
   });
 
   it("a query Shopify would refuse is 'graphql', not retried", async () => {
     const { admin } = await setup();
-    const error = (await admin.graphql("{ orders(first: 5) { nodes { noSuchField } } }", {}, z.unknown()).catch((e: unknown) => e)) as AdminApiError;
+    const error = (await admin
+      .graphql("{ orders(first: 5) { nodes { noSuchField } } }", {}, z.unknown())
+      .catch((e: unknown) => e)) as AdminApiError;
     expect(error.kind).toBe("graphql");
     expect(admin.stats.requests).toBe(1);
   });

@@ -20,14 +20,28 @@ beforeAll(async () => {
       {
         id: 9001,
         name: "Acme Makine A.Ş.",
-        locations: [{ id: 9101, name: "Ankara Merkez", taxRegistrationId: "9860008925", billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", countryCode: "TR" }, metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }] }],
+        locations: [
+          {
+            id: 9101,
+            name: "Ankara Merkez",
+            taxRegistrationId: "9860008925",
+            billingAddress: { address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", countryCode: "TR" },
+            metafields: [{ namespace: "custom", key: "tax_office", value: "Çankaya" }],
+          },
+        ],
       },
     ],
   });
 });
 afterAll(() => standin.stop());
 
-const client = () => createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, bucket: new BucketState() });
+const client = () =>
+  createAdminClient({
+    shop: standin.shop,
+    endpoint: standin.graphqlUrl(),
+    accessToken: standin.accessToken,
+    bucket: new BucketState(),
+  });
 
 describe("reading a B2B order's company", () => {
   it("is one query of at most 7 points, answering the company in the mapping's terms", async () => {
@@ -38,7 +52,13 @@ describe("reading a B2B order's company", () => {
     // order, purchasingEntity, company, two metafields, location, taxSettings, billingAddress: 8 objects requested,
     // 7 answered here (the company has no such metafield).
     expect(after.pointsSpent - before.pointsSpent).toBeLessThanOrEqual(7);
-    expect(company).toMatchObject({ companyId: "gid://shopify/Company/9001", name: "Acme Makine A.Ş.", taxRegistrationId: "9860008925", taxOffice: "Çankaya", billingAddress: { province: "Ankara", city: "Çankaya", company: "Acme Makine A.Ş." } });
+    expect(company).toMatchObject({
+      companyId: "gid://shopify/Company/9001",
+      name: "Acme Makine A.Ş.",
+      taxRegistrationId: "9860008925",
+      taxOffice: "Çankaya",
+      billingAddress: { province: "Ankara", city: "Çankaya", company: "Acme Makine A.Ş." },
+    });
   });
 
   it("is none for a customer's order", async () => {
@@ -48,7 +68,9 @@ describe("reading a B2B order's company", () => {
   it("is refused with ACCESS_DENIED without a companies scope, and a metafield that is no namespace.key is not sent", async () => {
     standin.setScopes(["read_orders", "read_all_orders"]);
     try {
-      await expect(readPurchasingCompanyWith(client(), b2b.id, "custom.tax_office")).rejects.toMatchObject({ kind: "access_denied" });
+      await expect(readPurchasingCompanyWith(client(), b2b.id, "custom.tax_office")).rejects.toMatchObject({
+        kind: "access_denied",
+      });
     } finally {
       standin.setScopes(["read_orders", "read_all_orders", "read_companies"]);
     }

@@ -27,20 +27,39 @@ describe("the app's GraphQL documents against Shopify's published Admin schema",
     expect(unresolved).toEqual([]);
     // The collector must see the documents known to exist; a collector that finds nothing would pass everything.
     const names = documents.map((d) => operationName(d.text));
-    for (const known of ["ReadOrder", "ListOrders", "OrderLineItems", "OrderShippingLines", "RefundLineItems", "RefundOrderAdjustments",
-      "OrderRefunds", "ShopProfile", "WriteBackMetafields", "WriteBackTagsAdd", "WriteBackTagsRemove", "WriteBackFlowTrigger"]) {
+    for (const known of [
+      "ReadOrder",
+      "ListOrders",
+      "OrderLineItems",
+      "OrderShippingLines",
+      "RefundLineItems",
+      "RefundOrderAdjustments",
+      "OrderRefunds",
+      "ShopProfile",
+      "WriteBackMetafields",
+      "WriteBackTagsAdd",
+      "WriteBackTagsRemove",
+      "WriteBackFlowTrigger",
+    ]) {
       expect(names, known).toContain(known);
     }
   });
 
-  it.each(documents.map((d) => [`${operationName(d.text) ?? "anonymous"} (${d.at})`, d.text] as const))("%s is valid", (_name, text) => {
-    expect(errorsOf(text)).toEqual([]);
-  });
+  it.each(documents.map((d) => [`${operationName(d.text) ?? "anonymous"} (${d.at})`, d.text] as const))(
+    "%s is valid",
+    (_name, text) => {
+      expect(errorsOf(text)).toEqual([]);
+    },
+  );
 
   it("is a check that can fail: a misspelt field and a wrong variable type are refused", () => {
     const readOrder = documents.find((d) => operationName(d.text) === "ReadOrder")!.text;
-    expect(errorsOf(readOrder.replace("currentQuantity", "currentQty")).join("\n")).toMatch(/Cannot query field "currentQty" on type "LineItem"/);
-    expect(errorsOf(readOrder.replace("$id: ID!", "$id: String!")).join("\n")).toMatch(/Variable "\$id" of type "String!" used in position expecting type "ID!"/);
+    expect(errorsOf(readOrder.replace("currentQuantity", "currentQty")).join("\n")).toMatch(
+      /Cannot query field "currentQty" on type "LineItem"/,
+    );
+    expect(errorsOf(readOrder.replace("$id: ID!", "$id: String!")).join("\n")).toMatch(
+      /Variable "\$id" of type "String!" used in position expecting type "ID!"/,
+    );
   });
 
   it("generates the answer types the app reads with from these documents and this schema (npm run shopify:types)", async () => {

@@ -28,11 +28,18 @@ describe("local admin", () => {
 
   it("opens the embedded app with a session token that authenticate.admin accepts, in the asked locale and page", async () => {
     const app = await appLoader("1");
-    const response = admin().open(url(`/local-admin?shop=${SHOP}&locale=en&path=${encodeURIComponent("/app?state=failed")}`));
+    const response = admin().open(
+      url(`/local-admin?shop=${SHOP}&locale=en&path=${encodeURIComponent("/app?state=failed")}`),
+    );
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get("location")!, APP_ORIGIN);
     expect(location.pathname).toBe("/app");
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ embedded: "1", shop: SHOP, locale: "en", state: "failed" });
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      embedded: "1",
+      shop: SHOP,
+      locale: "en",
+      state: "failed",
+    });
     const page = await callRoute(app, new Request(location));
     expect(page.status).toBe(200);
     expect(await page.json()).toMatchObject({ shop: SHOP, locale: "en", localAdmin: true });
@@ -49,13 +56,17 @@ describe("local admin", () => {
     expect(await script.text()).toContain("window.shopify");
     expect(admin().open(url("/local-admin?shop=evil.example.com")).status).toBe(400);
     expect(admin().token(url("/local-admin/session-token?shop=evil.example.com")).status).toBe(400);
-    const elsewhere = admin().open(url(`/local-admin?shop=${SHOP}&path=${encodeURIComponent("https://evil.example.com/x")}`));
+    const elsewhere = admin().open(
+      url(`/local-admin?shop=${SHOP}&path=${encodeURIComponent("https://evil.example.com/x")}`),
+    );
     expect(new URL(elsewhere.headers.get("location")!, APP_ORIGIN).pathname).toBe("/app");
   });
 
   it("a token signed with another secret is refused", async () => {
     const app = await appLoader("1");
-    const forged = localAdmin({ apiKey: process.env.SHOPIFY_API_KEY!, apiSecret: "not-the-app-secret" }).token(url(`/local-admin/session-token?shop=${SHOP}`));
+    const forged = localAdmin({ apiKey: process.env.SHOPIFY_API_KEY!, apiSecret: "not-the-app-secret" }).token(
+      url(`/local-admin/session-token?shop=${SHOP}`),
+    );
     const { token: jwt } = (await forged.json()) as { token: string };
     const response = await callRoute(app, new Request(url("/app"), { headers: { Authorization: `Bearer ${jwt}` } }));
     expect(response.status).toBe(401);

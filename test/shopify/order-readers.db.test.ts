@@ -48,7 +48,9 @@ describe("reconciliation against the Admin API stand-in", () => {
     expect(found.orderTotal).toBe(missed.total_price);
     expect(pipeline.posts()).toBe(3);
 
-    expect(await reconcileShop(SHOP, { reader, owner: "test", since: new Date(Date.now() - 3_600_000) })).toMatchObject({ status: "done", recorded: 0, duplicate: 3 });
+    expect(await reconcileShop(SHOP, { reader, owner: "test", since: new Date(Date.now() - 3_600_000) })).toMatchObject(
+      { status: "done", recorded: 0, duplicate: 3 },
+    );
     const late = await pipeline.deliverPaid(missed);
     expect(await late.json()).toMatchObject({ result: "duplicate" });
     await worker.idle();
@@ -61,10 +63,17 @@ describe("reconciliation against the Admin API stand-in", () => {
     standin.upsertOrders(orders);
     const worker = await pipeline.startWorker();
     const reader = standinReader(standin);
-    await Promise.all([reconcileShop(SHOP, { reader, owner: "a" }), reconcileShop(SHOP, { reader, owner: "b" }), ...orders.map((order) => pipeline.deliverPaid(order))]);
+    await Promise.all([
+      reconcileShop(SHOP, { reader, owner: "a" }),
+      reconcileShop(SHOP, { reader, owner: "b" }),
+      ...orders.map((order) => pipeline.deliverPaid(order)),
+    ]);
     await reconcileShop(SHOP, { reader, owner: "c" });
     const ids = new Set(orders.map((order) => String(order.id)));
-    await waitForInvoices((all) => all.filter((row) => ids.has(row.orderId)).length === 8 && all.every((row) => row.state === "completed"), 20_000);
+    await waitForInvoices(
+      (all) => all.filter((row) => ids.has(row.orderId)).length === 8 && all.every((row) => row.state === "completed"),
+      20_000,
+    );
     await worker.idle();
     expect(await prisma.invoice.count({ where: { shopDomain: SHOP, orderId: { in: [...ids] } } })).toBe(8);
     // The stand-in still holds the earlier test's orders, which this shop (emptied between tests) gets again:
@@ -78,7 +87,9 @@ describe("reconciliation against the Admin API stand-in", () => {
 describe("a past-orders run against the Admin API stand-in", () => {
   it("invoices 1,000 past orders with progress, takes live orders ahead of them, and survives THROTTLED answers", async () => {
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-    const past = Array.from({ length: 1000 }, (_, i) => paidOrder({ created_at: day(20 + (i % 10)), processed_at: day(20 + (i % 10)), updated_at: day(19) }));
+    const past = Array.from({ length: 1000 }, (_, i) =>
+      paidOrder({ created_at: day(20 + (i % 10)), processed_at: day(20 + (i % 10)), updated_at: day(19) }),
+    );
     const from = new Date(Date.now() - 31 * 86_400_000);
     const to = new Date(Date.now() - 10 * 86_400_000);
     const shopify = await spawnStandin(past, ["--shop", SHOP, "--bucket-size", "1000000", "--restore-rate", "1000000"]);
@@ -93,7 +104,13 @@ describe("a past-orders run against the Admin API stand-in", () => {
       createInvoice: async (body: { order_id?: string | null }): Promise<InvoiceRecord> => {
         await gate;
         posted.push(String(body.order_id));
-        return { id: posted.length, workflow_status: "completed", formal_status: "completed", serial_number: `ARS2026${String(posted.length).padStart(9, "0")}`, errors: [] } as InvoiceRecord;
+        return {
+          id: posted.length,
+          workflow_status: "completed",
+          formal_status: "completed",
+          serial_number: `ARS2026${String(posted.length).padStart(9, "0")}`,
+          errors: [],
+        } as InvoiceRecord;
       },
       getInvoice: async (): Promise<InvoiceRecord> => {
         throw new Error("not called");
@@ -101,7 +118,13 @@ describe("a past-orders run against the Admin API stand-in", () => {
       findInvoicesByOrderId: async (): Promise<InvoiceRecord[]> => [],
       ...noWaybillCalls,
     };
-    const worker = await pipeline.startWorker({ orders: shopify.reader, reconcileIntervalMs: 0, clientFor: () => service, concurrency: 4, perShopLimit: 2 });
+    const worker = await pipeline.startWorker({
+      orders: shopify.reader,
+      reconcileIntervalMs: 0,
+      clientFor: () => service,
+      concurrency: 4,
+      perShopLimit: 2,
+    });
 
     // The dry run's counting is the subject of test/past-orders/runs.db.test.ts; here it is taken as done.
     const dry = await startDryRun(SHOP, from, to, ["read_orders"], new Date());
@@ -110,11 +133,18 @@ describe("a past-orders run against the Admin API stand-in", () => {
     let view: RunView | null = null;
     expect(await startRun(SHOP, dry.id)).toEqual({ ok: true, id: dry.id });
     // Once the run has a backlog, live orders arrive; each is posted before the past orders waiting then.
-    await waitUntil(async () => (await prisma.invoice.count({ where: { backfillId: dry.id, state: "queued" } })) >= 40, 240_000);
+    await waitUntil(
+      async () => (await prisma.invoice.count({ where: { backfillId: dry.id, state: "queued" } })) >= 40,
+      240_000,
+    );
     const live = [fresh(), fresh(), fresh()];
     const waiting: string[][] = [];
     for (const order of live) {
-      waiting.push((await prisma.invoice.findMany({ where: { backfillId: dry.id, state: "queued" }, select: { orderId: true } })).map((row) => row.orderId));
+      waiting.push(
+        (
+          await prisma.invoice.findMany({ where: { backfillId: dry.id, state: "queued" }, select: { orderId: true } })
+        ).map((row) => row.orderId),
+      );
       await pipeline.deliverPaid(order);
     }
     openGate();
@@ -127,7 +157,14 @@ describe("a past-orders run against the Admin API stand-in", () => {
       progress.push(view!.progress.done);
       return view!.state === "done";
     }, 1_200_000);
-    expect(view!.progress).toEqual({ total: 1000, done: 1000, needsAttention: 0, failed: 0, inQueue: 0, alreadyInvoiced: 0 });
+    expect(view!.progress).toEqual({
+      total: 1000,
+      done: 1000,
+      needsAttention: 0,
+      failed: 0,
+      inQueue: 0,
+      alreadyInvoiced: 0,
+    });
     expect(progress.length).toBeGreaterThan(2);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress[0]).toBeLessThan(1000);
@@ -154,7 +191,12 @@ async function waitUntil(predicate: () => Promise<boolean>, timeoutMs = 60_000) 
   const deadline = Date.now() + timeoutMs;
   while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify((await latestRun(SHOP))?.progress)}`);
-    if (process.env.DEBUG_TEST) console.log(new Date().toISOString(), JSON.stringify((await latestRun(SHOP))?.progress), await prisma.invoice.count({ where: { shopDomain: SHOP } }));
+    if (process.env.DEBUG_TEST)
+      console.log(
+        new Date().toISOString(),
+        JSON.stringify((await latestRun(SHOP))?.progress),
+        await prisma.invoice.count({ where: { shopDomain: SHOP } }),
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

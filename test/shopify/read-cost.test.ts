@@ -13,13 +13,23 @@ const orders = Array.from({ length: 3 * ORDERS_PAGE_MAX }, () => paidOrder());
 
 beforeAll(async () => {
   // The orders' dates are fixed: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
-  standin = await startStandin({ orders, scopes: ["read_orders", "read_all_orders"], bucketSize: 1_000_000, restoreRate: 1_000_000 });
+  standin = await startStandin({
+    orders,
+    scopes: ["read_orders", "read_all_orders"],
+    bucketSize: 1_000_000,
+    restoreRate: 1_000_000,
+  });
 });
 afterAll(() => standin.stop());
 
 describe("the paged order read's cost", () => {
   it("reads full pages of ORDERS_PAGE_MAX orders, each under Shopify's single-query limit, at most 55 actual points per ordinary order", async () => {
-    const client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, bucket: new BucketState() });
+    const client = createAdminClient({
+      shop: standin.shop,
+      endpoint: standin.graphqlUrl(),
+      accessToken: standin.accessToken,
+      bucket: new BucketState(),
+    });
     const before = standin.stats();
     let read = 0;
     let after: string | null = null;

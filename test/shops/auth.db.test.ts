@@ -67,10 +67,23 @@ describe("embedded install by token exchange", () => {
       const headers = new Headers(init?.headers);
       const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : null;
       calls.push({ url, body, token: headers.get("x-shopify-access-token") });
-      const json = (value: unknown) => new Response(JSON.stringify(value), { status: 200, headers: { "Content-Type": "application/json" } });
-      if (url === `https://${SHOP}/admin/oauth/access_token`) return json({ access_token: EXCHANGED, scope: "read_orders" });
+      const json = (value: unknown) =>
+        new Response(JSON.stringify(value), { status: 200, headers: { "Content-Type": "application/json" } });
+      if (url === `https://${SHOP}/admin/oauth/access_token`)
+        return json({ access_token: EXCHANGED, scope: "read_orders" });
       if (url === `https://${SHOP}/admin/api/2026-10/graphql.json`) {
-        return json({ data: { shop: { name: "Demo Mağaza", email: "owner@example.com", currencyCode: "TRY", ianaTimezone: "Europe/Istanbul", primaryDomain: { url: "https://demo.example" }, taxesIncluded: true } } });
+        return json({
+          data: {
+            shop: {
+              name: "Demo Mağaza",
+              email: "owner@example.com",
+              currencyCode: "TRY",
+              ianaTimezone: "Europe/Istanbul",
+              primaryDomain: { url: "https://demo.example" },
+              taxesIncluded: true,
+            },
+          },
+        });
       }
       return new Response("not Shopify", { status: 404 });
     });
@@ -98,7 +111,11 @@ describe("embedded install by token exchange", () => {
     expect(row.accessToken).not.toContain(EXCHANGED);
     expect(row.accessToken).toMatch(/^v2:[0-9a-f]{8}:/);
     expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe(EXCHANGED);
-    expect(await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).toMatchObject({ name: "Demo Mağaza", currency: "TRY", uninstalledAt: null });
+    expect(await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).toMatchObject({
+      name: "Demo Mağaza",
+      currency: "TRY",
+      uninstalledAt: null,
+    });
 
     // The next open uses the stored session: no second exchange.
     expect((await callRoute(appLoader, await adminDocumentRequest("/app"))).status).toBe(200);
@@ -108,14 +125,23 @@ describe("embedded install by token exchange", () => {
   it("a stored token no configured key opens (ENCRYPTION_KEY replaced) is exchanged again instead of failing", async () => {
     await installShop(SHOP);
     const otherKey = keyRing(randomBytes(32));
-    await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret("shpat_lost", SHOP, otherKey) } });
+    await prisma.session.update({
+      where: { id: `offline_${SHOP}` },
+      data: { accessToken: encryptSecret("shpat_lost", SHOP, otherKey) },
+    });
     expect((await callRoute(appLoader, await adminDocumentRequest("/app"))).status).toBe(200);
     expect(calls.filter((call) => call.url.endsWith("/admin/oauth/access_token"))).toHaveLength(1);
     expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe(EXCHANGED);
   });
 
   it("a refused exchange (Shopify answers 400) does not open the app and stores nothing", async () => {
-    setAbstractFetchFunc(async () => new Response(JSON.stringify({ error: "invalid_subject_token" }), { status: 400, headers: { "Content-Type": "application/json" } }));
+    setAbstractFetchFunc(
+      async () =>
+        new Response(JSON.stringify({ error: "invalid_subject_token" }), {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        }),
+    );
     const response = await callRoute(appLoader, await adminDocumentRequest("/app"));
     expect(response.status).not.toBe(200);
     expect(await prisma.session.count()).toBe(0);

@@ -61,7 +61,12 @@ describe("install defaults from the Admin API", () => {
   it("a new shop whose prices exclude tax: the first invoice adds VAT on top without a visit to Settings", async () => {
     await authenticate(false);
     const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } });
-    expect(shop).toMatchObject({ currency: "TRY", timezone: "Europe/Istanbul", taxesIncluded: false, storefrontUrl: "https://modakitabevi.com" });
+    expect(shop).toMatchObject({
+      currency: "TRY",
+      timezone: "Europe/Istanbul",
+      taxesIncluded: false,
+      storefrontUrl: "https://modakitabevi.com",
+    });
     const settings = await getSettings(SHOP);
     expect(settings.mapping.pricesIncludeVat).toBe(false);
     // Every other mapping setting keeps its default.
@@ -73,11 +78,21 @@ describe("install defaults from the Admin API", () => {
     const parsed = parseShopifyOrder(fixtureOrder(name));
     if (!parsed.ok) throw new Error("fixture");
     const fixture = fixtureContext(name);
-    const withStored = mapOrderToInvoice(parsed.order, { ...fixture, settings: { ...fixture.settings, pricesIncludeVat: settings.mapping.pricesIncludeVat } });
-    expect(JSON.parse(JSON.stringify(withStored))).toEqual(JSON.parse(readFileSync(`test/fixtures/orders/expected/${name}.json`, "utf8")));
+    const withStored = mapOrderToInvoice(parsed.order, {
+      ...fixture,
+      settings: { ...fixture.settings, pricesIncludeVat: settings.mapping.pricesIncludeVat },
+    });
+    expect(JSON.parse(JSON.stringify(withStored))).toEqual(
+      JSON.parse(readFileSync(`test/fixtures/orders/expected/${name}.json`, "utf8")),
+    );
     expect(withStored.ok && withStored.warnings.map((w) => w.code)).toContain("order.vat_added_to_prices");
-    const withCodeDefault = mapOrderToInvoice(parsed.order, { ...fixture, settings: { ...fixture.settings, pricesIncludeVat: true } });
-    expect(withCodeDefault.ok && withCodeDefault.totals.grand_total).not.toBe(withStored.ok && withStored.totals.grand_total);
+    const withCodeDefault = mapOrderToInvoice(parsed.order, {
+      ...fixture,
+      settings: { ...fixture.settings, pricesIncludeVat: true },
+    });
+    expect(withCodeDefault.ok && withCodeDefault.totals.grand_total).not.toBe(
+      withStored.ok && withStored.totals.grand_total,
+    );
   });
 
   it("follows Shopify's setting while the merchant has not chosen, and keeps the merchant's choice afterwards", async () => {
@@ -98,10 +113,18 @@ describe("install defaults from the Admin API", () => {
   it("keeps the other settings a merchant saved when the default is applied", async () => {
     await authenticate(true);
     const settings = await getSettings(SHOP);
-    await saveSettings(SHOP, { testMode: true }, { ...settings.mapping, exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" });
+    await saveSettings(
+      SHOP,
+      { testMode: true },
+      { ...settings.mapping, exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" },
+    );
     await authenticate(false);
     const after = await getSettings(SHOP);
-    expect(after.mapping).toMatchObject({ pricesIncludeVat: false, exemptionCode: "301", exemptionReason: "11/1-a Mal İhracatı" });
+    expect(after.mapping).toMatchObject({
+      pricesIncludeVat: false,
+      exemptionCode: "301",
+      exemptionReason: "11/1-a Mal İhracatı",
+    });
   });
 
   it("a shop recorded before the tax setting was read keeps its stored value", async () => {
@@ -114,6 +137,10 @@ describe("install defaults from the Admin API", () => {
 });
 
 async function getSettingsOfNewShop() {
-  await prisma.shop.upsert({ where: { domain: "fresh.myshopify.com" }, create: { domain: "fresh.myshopify.com" }, update: {} });
+  await prisma.shop.upsert({
+    where: { domain: "fresh.myshopify.com" },
+    create: { domain: "fresh.myshopify.com" },
+    update: {},
+  });
   return getSettings("fresh.myshopify.com");
 }

@@ -11,11 +11,26 @@ import { getSettings } from "../../app/settings/settings.server";
 
 const SHOP = "kurulum-hatasi.myshopify.com";
 const setup = (...args: string[]) =>
-  spawnSync("npx", ["tsx", "scripts/shop-setup.ts", "--shop", SHOP, ...args], { encoding: "utf8", env: { ...process.env, LOCAL_SERVICES: "1" }, timeout: 60_000 });
+  spawnSync("npx", ["tsx", "scripts/shop-setup.ts", "--shop", SHOP, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, LOCAL_SERVICES: "1" },
+    timeout: 60_000,
+  });
 
 describe("shop:setup with bad values", () => {
   it("prints one line per bad option in words, exits 1 and installs nothing", () => {
-    const run = setup("--api-key", "short", "--base-url", "not a url", "--sale-channel-id", "x", "--integration-id", "3", "--trigger", "later");
+    const run = setup(
+      "--api-key",
+      "short",
+      "--base-url",
+      "not a url",
+      "--sale-channel-id",
+      "x",
+      "--integration-id",
+      "3",
+      "--trigger",
+      "later",
+    );
     expect(run.status).toBe(1);
     const lines = run.stderr.split("\n").filter((line) => line.startsWith("shop:setup") || line.startsWith("  "));
     expect(lines).toEqual([
@@ -31,9 +46,20 @@ describe("shop:setup with bad values", () => {
   }, 60_000);
 
   it("names an address the operator does not allow", () => {
-    const run = setup("--api-key", "a-long-enough-key", "--base-url", "https://evil.example.com/api", "--sale-channel-id", "4", "--integration-id", "3");
+    const run = setup(
+      "--api-key",
+      "a-long-enough-key",
+      "--base-url",
+      "https://evil.example.com/api",
+      "--sale-channel-id",
+      "4",
+      "--integration-id",
+      "3",
+    );
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('  --base-url "https://evil.example.com/api": Only the invoicing service\'s own https addresses can be used');
+    expect(run.stderr).toContain(
+      '  --base-url "https://evil.example.com/api": Only the invoicing service\'s own https addresses can be used',
+    );
     expect(run.stderr).not.toContain("a-long-enough-key");
   }, 60_000);
 });
@@ -45,15 +71,38 @@ describe("shop:setup --settings FILE.json", () => {
     writeFileSync(at, content);
     return at;
   };
-  const valid = ["--api-key", "a-long-enough-key", "--base-url", "https://app.faturaentegrator.com/api", "--sale-channel-id", "4", "--integration-id", "3"];
+  const valid = [
+    "--api-key",
+    "a-long-enough-key",
+    "--base-url",
+    "https://app.faturaentegrator.com/api",
+    "--sale-channel-id",
+    "4",
+    "--integration-id",
+    "3",
+  ];
 
   it("installs the merchant's mapping settings as the file gives them", async () => {
-    const settings = file("merchant.json", JSON.stringify({ defaultTaxRate: "10", pricesIncludeVat: false, taxOfficeAttributes: ["VD"], companyTaxOfficeMetafield: "b2b.vergi_dairesi", foreignBuyerTaxNumber: "2222222222" }));
+    const settings = file(
+      "merchant.json",
+      JSON.stringify({
+        defaultTaxRate: "10",
+        pricesIncludeVat: false,
+        taxOfficeAttributes: ["VD"],
+        companyTaxOfficeMetafield: "b2b.vergi_dairesi",
+        foreignBuyerTaxNumber: "2222222222",
+      }),
+    );
     const run = setup(...valid, "--settings", settings);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const { mapping } = await getSettings(SHOP);
-    expect(mapping).toMatchObject({ defaultTaxRate: "10", pricesIncludeVat: false, taxOfficeAttributes: ["VD"], companyTaxOfficeMetafield: "b2b.vergi_dairesi" });
+    expect(mapping).toMatchObject({
+      defaultTaxRate: "10",
+      pricesIncludeVat: false,
+      taxOfficeAttributes: ["VD"],
+      companyTaxOfficeMetafield: "b2b.vergi_dairesi",
+    });
     // What the file leaves out takes the schema's defaults, not the local demo's carrier.
     expect(mapping.defaultCarrier).toBeUndefined();
     expect(mapping.unit).toBe("C62");
@@ -62,7 +111,10 @@ describe("shop:setup --settings FILE.json", () => {
   it("names a refused value by its key, an unknown key, a missing file and a file that is not JSON; installs nothing", async () => {
     await prisma.shop.deleteMany({ where: { domain: SHOP } });
     const cases: Array<[string, string]> = [
-      [file("bad.json", JSON.stringify({ defaultTaxRate: "17" })), "  --settings defaultTaxRate: This value is not valid."],
+      [
+        file("bad.json", JSON.stringify({ defaultTaxRate: "17" })),
+        "  --settings defaultTaxRate: This value is not valid.",
+      ],
       [file("typo.json", JSON.stringify({ defaultTaxRat: "10", unit: "C62" })), "no such setting: defaultTaxRat"],
       [path.join(dir, "missing.json"), "no such file"],
       [file("broken.json", "{ defaultTaxRate: 10"), "not JSON"],

@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { WaybillRecordSchema } from "../../app/invoicing-service/schemas";
 import { MappingSettingsSchema } from "../../app/settings/schema";
-import { decimalInput, draftFromWaybill, readForm, waybillInvoiceBody, MAX_LINES, type WaybillInvoiceForm } from "../../app/waybills/waybill-invoice";
+import {
+  decimalInput,
+  draftFromWaybill,
+  readForm,
+  waybillInvoiceBody,
+  MAX_LINES,
+  type WaybillInvoiceForm,
+} from "../../app/waybills/waybill-invoice";
 import { validateInvoiceBody } from "../../sandbox/rules";
 import { onTheWire } from "../helpers/wire";
 
@@ -18,16 +25,59 @@ const waybill = WaybillRecordSchema.parse({
   direction: "outgoing",
   parties: [
     { role: "supplier", identifier_number: "9876543217", title: "Satıcı A.Ş." },
-    { role: "delivery", identifier_number: "1234567890", title: "Anadolu Yapı Market Ltd. Şti.", name: null, surname: null, tax_office: "Çankaya", country: "Türkiye", city: "Ankara", district: "Çankaya", address: "Atatürk Bulvarı No 100" },
+    {
+      role: "delivery",
+      identifier_number: "1234567890",
+      title: "Anadolu Yapı Market Ltd. Şti.",
+      name: null,
+      surname: null,
+      tax_office: "Çankaya",
+      country: "Türkiye",
+      city: "Ankara",
+      district: "Çankaya",
+      address: "Atatürk Bulvarı No 100",
+    },
   ],
   lines: [
-    { id: 7, seller_product_code: "VIDA-M8", name: "Vida M8", quantity: "100", unit: "C62", unit_price: "1.25", tax_rate: "20.00" },
-    { id: 8, seller_product_code: null, name: "Kablo 3x2,5", quantity: "12.500", unit: "mtr", unit_price: "18.40", tax_rate: "20" },
-    { id: 9, seller_product_code: "IHR-1", name: "İhraç kaydıyla", quantity: "1", unit: "C62", unit_price: "10", tax_rate: "0" },
+    {
+      id: 7,
+      seller_product_code: "VIDA-M8",
+      name: "Vida M8",
+      quantity: "100",
+      unit: "C62",
+      unit_price: "1.25",
+      tax_rate: "20.00",
+    },
+    {
+      id: 8,
+      seller_product_code: null,
+      name: "Kablo 3x2,5",
+      quantity: "12.500",
+      unit: "mtr",
+      unit_price: "18.40",
+      tax_rate: "20",
+    },
+    {
+      id: 9,
+      seller_product_code: "IHR-1",
+      name: "İhraç kaydıyla",
+      quantity: "1",
+      unit: "C62",
+      unit_price: "10",
+      tax_rate: "0",
+    },
   ],
 });
 const now = new Date("2026-11-22T10:00:00Z");
-const context = { waybill: { id: 31, currency: "TRY", currencyRate: "1" }, settings, saleChannelId: 11, invoiceIntegrationId: 21, now, timezone: "Europe/Istanbul", callbackUrl: "https://app.example/callbacks/invoices/r1" };
+const context = {
+  waybill: { id: 31, currency: "TRY", currencyRate: "1" },
+  settings,
+  saleChannelId: 11,
+  invoiceIntegrationId: 21,
+  now,
+  timezone: "Europe/Istanbul",
+  callbackUrl: "https://app.example/callbacks/invoices/r1",
+};
 const draft = () => draftFromWaybill(waybill, settings, "2026-11-22");
 const change = (edit: (form: WaybillInvoiceForm) => void) => {
   const form = structuredClone(draft());
@@ -61,17 +111,39 @@ describe("the form prefilled from a waybill", () => {
       ["8", "12.5", "MTR", "18.40", "20", ""],
       ["IHR-1", "1", "C62", "10.00", "0", "301"],
     ]);
-    expect(form).toMatchObject({ waybillNumber: "2026000000001", waybillDate: "2026-11-20", cashSale: true, paymentDate: "2026-11-22", dueDate: "" });
+    expect(form).toMatchObject({
+      waybillNumber: "2026000000001",
+      waybillDate: "2026-11-20",
+      cashSale: true,
+      paymentDate: "2026-11-22",
+      dueDate: "",
+    });
   });
 
   it("a person recipient named only in the title gets the title's last word as surname", () => {
-    const person = WaybillRecordSchema.parse({ ...waybill, parties: [{ role: "delivery", identifier_number: "12345678950", title: "Ayşe Nur Yılmaz" }] });
-    expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({ type: "person", name: "Ayşe Nur", surname: "Yılmaz" });
+    const person = WaybillRecordSchema.parse({
+      ...waybill,
+      parties: [{ role: "delivery", identifier_number: "12345678950", title: "Ayşe Nur Yılmaz" }],
+    });
+    expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({
+      type: "person",
+      name: "Ayşe Nur",
+      surname: "Yılmaz",
+    });
   });
 
   it("a person recipient (11 digits) gets name and surname", () => {
-    const person = WaybillRecordSchema.parse({ ...waybill, parties: [{ role: "DELIVERY", identifier_number: "12345678950", name: "Ayşe", surname: "Yılmaz" }] });
-    expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({ type: "person", taxNumber: "12345678950", name: "Ayşe", surname: "Yılmaz", title: "Ayşe Yılmaz" });
+    const person = WaybillRecordSchema.parse({
+      ...waybill,
+      parties: [{ role: "DELIVERY", identifier_number: "12345678950", name: "Ayşe", surname: "Yılmaz" }],
+    });
+    expect(draftFromWaybill(person, settings, "2026-11-22").customer).toMatchObject({
+      type: "person",
+      taxNumber: "12345678950",
+      name: "Ayşe",
+      surname: "Yılmaz",
+      title: "Ayşe Yılmaz",
+    });
   });
 });
 
@@ -95,7 +167,13 @@ describe("the body of POST /waybills/{id}/invoice", () => {
       is_internet_sale: false,
       is_need_shipment: false,
       callback_url: "https://app.example/callbacks/invoices/r1",
-      customer: { id: "waybill-31", type: "company", tax_number: "1234567890", tax_office: "Çankaya", title: "Anadolu Yapı Market Ltd. Şti." },
+      customer: {
+        id: "waybill-31",
+        type: "company",
+        tax_number: "1234567890",
+        tax_office: "Çankaya",
+        title: "Anadolu Yapı Market Ltd. Şti.",
+      },
     });
     expect(body.order_id).toBeUndefined();
     expect(body.lines.map((l) => [l.id, l.quantity, l.unit_price, l.tax_rate, l.exemption_code])).toEqual([
@@ -106,13 +184,27 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     // 125 + 230 + 10 = 365 net; VAT 25 + 46 = 71; exact.
     expect(result.totals).toMatchObject({ lines_total: "365.00", tax_total: "71.00", grand_total: "436.00" });
     expect(result.customerName).toBe("Anadolu Yapı Market Ltd. Şti.");
-    expect(validateInvoiceBody(onTheWire(body), { saleChannelIds: [11], invoiceIntegrationIds: [21], today: "2026-11-22" })).toEqual({});
+    expect(
+      validateInvoiceBody(onTheWire(body), { saleChannelIds: [11], invoiceIntegrationIds: [21], today: "2026-11-22" }),
+    ).toEqual({});
   });
 
   it("refuses what an order's invoice would refuse, field by field", () => {
     expect(errorsOf((f) => (f.customer.taxNumber = "1234567891"))).toEqual({ "customer.taxNumber": "vkn" });
-    expect(errorsOf((f) => ((f.customer.taxOffice = ""), (f.customer.title = "")))).toEqual({ "customer.taxOffice": "required", "customer.title": "required" });
-    expect(errorsOf((f) => ((f.customer.type = "person"), (f.customer.taxNumber = "12345678901"), (f.customer.name = "A"), (f.customer.surname = "B")))).toEqual({ "customer.taxNumber": "tckn" });
+    expect(errorsOf((f) => ((f.customer.taxOffice = ""), (f.customer.title = "")))).toEqual({
+      "customer.taxOffice": "required",
+      "customer.title": "required",
+    });
+    expect(
+      errorsOf(
+        (f) => (
+          (f.customer.type = "person"),
+          (f.customer.taxNumber = "12345678901"),
+          (f.customer.name = "A"),
+          (f.customer.surname = "B")
+        ),
+      ),
+    ).toEqual({ "customer.taxNumber": "tckn" });
     expect(errorsOf((f) => (f.customer.district = ""))).toEqual({ "customer.district": "required" });
     expect(errorsOf((f) => (f.customer.email = "not-an-address"))).toEqual({ "customer.email": "email" });
     expect(errorsOf((f) => (f.lines[0].quantity = "0"))).toEqual({ "lines.0.quantity": "positive" });
@@ -120,7 +212,10 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     expect(errorsOf((f) => (f.lines[1].unitPrice = "-1"))).toEqual({ "lines.1.unitPrice": "non_negative" });
     expect(errorsOf((f) => (f.lines[1].taxRate = "5"))).toEqual({ "lines.1.taxRate": "tax_rate" });
     expect(errorsOf((f) => (f.lines[1].unit = "metre"))).toEqual({ "lines.1.unit": "unit" });
-    expect(errorsOf((f) => ((f.lines[2].exemptionCode = ""), (f.lines[2].exemptionReason = "")))).toEqual({ "lines.2.exemptionCode": "exemption_code", "lines.2.exemptionReason": "exemption_pair" });
+    expect(errorsOf((f) => ((f.lines[2].exemptionCode = ""), (f.lines[2].exemptionReason = "")))).toEqual({
+      "lines.2.exemptionCode": "exemption_code",
+      "lines.2.exemptionReason": "exemption_pair",
+    });
     expect(errorsOf((f) => (f.lines[0].id = ""))).toEqual({ "lines.0.id": "required" });
     expect(errorsOf((f) => (f.lines = []))).toEqual({ lines: "lines_empty" });
     expect(errorsOf((f) => (f.paymentDate = ""))).toEqual({ paymentDate: "date" });
@@ -129,12 +224,19 @@ describe("the body of POST /waybills/{id}/invoice", () => {
     // The spec's waybill_number is a numeric string: a prefixed number is refused here, not by the service.
     expect(errorsOf((f) => (f.waybillNumber = "IRS2026000000001"))).toEqual({ waybillNumber: "waybill_number" });
     expect(errorsOf((f) => (f.dueDate = "soon"))).toEqual({ dueDate: "date" });
-    expect(errorsOf((f) => ((f.customer.address = "a".repeat(501)), (f.lines[0].name = "n".repeat(256))))).toEqual({ "customer.address": "too_long", "lines.0.name": "too_long" });
+    expect(errorsOf((f) => ((f.customer.address = "a".repeat(501)), (f.lines[0].name = "n".repeat(256))))).toEqual({
+      "customer.address": "too_long",
+      "lines.0.name": "too_long",
+    });
   });
 
   it("accepts the anonymous consumer and the buyer-abroad number for a person, and a sale on credit without a payment date", () => {
     for (const number of ["11111111111", "2222222222"]) {
-      expect(errorsOf((f) => Object.assign(f.customer, { type: "person", taxNumber: number, name: "Nihai", surname: "Tüketici" }))).toEqual({});
+      expect(
+        errorsOf((f) =>
+          Object.assign(f.customer, { type: "person", taxNumber: number, name: "Nihai", surname: "Tüketici" }),
+        ),
+      ).toEqual({});
     }
     const credit = change((f) => ((f.cashSale = false), (f.paymentDate = ""), (f.dueDate = "2026-12-22")));
     expect(credit.ok && credit.body).toMatchObject({ cash_sale: false, due_date: "2026-12-22" });
@@ -155,7 +257,12 @@ describe("the body of POST /waybills/{id}/invoice", () => {
 
 describe("the form as the browser sends it", () => {
   it("keeps only the form's fields, as trimmed strings, and refuses more lines than the limit", () => {
-    const form = readForm({ customer: { type: "company", taxNumber: " 1234567890 ", injected: "x" }, lines: [{ id: "A", quantity: 2, unit: "c62" }], cashSale: "yes", extra: 1 });
+    const form = readForm({
+      customer: { type: "company", taxNumber: " 1234567890 ", injected: "x" },
+      lines: [{ id: "A", quantity: 2, unit: "c62" }],
+      cashSale: "yes",
+      extra: 1,
+    });
     expect(form.customer.taxNumber).toBe("1234567890");
     expect(form.customer).not.toHaveProperty("injected");
     expect(form).not.toHaveProperty("extra");
@@ -163,7 +270,10 @@ describe("the form as the browser sends it", () => {
     const many = readForm({ ...draft(), lines: Array.from({ length: MAX_LINES + 50 }, () => draft().lines[0]) });
     expect(many.lines).toHaveLength(MAX_LINES + 1);
     const result = waybillInvoiceBody(many, context);
-    expect(result.ok ? null : result.errors.lines).toEqual({ code: "lines_too_many", params: { max: String(MAX_LINES) } });
+    expect(result.ok ? null : result.errors.lines).toEqual({
+      code: "lines_too_many",
+      params: { max: String(MAX_LINES) },
+    });
     expect(readForm(null).lines).toEqual([]);
   });
 

@@ -26,9 +26,13 @@ const pipeline = pipelineForEachTest({
   },
 });
 
-const connect = (shop: string, to: SandboxAccount, testMode = false) => connectShop(pipeline.sandbox, shop, { account: to, testMode });
+const connect = (shop: string, to: SandboxAccount, testMode = false) =>
+  connectShop(pipeline.sandbox, shop, { account: to, testMode });
 
-type Read = { ok: true; waybill: { id: number; documentNumber: string; retryOf: string | null; testMode: boolean }; form: any } | { ok: false; refusal: { reason: string } & Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Read =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  | { ok: true; waybill: { id: number; documentNumber: string; retryOf: string | null; testMode: boolean }; form: any }
+  | { ok: false; refusal: { reason: string } & Record<string, unknown> };
 
 async function read(id: string | number, shop = SHOP): Promise<Read> {
   const response = await callRoute(loader, await adminFetchRequest(`/app/waybills?id=${id}`, shop));
@@ -37,13 +41,18 @@ async function read(id: string | number, shop = SHOP): Promise<Read> {
 }
 
 async function submit(waybillId: unknown, form: unknown, shop = SHOP) {
-  const request = await adminFetchRequest("/app/waybills", shop, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ waybillId, form }) });
+  const request = await adminFetchRequest("/app/waybills", shop, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ waybillId, form }),
+  });
   const response = await callRoute(action, request);
   return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 const waybillPosts = () => pipeline.requests.filter((line) => line.startsWith("POST /api/waybills/")).length;
-const final = (rows: Array<{ state: string }>) => rows.length === 1 && ["completed", "failed", "needs_attention"].includes(rows[0].state);
+const final = (rows: Array<{ state: string }>) =>
+  rows.length === 1 && ["completed", "failed", "needs_attention"].includes(rows[0].state);
 
 async function readable(id: number) {
   const result = await read(id);
@@ -54,9 +63,28 @@ async function readable(id: number) {
 describe("invoice from a waybill", () => {
   it("reads a completed waybill into a prefilled invoice: recipient from the delivery party, lines with product codes", async () => {
     const result = await readable(account.waybillIds.completed);
-    expect(result.waybill).toMatchObject({ id: account.waybillIds.completed, documentNumber: expect.stringMatching(/^\d{13}$/), retryOf: null, testMode: false });
-    expect(result.form.customer).toMatchObject({ type: "company", taxNumber: "1234567890", title: "Anadolu Yapı Market Ltd. Şti.", taxOffice: "Çankaya", city: "Ankara", district: "Çankaya" });
-    expect(result.form.lines.map((l: { id: string; quantity: string; unit: string; unitPrice: string }) => [l.id, l.quantity, l.unit, l.unitPrice])).toEqual([
+    expect(result.waybill).toMatchObject({
+      id: account.waybillIds.completed,
+      documentNumber: expect.stringMatching(/^\d{13}$/),
+      retryOf: null,
+      testMode: false,
+    });
+    expect(result.form.customer).toMatchObject({
+      type: "company",
+      taxNumber: "1234567890",
+      title: "Anadolu Yapı Market Ltd. Şti.",
+      taxOffice: "Çankaya",
+      city: "Ankara",
+      district: "Çankaya",
+    });
+    expect(
+      result.form.lines.map((l: { id: string; quantity: string; unit: string; unitPrice: string }) => [
+        l.id,
+        l.quantity,
+        l.unit,
+        l.unitPrice,
+      ]),
+    ).toEqual([
       ["VIDA-M8", "100", "C62", "1.25"],
       ["KABLO-3X25", "12.5", "MTR", "18.40"],
     ]);
@@ -85,7 +113,10 @@ describe("invoice from a waybill", () => {
       expect(submitted.body.refusal.reason).toBe(reason);
     }
     const invoiced = await read(account.waybillIds.invoiced);
-    expect(!invoiced.ok && invoiced.refusal).toMatchObject({ reason: "already_invoiced", invoiceId: expect.any(Number) });
+    expect(!invoiced.ok && invoiced.refusal).toMatchObject({
+      reason: "already_invoiced",
+      invoiceId: expect.any(Number),
+    });
     expect(waybillPosts()).toBe(0);
     expect(pipeline.sandbox.quotaUsed(account.apiKey)).toBe(quota);
     expect(await prisma.invoice.count()).toBe(0);
@@ -116,7 +147,16 @@ describe("invoice from a waybill", () => {
     const submitted = await submit(waybill.id, form);
     expect(submitted.status).toBe(200);
     const queued = await prisma.invoice.findUniqueOrThrow({ where: { id: submitted.body.invoiceId } });
-    expect(queued).toMatchObject({ shopDomain: SHOP, orderId: `waybill-${waybill.id}`, waybillId: waybill.id, orderName: waybill.documentNumber, state: "queued", customerName: "Anadolu Yapı Market Ltd. Şti.", orderTotal: "432.00", customerId: null });
+    expect(queued).toMatchObject({
+      shopDomain: SHOP,
+      orderId: `waybill-${waybill.id}`,
+      waybillId: waybill.id,
+      orderName: waybill.documentNumber,
+      state: "queued",
+      customerName: "Anadolu Yapı Market Ltd. Şti.",
+      orderTotal: "432.00",
+      customerId: null,
+    });
 
     const worker = await pipeline.startWorker();
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed");
@@ -124,16 +164,26 @@ describe("invoice from a waybill", () => {
     expect(row.documentKind).toBe("e_archive");
     expect(row.pdfUrl).toMatch(/\/pdf\/.+\.pdf$/);
     expect((row.remoteTotals as { grand_total: string }).grand_total).toBe(row.orderTotal);
-    expect(row.requestBody).toMatchObject({ waybill_number: waybill.documentNumber, callback_url: callbackUrlFor(pipeline.appUrl, row.id), customer: { id: `waybill-${waybill.id}`, email: "muhasebe@anadoluyapi.example" } });
+    expect(row.requestBody).toMatchObject({
+      waybill_number: waybill.documentNumber,
+      callback_url: callbackUrlFor(pipeline.appUrl, row.id),
+      customer: { id: `waybill-${waybill.id}`, email: "muhasebe@anadoluyapi.example" },
+    });
     const atService = pipeline.sandbox.invoices.get(row.remoteId!)!;
-    expect(atService).toMatchObject({ waybill_id: waybill.id, waybill_number: waybill.documentNumber, invoice_integration_id: account.invoiceIntegrationId });
+    expect(atService).toMatchObject({
+      waybill_id: waybill.id,
+      waybill_number: waybill.documentNumber,
+      invoice_integration_id: account.invoiceIntegrationId,
+    });
     expect(atService.lines[0]).toMatchObject({ product_id: "VIDA-M8", unit_price: "1.30" });
     expect((await clientFor(pipeline.sandbox, account).getWaybill(waybill.id)).invoice_id).toBe(row.remoteId);
     expect(pipeline.sandbox.callbacks.some((c) => c.invoiceId === row.remoteId && c.status === 200)).toBe(true);
     expect(pipeline.sandbox.quotaUsed(account.apiKey)).toBe(quota + 1);
     expect(waybillPosts()).toBe(1);
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id } });
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["received", "queued", "posted", "callback", "status"]));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["received", "queued", "posted", "callback", "status"]),
+    );
     await worker.stop();
 
     // The app now holds this waybill's invoice: reading it again points there, and nothing is posted again.
@@ -173,7 +223,9 @@ describe("invoice from a waybill", () => {
     worker.wake();
     const [row] = await waitForInvoices((rows) => rows[0]?.state === "completed");
     expect(waybillPosts()).toBe(1);
-    expect(pipeline.sandbox.invoices.all().filter((i) => i.team_id === account.teamId && i.waybill_id === waybill.id)).toHaveLength(1);
+    expect(
+      pipeline.sandbox.invoices.all().filter((i) => i.team_id === account.teamId && i.waybill_id === waybill.id),
+    ).toHaveLength(1);
     const events = await prisma.invoiceEvent.findMany({ where: { invoiceId: row.id } });
     expect(events.map((e) => e.type)).toContain("settled");
     expect(pipeline.requests.some((line) => line.startsWith(`GET /api/waybills/${waybill.id} `))).toBe(true);
@@ -192,8 +244,16 @@ describe("invoice from a waybill", () => {
     const [row] = await waitForInvoices(final);
     expect(row.state).toBe("needs_attention");
     expect(row.remoteId).toBeNull();
-    expect(row.problems).toEqual([{ code: "waybill.already_invoiced", params: { waybillId: waybill.id, invoiceId: elsewhere.id }, severity: "error" }]);
-    expect(pipeline.sandbox.invoices.all().filter((i) => i.waybill_id === waybill.id && i.team_id === account.teamId)).toHaveLength(1);
+    expect(row.problems).toEqual([
+      {
+        code: "waybill.already_invoiced",
+        params: { waybillId: waybill.id, invoiceId: elsewhere.id },
+        severity: "error",
+      },
+    ]);
+    expect(
+      pipeline.sandbox.invoices.all().filter((i) => i.waybill_id === waybill.id && i.team_id === account.teamId),
+    ).toHaveLength(1);
     await worker.stop();
   });
 
@@ -213,7 +273,11 @@ describe("invoice from a waybill", () => {
           createInvoiceFromWaybill: async (id, body) => {
             if (!refuse) return real.createInvoiceFromWaybill(id, body);
             refuse = false;
-            throw new ValidationError({ method: "POST", path: `/waybills/${id}/invoice`, create: true }, { "customer.district": ["The customer.district field is invalid."] }, { status: 422 });
+            throw new ValidationError(
+              { method: "POST", path: `/waybills/${id}/invoice`, create: true },
+              { "customer.district": ["The customer.district field is invalid."] },
+              { status: 422 },
+            );
           },
         };
       },
@@ -231,7 +295,9 @@ describe("invoice from a waybill", () => {
     expect(row.requestBody).toMatchObject({ description: "Sipariş no 4711" });
     expect(row.attempts).toBe(2); // kept: the second attempt first asked the waybill whether the first one made an invoice
     expect(waybillPosts()).toBe(1);
-    expect(pipeline.sandbox.invoices.all().filter((i) => i.waybill_id === waybill.id && i.team_id === account.teamId)).toHaveLength(1);
+    expect(
+      pipeline.sandbox.invoices.all().filter((i) => i.waybill_id === waybill.id && i.team_id === account.teamId),
+    ).toHaveLength(1);
     await worker.stop();
   });
 

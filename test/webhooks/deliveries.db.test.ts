@@ -26,10 +26,16 @@ describe("webhook deliveries", () => {
   it("a route acts only on its own topic: a delivery of another topic is a 400 and changes nothing", async () => {
     const order = paidOrder();
     // A genuine orders/cancelled delivery (valid signature) sent to the orders/paid address.
-    const misrouted = await callRoute(paid, signedWebhookRequest({ topic: "orders/cancelled", path: "/webhooks/orders/paid", body: order }));
+    const misrouted = await callRoute(
+      paid,
+      signedWebhookRequest({ topic: "orders/cancelled", path: "/webhooks/orders/paid", body: order }),
+    );
     expect(misrouted.status).toBe(400);
     expect(await prisma.invoice.count()).toBe(0);
-    const toUninstall = await callRoute(uninstalled, signedWebhookRequest({ topic: "shop/redact", path: "/webhooks/app/uninstalled", body: { shop_domain: SHOP } }));
+    const toUninstall = await callRoute(
+      uninstalled,
+      signedWebhookRequest({ topic: "shop/redact", path: "/webhooks/app/uninstalled", body: { shop_domain: SHOP } }),
+    );
     expect(toUninstall.status).toBe(400);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toBeNull();
     expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(1);
@@ -37,10 +43,25 @@ describe("webhook deliveries", () => {
 
   it("an event is acted on once: a replay of an old app/uninstalled after a reinstall changes nothing", async () => {
     const eventId = randomUUID();
-    const first = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP }, eventId }));
+    const first = await callRoute(
+      uninstalled,
+      signedWebhookRequest({
+        topic: "app/uninstalled",
+        body: { id: 1, domain: SHOP, myshopify_domain: SHOP },
+        eventId,
+      }),
+    );
     expect(await first.json()).toEqual({ ok: true, result: "uninstalled" });
     await installShop(SHOP); // the merchant installs again
-    const replay = await callRoute(uninstalled, signedWebhookRequest({ topic: "app/uninstalled", body: { id: 1, domain: SHOP, myshopify_domain: SHOP }, eventId, webhookId: randomUUID() }));
+    const replay = await callRoute(
+      uninstalled,
+      signedWebhookRequest({
+        topic: "app/uninstalled",
+        body: { id: 1, domain: SHOP, myshopify_domain: SHOP },
+        eventId,
+        webhookId: randomUUID(),
+      }),
+    );
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ ok: true, result: "duplicate" });
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toBeNull();
@@ -50,13 +71,29 @@ describe("webhook deliveries", () => {
   it("the same event of another topic is not a duplicate", async () => {
     const eventId = randomUUID();
     const order = paidOrder();
-    expect(await (await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: order, eventId }))).json()).toEqual({ ok: true, result: "queued" });
-    expect(await (await callRoute(cancelled, signedWebhookRequest({ topic: "orders/cancelled", body: { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" }, eventId }))).json()).toEqual({ ok: true, result: "cancelled" });
+    expect(
+      await (await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: order, eventId }))).json(),
+    ).toEqual({ ok: true, result: "queued" });
+    expect(
+      await (
+        await callRoute(
+          cancelled,
+          signedWebhookRequest({
+            topic: "orders/cancelled",
+            body: { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" },
+            eventId,
+          }),
+        )
+      ).json(),
+    ).toEqual({ ok: true, result: "cancelled" });
   });
 
   it("a delivery whose work failed is not remembered, so Shopify's retry is acted on", async () => {
     const eventId = randomUUID();
-    const malformed = await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: { name: "#1" }, eventId }));
+    const malformed = await callRoute(
+      paid,
+      signedWebhookRequest({ topic: "orders/paid", body: { name: "#1" }, eventId }),
+    );
     expect(malformed.status).toBe(400);
     expect(await prisma.webhookDelivery.count()).toBe(0);
     const retried = await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: paidOrder(), eventId }));
@@ -64,7 +101,10 @@ describe("webhook deliveries", () => {
   });
 
   it("a shop that never installed gets no Shop row and no invoice; its delivery is recorded", async () => {
-    const response = await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: paidOrder(), shop: NEVER_INSTALLED }));
+    const response = await callRoute(
+      paid,
+      signedWebhookRequest({ topic: "orders/paid", body: paidOrder(), shop: NEVER_INSTALLED }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, result: "unknown_shop" });
     expect(await prisma.shop.count({ where: { domain: NEVER_INSTALLED } })).toBe(0);
@@ -72,7 +112,14 @@ describe("webhook deliveries", () => {
     expect(await prisma.webhookDelivery.findMany({ where: { shopDomain: NEVER_INSTALLED } })).toEqual([
       expect.objectContaining({ topic: "ORDERS_PAID", result: "unknown_shop" }),
     ]);
-    const cancel = await callRoute(cancelled, signedWebhookRequest({ topic: "orders/cancelled", body: paidOrder({ cancelled_at: "2026-11-21T15:00:00+03:00" }), shop: NEVER_INSTALLED }));
+    const cancel = await callRoute(
+      cancelled,
+      signedWebhookRequest({
+        topic: "orders/cancelled",
+        body: paidOrder({ cancelled_at: "2026-11-21T15:00:00+03:00" }),
+        shop: NEVER_INSTALLED,
+      }),
+    );
     expect(await cancel.json()).toEqual({ ok: true, result: "unknown_shop" });
     expect(await prisma.shop.count({ where: { domain: NEVER_INSTALLED } })).toBe(0);
   });
@@ -88,7 +135,14 @@ describe("webhook deliveries", () => {
 
   it("shop/redact removes the shop's delivery records; old records are pruned after a week", async () => {
     await callRoute(paid, signedWebhookRequest({ topic: "orders/paid", body: paidOrder() }));
-    await prisma.webhookDelivery.create({ data: { shopDomain: "old.myshopify.com", topic: "ORDERS_PAID", eventId: "e-old", receivedAt: new Date(Date.now() - 8 * 86_400_000) } });
+    await prisma.webhookDelivery.create({
+      data: {
+        shopDomain: "old.myshopify.com",
+        topic: "ORDERS_PAID",
+        eventId: "e-old",
+        receivedAt: new Date(Date.now() - 8 * 86_400_000),
+      },
+    });
     expect(await pruneWebhookDeliveries()).toBe(1);
     await callRoute(shopRedact, signedWebhookRequest({ topic: "shop/redact", body: { shop_domain: SHOP } }));
     expect(await prisma.webhookDelivery.count({ where: { shopDomain: SHOP } })).toBe(0);

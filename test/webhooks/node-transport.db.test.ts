@@ -38,9 +38,19 @@ interface Delivery {
   body: string;
 }
 
-function delivery(topic: string, body: unknown, options: { path?: string; secret?: string; eventId?: string; drop?: string } = {}): Delivery {
+function delivery(
+  topic: string,
+  body: unknown,
+  options: { path?: string; secret?: string; eventId?: string; drop?: string } = {},
+): Delivery {
   const raw = typeof body === "string" ? body : JSON.stringify(body);
-  const headers = webhookHeaders({ topic, shop: SHOP, rawBody: raw, secret: options.secret ?? API_SECRET_KEY, eventId: options.eventId });
+  const headers = webhookHeaders({
+    topic,
+    shop: SHOP,
+    rawBody: raw,
+    secret: options.secret ?? API_SECRET_KEY,
+    eventId: options.eventId,
+  });
   if (options.drop) delete headers[options.drop];
   return { path: options.path ?? `/webhooks/${topic}`, headers, body: raw };
 }
@@ -73,7 +83,11 @@ describe("the production server's webhook path and the Remix routes", () => {
     ["a forged signature", () => delivery("orders/paid", paidOrder(), { secret: "not-the-app-secret" }), 401],
     ["no signature", () => delivery("orders/paid", paidOrder(), { drop: "X-Shopify-Hmac-Sha256" }), 400],
     ["no shop header", () => delivery("orders/paid", paidOrder(), { drop: "X-Shopify-Shop-Domain" }), 400],
-    ["another topic at this address", () => delivery("orders/cancelled", paidOrder(), { path: "/webhooks/orders/paid" }), 400],
+    [
+      "another topic at this address",
+      () => delivery("orders/cancelled", paidOrder(), { path: "/webhooks/orders/paid" }),
+      400,
+    ],
     ["a signed body that is not JSON", () => delivery("orders/paid", "{not json"), 400],
   ];
   for (const [name, make, status] of refused) {
@@ -113,7 +127,13 @@ describe("the production server's webhook path and the Remix routes", () => {
     const sent: Delivery = { path: "/webhooks/orders/paid", headers, body: raw };
     expect(await throughRemix(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "queued" }) });
     expect(await throughNode(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "duplicate" }) });
-    const forged = { ...sent, headers: { ...headers, "Shopify-Hmac-Sha256": classic["X-Shopify-Hmac-Sha256"].replace(/^./, (c) => (c === "A" ? "B" : "A")) } };
+    const forged = {
+      ...sent,
+      headers: {
+        ...headers,
+        "Shopify-Hmac-Sha256": classic["X-Shopify-Hmac-Sha256"].replace(/^./, (c) => (c === "A" ? "B" : "A")),
+      },
+    };
     expect((await throughNode(forged)).status).toBe(401);
     expect(await rows()).toMatchObject({ invoices: 1, deliveries: 1 });
   });
@@ -122,23 +142,35 @@ describe("the production server's webhook path and the Remix routes", () => {
     const sent = delivery("app/uninstalled", { id: 1, domain: SHOP, myshopify_domain: SHOP });
     expect(await throughNode(sent)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "uninstalled" }) });
     expect(await rows()).toMatchObject({ uninstalled: true });
-    expect(await throughRemix(sent, uninstalledRoute)).toEqual({ status: 200, body: JSON.stringify({ ok: true, result: "duplicate" }) });
+    expect(await throughRemix(sent, uninstalledRoute)).toEqual({
+      status: 200,
+      body: JSON.stringify({ ok: true, result: "duplicate" }),
+    });
   });
 
   it("an address that is no topic's, and other methods, are passed on (to Remix)", async () => {
     await fetch(`${origin}/webhooks/orders/unknown`, { method: "POST", body: "{}" });
     await fetch(`${origin}/webhooks/orders/paid`);
     await fetch(`${origin}/webhooks/constructor`, { method: "POST", body: "{}" });
-    expect(passedOn).toEqual(["POST /webhooks/orders/unknown", "GET /webhooks/orders/paid", "POST /webhooks/constructor"]);
+    expect(passedOn).toEqual([
+      "POST /webhooks/orders/unknown",
+      "GET /webhooks/orders/paid",
+      "POST /webhooks/constructor",
+    ]);
   });
 
   /** Sends headers and `sent` bytes, then waits for the answer without sending the rest. */
-  function partialUpload(headers: Record<string, string>, chunks: number): Promise<{ status: number; connection?: string; body: string }> {
+  function partialUpload(
+    headers: Record<string, string>,
+    chunks: number,
+  ): Promise<{ status: number; connection?: string; body: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(`${origin}/webhooks/orders/paid`, { method: "POST", headers }, (response) => {
         let body = "";
         response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode!, connection: response.headers.connection, body }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode!, connection: response.headers.connection, body }),
+        );
       });
       request.on("error", reject);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -150,7 +182,11 @@ describe("the production server's webhook path and the Remix routes", () => {
   it("a declared body over the limit gets 413 before any of it is read, and the connection is closed", async () => {
     const headers = { ...delivery("orders/paid", "{}").headers, "Content-Length": String(300 * 1024 * 1024) };
     const answer = await partialUpload(headers, 1);
-    expect(answer).toEqual({ status: 413, connection: "close", body: JSON.stringify({ ok: false, error: `body larger than ${BODY_LIMITS.webhook} bytes` }) });
+    expect(answer).toEqual({
+      status: 413,
+      connection: "close",
+      body: JSON.stringify({ ok: false, error: `body larger than ${BODY_LIMITS.webhook} bytes` }),
+    });
     expect(await rows()).toEqual({ invoices: 0, deliveries: 0, uninstalled: false });
   });
 

@@ -37,9 +37,22 @@ const genuine = (): Record<WebhookTopic, unknown> => ({
   "orders/updated": paidOrder({ tags: "vip" }),
   "orders/edited": afterSaleFixture("edited-1002"),
   "refunds/create": afterSaleFixture("refund-partial-lines"),
-  "bulk_operations/finish": { admin_graphql_api_id: "gid://shopify/BulkOperation/1", completed_at: "2026-11-24T10:00:00Z", created_at: "2026-11-24T09:59:00Z", error_code: null, status: "completed", type: "query" },
+  "bulk_operations/finish": {
+    admin_graphql_api_id: "gid://shopify/BulkOperation/1",
+    completed_at: "2026-11-24T10:00:00Z",
+    created_at: "2026-11-24T09:59:00Z",
+    error_code: null,
+    status: "completed",
+    type: "query",
+  },
   "app/uninstalled": { id: 1, name: "Dükkan", domain: "dukkan.com.tr", myshopify_domain: SHOP },
-  "customers/data_request": { shop_id: 1, shop_domain: SHOP, customer: { id: 7001 }, orders_requested: [5550001], data_request: { id: 9 } },
+  "customers/data_request": {
+    shop_id: 1,
+    shop_domain: SHOP,
+    customer: { id: 7001 },
+    orders_requested: [5550001],
+    data_request: { id: 9 },
+  },
   "customers/redact": { shop_id: 1, shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [5550001] },
   "shop/redact": { shop_id: 1, shop_domain: SHOP },
 });
@@ -53,8 +66,13 @@ describe("each topic's body shape", () => {
     // orders/updated is any order as it stands: its body is every order topic's shape, and theirs is its. That is
     // harmless: its delivery only makes the app read the order again through the Admin API, and never trusts the body.
     const orderTopics = ["orders/paid", "orders/fulfilled", "orders/cancelled", "orders/updated"];
-    const interchangeable = (other: WebhookTopic) => (topic === "orders/updated" || other === "orders/updated") && orderTopics.includes(topic) && orderTopics.includes(other);
-    const taken = topics.filter((other) => other !== topic && !interchangeable(other) && shape(bodies[other], SHOP) === null);
+    const interchangeable = (other: WebhookTopic) =>
+      (topic === "orders/updated" || other === "orders/updated") &&
+      orderTopics.includes(topic) &&
+      orderTopics.includes(other);
+    const taken = topics.filter(
+      (other) => other !== topic && !interchangeable(other) && shape(bodies[other], SHOP) === null,
+    );
     expect(taken).toEqual([]);
     for (const hostile of [null, [], "x", 1, {}]) expect(shape(hostile, SHOP)).not.toBeNull();
   });
@@ -83,7 +101,11 @@ describe("a signed body re-sent under another topic", () => {
 
   const sign = (topic: string, body: unknown) => {
     const rawBody = JSON.stringify(body);
-    return { path: `/webhooks/${topic}`, headers: webhookHeaders({ topic, shop: SHOP, rawBody, secret: API_SECRET_KEY }), body: rawBody };
+    return {
+      path: `/webhooks/${topic}`,
+      headers: webhookHeaders({ topic, shop: SHOP, rawBody, secret: API_SECRET_KEY }),
+      body: rawBody,
+    };
   };
   const throughNode = async ({ path, headers, body }: ReturnType<typeof sign>) => {
     const response = await fetch(origin + path, { method: "POST", headers, body });
@@ -107,8 +129,17 @@ describe("a signed body re-sent under another topic", () => {
     expect(row.events.map((event) => event.type)).not.toContain("cancelled");
     expect(await prisma.webhookDelivery.count()).toBe(1);
     // The genuine cancellation of that order still goes through.
-    expect((await throughRemix(sign("orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" }), cancelledRoute)).status).toBe(200);
-    expect(await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } })).toMatchObject({ state: "cancelled" });
+    expect(
+      (
+        await throughRemix(
+          sign("orders/cancelled", { ...order, cancelled_at: "2026-11-21T15:00:00+03:00" }),
+          cancelledRoute,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP } })).toMatchObject({
+      state: "cancelled",
+    });
   });
 
   it("a customers/redact body sent as shop/redact, an order sent as app/uninstalled: 400, the shop keeps its data", async () => {

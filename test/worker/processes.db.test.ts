@@ -12,9 +12,7 @@ const children: ChildProcess[] = [];
 
 // Runs before the pipeline's own afterAll (hooks registered later run first).
 afterAll(async () => {
-  await Promise.all(
-    children.map((child) => (child.exitCode !== null ? null : stopProcess(child))),
-  );
+  await Promise.all(children.map((child) => (child.exitCode !== null ? null : stopProcess(child))));
 });
 
 /** Starts a worker process and resolves once it is running (its start-up log line). */
@@ -57,7 +55,9 @@ describe("two worker processes", () => {
     expect(pipeline.posts()).toBe(orders.length);
     const posted = await prisma.invoiceEvent.findMany({ where: { type: "posted" } });
     expect(posted).toHaveLength(orders.length);
-    const workers = new Set(posted.map((event) => (event.data as { worker: string }).worker.split("-").slice(0, 2).join("-")));
+    const workers = new Set(
+      posted.map((event) => (event.data as { worker: string }).worker.split("-").slice(0, 2).join("-")),
+    );
     expect(workers.size).toBe(2); // both processes did part of the work
   }, 90_000);
 });

@@ -30,7 +30,8 @@ describe("the lease heartbeat", () => {
     // The service keeps the create's answer for three leases; the invoice exists meanwhile, so a worker taking the
     // row over would find it by lookup and store it as "settled".
     pipeline.sandbox.faults.delayNext(1, 6_000, { method: "POST", path: "/api/invoices" });
-    const patient = (connection: { baseUrl: string; apiKey: string }) => new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 20_000 });
+    const patient = (connection: { baseUrl: string; apiKey: string }) =>
+      new InvoicingClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, timeoutMs: 20_000 });
     await pipeline.startWorker({ leaseMs: 2_000, clientFor: patient });
     await pipeline.startWorker({ leaseMs: 2_000, clientFor: patient });
     const order = paidOrder();
@@ -49,7 +50,15 @@ const postgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 /** `npm run worker`'s script as a child process; resolves once it logs that it started. Its log lines are kept. */
 function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; log: string[] }> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
-    env: { ...process.env, SHOPIFY_APP_URL: pipeline.appUrl, WORKER_CONCURRENCY: "1", WORKER_PER_SHOP: "2", WORKER_POLL_MS: "100", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      SHOPIFY_APP_URL: pipeline.appUrl,
+      WORKER_CONCURRENCY: "1",
+      WORKER_PER_SHOP: "2",
+      WORKER_POLL_MS: "100",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -82,25 +91,47 @@ describe.skipIf(!postgres)("a worker killed while the database goes away for the
     pipeline.sandbox.faults.setLatency(700);
     const killed = await startWorkerProcess({});
     // The survivor's own leases are long: only releasing its rows once the database is back can free them in time.
-    const survivor = await startWorkerProcess({ DATABASE_URL: throughProxy(process.env.DATABASE_URL!, proxy), WORKER_LEASE_MS: "300000" });
+    const survivor = await startWorkerProcess({
+      DATABASE_URL: throughProxy(process.env.DATABASE_URL!, proxy),
+      WORKER_LEASE_MS: "300000",
+    });
     const orders = Array.from({ length: 12 }, () => paidOrder());
     for (const order of orders) expect((await pipeline.deliverPaid(order)).status).toBe(200);
 
     // Both hold one of the shop's two slots (one slot each) with a post in flight.
     const holds = async (child: ChildProcess) =>
-      (await prisma.invoice.count({ where: { state: "sending", attempts: { gt: 0 }, leaseOwner: { startsWith: `worker-${child.pid}-` } } })) > 0;
-    await until(async () => (await holds(killed.child)) && (await holds(survivor.child)), "both workers posting", 60_000).catch(async (error) => {
-      console.log(JSON.stringify(await prisma.invoice.findMany({ select: { state: true, attempts: true, leaseOwner: true, remoteId: true } })), killed.log.slice(-5), survivor.log.slice(-5));
+      (await prisma.invoice.count({
+        where: { state: "sending", attempts: { gt: 0 }, leaseOwner: { startsWith: `worker-${child.pid}-` } },
+      })) > 0;
+    await until(
+      async () => (await holds(killed.child)) && (await holds(survivor.child)),
+      "both workers posting",
+      60_000,
+    ).catch(async (error) => {
+      console.log(
+        JSON.stringify(
+          await prisma.invoice.findMany({ select: { state: true, attempts: true, leaseOwner: true, remoteId: true } }),
+        ),
+        killed.log.slice(-5),
+        survivor.log.slice(-5),
+      );
       throw error;
     });
     killed.child.kill("SIGKILL");
     proxy.cut();
     // The survivor's job comes back from the service and cannot store its end.
-    await until(() => survivor.log.some((line) => line.includes("worker job crashed")), "the survivor's job to fail", 30_000);
+    await until(
+      () => survivor.log.some((line) => line.includes("worker job crashed")),
+      "the survivor's job to fail",
+      30_000,
+    );
     const back = Date.now();
     proxy.restore();
 
-    const done = await waitForInvoices((rows) => rows.length === orders.length && rows.every((r) => r.remoteId !== null && !r.leaseOwner), 45_000);
+    const done = await waitForInvoices(
+      (rows) => rows.length === orders.length && rows.every((r) => r.remoteId !== null && !r.leaseOwner),
+      45_000,
+    );
     for (const order of orders) {
       const invoices = atService(String(order.id));
       expect(invoices).toHaveLength(1);
@@ -108,8 +139,13 @@ describe.skipIf(!postgres)("a worker killed while the database goes away for the
     }
     expect(survivor.log.some((line) => line.includes("rows of jobs whose end was not stored are released"))).toBe(true);
     // Reported, not asserted (no timed assertions): how long the shop stood still after the database came back.
-    const first = await prisma.invoiceEvent.findFirst({ where: { at: { gte: new Date(back) }, type: { in: ["posted", "settled"] } }, orderBy: { at: "asc" } });
-    console.log(`recovery: first post or settle ${first ? first.at.getTime() - back : "none"} ms after the database came back`);
+    const first = await prisma.invoiceEvent.findFirst({
+      where: { at: { gte: new Date(back) }, type: { in: ["posted", "settled"] } },
+      orderBy: { at: "asc" },
+    });
+    console.log(
+      `recovery: first post or settle ${first ? first.at.getTime() - back : "none"} ms after the database came back`,
+    );
   }, 150_000);
 });
 

@@ -27,7 +27,10 @@ afterAll(async () => {
 const pipeline = pipelineForEachTest({
   setUp: async (p) => {
     await connectShop(p.sandbox, SHOP);
-    await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope: "read_orders,write_orders" } });
+    await prisma.session.update({
+      where: { id: `offline_${SHOP}` },
+      data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope: "read_orders,write_orders" },
+    });
     await installShop(OTHER_SHOP);
   },
 });
@@ -36,7 +39,11 @@ const pipeline = pipelineForEachTest({
 let next = 0;
 async function placed(hours: number, state: string, shop = SHOP) {
   next += 1;
-  const row = await seedInvoice(shop, { orderName: `#${state}-${hours}`, state, createdAt: new Date(Date.now() - hours * HOUR) });
+  const row = await seedInvoice(shop, {
+    orderName: `#${state}-${hours}`,
+    state,
+    createdAt: new Date(Date.now() - hours * HOUR),
+  });
   // An order Shopify has (the stand-in refuses metafields of an order it does not know).
   const id = 7_000_000_000 + next;
   if (shop === SHOP) standin.upsertOrders([{ ...citizen, id, name: row.orderName }]);
@@ -47,7 +54,11 @@ const deadlineCalls = (since: number) =>
   standin
     .mutations()
     .slice(since)
-    .filter((m) => m.field === "flowTriggerReceive" && (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching")
+    .filter(
+      (m) =>
+        m.field === "flowTriggerReceive" &&
+        (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching",
+    )
     .map((m) => m.arguments as { payload: Record<string, unknown> });
 
 describe("deadline reminders through Flow", () => {
@@ -65,22 +76,49 @@ describe("deadline reminders through Flow", () => {
 
     const since = standin.mutations().length;
     expect(await scheduleDeadlineCalls(new Date())).toBe(3);
-    const due = await prisma.orderWriteBack.findMany({ where: { status: "pending" }, select: { invoiceId: true, shopDomain: true } });
-    expect(due.filter((r) => r.shopDomain === SHOP).map((r) => r.invoiceId).sort()).toEqual([at48.id, at24.id].sort());
+    const due = await prisma.orderWriteBack.findMany({
+      where: { status: "pending" },
+      select: { invoiceId: true, shopDomain: true },
+    });
+    expect(
+      due
+        .filter((r) => r.shopDomain === SHOP)
+        .map((r) => r.invoiceId)
+        .sort(),
+    ).toEqual([at48.id, at24.id].sort());
     expect(due.filter((r) => r.shopDomain === OTHER_SHOP)).toHaveLength(1);
 
     await pipeline.startWorker({
-      writeBack: { ...defaultWriteBackDeps(), adminFor: (shop) => adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }) },
+      writeBack: {
+        ...defaultWriteBackDeps(),
+        adminFor: (shop) =>
+          adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }),
+      },
     });
     await expect.poll(() => deadlineCalls(since).length, { timeout: 15_000 }).toBe(2);
-    const byOrder = Object.fromEntries(deadlineCalls(since).map((call) => [String(call.payload.order_id), call.payload]));
-    expect(byOrder[at48.orderId]).toMatchObject({ "Hours left": "48", "Invoice state": "needs_attention", Deadline: new Date(at48.orderCreatedAt.getTime() + 168 * HOUR).toISOString() });
+    const byOrder = Object.fromEntries(
+      deadlineCalls(since).map((call) => [String(call.payload.order_id), call.payload]),
+    );
+    expect(byOrder[at48.orderId]).toMatchObject({
+      "Hours left": "48",
+      "Invoice state": "needs_attention",
+      Deadline: new Date(at48.orderCreatedAt.getTime() + 168 * HOUR).toISOString(),
+    });
     expect(byOrder[at24.orderId]).toMatchObject({ "Hours left": "24", "Invoice state": "failed" });
     // The other shop has no write_orders: its write-back waits without sending anything.
-    await expect.poll(async () => (await prisma.orderWriteBack.findFirst({ where: { shopDomain: OTHER_SHOP } }))?.status, { timeout: 15_000 }).toBe("no_scope");
+    await expect
+      .poll(async () => (await prisma.orderWriteBack.findFirst({ where: { shopDomain: OTHER_SHOP } }))?.status, {
+        timeout: 15_000,
+      })
+      .toBe("no_scope");
 
     // Once each: the next pass finds the calls sent (and the other shop's waiting for its scope).
-    await expect.poll(async () => (await prisma.orderWriteBack.findMany({ where: { shopDomain: SHOP, status: "pending" } })).length, { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => (await prisma.orderWriteBack.findMany({ where: { shopDomain: SHOP, status: "pending" } })).length,
+        { timeout: 15_000 },
+      )
+      .toBe(0);
     expect(await scheduleDeadlineCalls(new Date())).toBe(0);
     expect(deadlineCalls(since)).toHaveLength(2);
   });

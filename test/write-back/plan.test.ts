@@ -48,7 +48,11 @@ describe("planWriteBack", () => {
     });
     expect(plan.metafields.every((m) => m.namespace === "$app" && m.ownerId === "gid://shopify/Order/5001")).toBe(true);
     expect(plan.flow.map((f) => [f.handle, f.key])).toEqual([["invoice-issued", "issued:ARS2026000000001"]]);
-    expect(plan.flow[0].payload).toMatchObject({ order_id: 5001, "Serial number": "ARS2026000000001", "Test invoice": false });
+    expect(plan.flow[0].payload).toMatchObject({
+      order_id: 5001,
+      "Serial number": "ARS2026000000001",
+      "Test invoice": false,
+    });
   });
 
   it("the same completion twice writes once: after carrying out the plan nothing is left", () => {
@@ -62,10 +66,17 @@ describe("planWriteBack", () => {
   it("a second tag by document kind, when set", () => {
     const settings = { orderTag: "e-fatura", eArchiveTag: "e-arşiv", eInvoiceTag: "e-fatura-mükellef" };
     expect(planWriteBack(completed, settings, NOTHING_WRITTEN).tagsAdd).toEqual(["e-fatura", "e-arşiv"]);
-    expect(planWriteBack({ ...completed, documentKind: "e_invoice" }, settings, NOTHING_WRITTEN).tagsAdd).toEqual(["e-fatura", "e-fatura-mükellef"]);
+    expect(planWriteBack({ ...completed, documentKind: "e_invoice" }, settings, NOTHING_WRITTEN).tagsAdd).toEqual([
+      "e-fatura",
+      "e-fatura-mükellef",
+    ]);
     // The same tag twice (any case) is added once; an empty tag setting adds none.
-    expect(planWriteBack(completed, { ...settings, eArchiveTag: "E-FATURA" }, NOTHING_WRITTEN).tagsAdd).toEqual(["e-fatura"]);
-    expect(planWriteBack(completed, { orderTag: "", eArchiveTag: "", eInvoiceTag: "" }, NOTHING_WRITTEN).tagsAdd).toEqual([]);
+    expect(planWriteBack(completed, { ...settings, eArchiveTag: "E-FATURA" }, NOTHING_WRITTEN).tagsAdd).toEqual([
+      "e-fatura",
+    ]);
+    expect(
+      planWriteBack(completed, { orderTag: "", eArchiveTag: "", eInvoiceTag: "" }, NOTHING_WRITTEN).tagsAdd,
+    ).toEqual([]);
   });
 
   it("cancelled after completion: removes only the app's tags, state 'cancelled', the serial number stays", () => {
@@ -109,11 +120,22 @@ describe("planWriteBack", () => {
   });
 
   it("needs attention: state metafield and one 'needs attention' event per cause, no tags", () => {
-    const attention = { ...completed, state: "needs_attention" as const, serialNumber: null, ettn: null, pdfUrl: null, documentKind: null, issueDate: null, problemCodes: ["customer.tax_office_missing"] };
+    const attention = {
+      ...completed,
+      state: "needs_attention" as const,
+      serialNumber: null,
+      ettn: null,
+      pdfUrl: null,
+      documentKind: null,
+      issueDate: null,
+      problemCodes: ["customer.tax_office_missing"],
+    };
     const plan = planWriteBack(attention, TAGS, NOTHING_WRITTEN);
     expect(plan.tagsAdd).toEqual([]);
     expect(plan.metafields.map((m) => [m.key, m.value])).toEqual([["invoice_state", "needs_attention"]]);
-    expect(plan.flow.map((f) => [f.handle, f.key])).toEqual([["invoice-needs-attention", "attention:needs_attention:customer.tax_office_missing"]]);
+    expect(plan.flow.map((f) => [f.handle, f.key])).toEqual([
+      ["invoice-needs-attention", "attention:needs_attention:customer.tax_office_missing"],
+    ]);
     const written = carriedOut(NOTHING_WRITTEN, plan);
     expect(isEmptyPlan(planWriteBack(attention, TAGS, written))).toBe(true);
     // Another cause is another event.
@@ -123,8 +145,19 @@ describe("planWriteBack", () => {
   it("deadline approaching: one call 48 h before and one 24 h before the 7-day deadline, each once, none after it", () => {
     const deadline = "2026-11-27T09:30:00.000Z";
     const hoursBefore = (hours: number) => new Date(Date.parse(deadline) - hours * 3_600_000);
-    const attention = { ...completed, state: "needs_attention" as const, serialNumber: null, ettn: null, pdfUrl: null, documentKind: null, issueDate: null, problemCodes: ["customer.invalid_tax_number"], deadline };
-    const deadlineCalls = (plan: ReturnType<typeof planWriteBack>) => plan.flow.filter((f) => f.handle === "invoice-deadline-approaching").map((f) => f.key);
+    const attention = {
+      ...completed,
+      state: "needs_attention" as const,
+      serialNumber: null,
+      ettn: null,
+      pdfUrl: null,
+      documentKind: null,
+      issueDate: null,
+      problemCodes: ["customer.invalid_tax_number"],
+      deadline,
+    };
+    const deadlineCalls = (plan: ReturnType<typeof planWriteBack>) =>
+      plan.flow.filter((f) => f.handle === "invoice-deadline-approaching").map((f) => f.key);
     expect(deadlineCalls(planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(60)))).toEqual([]);
     const at48 = planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(47));
     expect(deadlineCalls(at48)).toEqual(["deadline:48h"]);
@@ -132,29 +165,49 @@ describe("planWriteBack", () => {
     expect(isEmptyPlan(planWriteBack(attention, TAGS, written, hoursBefore(30)))).toBe(true);
     const at24 = planWriteBack(attention, TAGS, written, hoursBefore(23));
     expect(deadlineCalls(at24)).toEqual(["deadline:24h"]);
-    expect(at24.flow[0].payload).toMatchObject({ "Hours left": "24", Deadline: deadline, Problems: "customer.invalid_tax_number" });
+    expect(at24.flow[0].payload).toMatchObject({
+      "Hours left": "24",
+      Deadline: deadline,
+      Problems: "customer.invalid_tax_number",
+    });
     expect(isEmptyPlan(planWriteBack(attention, TAGS, carriedOut(written, at24), hoursBefore(2)))).toBe(true);
     // Past the deadline, or issued (no running deadline): no call.
     expect(deadlineCalls(planWriteBack(attention, TAGS, NOTHING_WRITTEN, hoursBefore(-1)))).toEqual([]);
-    expect(deadlineCalls(planWriteBack({ ...completed, deadline: null }, TAGS, NOTHING_WRITTEN, hoursBefore(23)))).toEqual([]);
+    expect(
+      deadlineCalls(planWriteBack({ ...completed, deadline: null }, TAGS, NOTHING_WRITTEN, hoursBefore(23))),
+    ).toEqual([]);
   });
 
   it("failed at the service: a 'needs attention' event; the completed invoice's tags removed", () => {
     const written = carriedOut(NOTHING_WRITTEN, planWriteBack(completed, TAGS, NOTHING_WRITTEN));
-    const plan = planWriteBack({ ...completed, state: "failed", problemCodes: ["service.formalisation_failed"] }, TAGS, written);
+    const plan = planWriteBack(
+      { ...completed, state: "failed", problemCodes: ["service.formalisation_failed"] },
+      TAGS,
+      written,
+    );
     expect(plan.tagsRemove).toEqual(["e-fatura"]);
     expect(plan.flow.map((f) => f.handle)).toEqual(["invoice-needs-attention"]);
   });
 
   it("only web addresses become the PDF metafield, only Y-m-d the date", () => {
-    const plan = planWriteBack({ ...completed, pdfUrl: "javascript:alert(1)", issueDate: "23.11.2026" }, TAGS, NOTHING_WRITTEN);
+    const plan = planWriteBack(
+      { ...completed, pdfUrl: "javascript:alert(1)", issueDate: "23.11.2026" },
+      TAGS,
+      NOTHING_WRITTEN,
+    );
     expect(plan.metafields.map((m) => m.key)).not.toContain("invoice_pdf_url");
     expect(plan.metafields.map((m) => m.key)).not.toContain("invoice_date");
   });
 
   it("reads stored JSON defensively", () => {
     expect(readWritten(null)).toEqual(NOTHING_WRITTEN);
-    expect(readWritten({ tags: ["a", 3], metafields: { invoice_state: "completed", other: "x", invoice_serial: 5 }, flow: "x" })).toEqual({
+    expect(
+      readWritten({
+        tags: ["a", 3],
+        metafields: { invoice_state: "completed", other: "x", invoice_serial: 5 },
+        flow: "x",
+      }),
+    ).toEqual({
       tags: ["a"],
       metafields: { invoice_state: "completed" },
       flow: [],
@@ -164,7 +217,11 @@ describe("planWriteBack", () => {
 
 describe("metafield definitions in shopify.app.toml", () => {
   const app = parse(readFileSync("shopify.app.toml", "utf8")) as {
-    order?: { metafields?: { app?: Record<string, { type: string; name: string; access?: { customer_account?: string; admin?: string } }> } };
+    order?: {
+      metafields?: {
+        app?: Record<string, { type: string; name: string; access?: { customer_account?: string; admin?: string } }>;
+      };
+    };
     access_scopes: { scopes: string; optional_scopes?: string[] };
   };
 

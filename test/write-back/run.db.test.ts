@@ -21,7 +21,11 @@ const gidOf = (order: { id: number }) => `gid://shopify/Order/${order.id}`;
 let standin: Standin;
 beforeAll(async () => {
   // The fixtures have fixed dates: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
-  standin = await startStandin({ shop: SHOP, orders: [citizen, withoutTaxOffice], scopes: ["read_orders", "write_orders", "read_all_orders"] });
+  standin = await startStandin({
+    shop: SHOP,
+    orders: [citizen, withoutTaxOffice],
+    scopes: ["read_orders", "write_orders", "read_all_orders"],
+  });
 });
 afterAll(async () => {
   await standin?.stop();
@@ -29,7 +33,10 @@ afterAll(async () => {
 
 /** The shop's offline session as after installing: the stand-in's token and the scopes it records. */
 async function grant(scope: string) {
-  await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope } });
+  await prisma.session.update({
+    where: { id: `offline_${SHOP}` },
+    data: { accessToken: encryptSecret(standin.accessToken, SHOP), scope },
+  });
 }
 
 const pipeline = pipelineForEachTest({
@@ -53,7 +60,8 @@ const startWorker = () =>
   pipeline.startWorker({
     writeBack: {
       ...defaultWriteBackDeps(),
-      adminFor: (shop) => adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }),
+      adminFor: (shop) =>
+        adminGraphql(shop, { endpoint: standin.graphqlUrl(), fetch, sleep: async () => undefined, maxAttempts: 2 }),
     },
   });
 
@@ -73,7 +81,10 @@ async function orderState(order: { id: number }) {
     query: `query($id: ID!) { order(id: $id) { tags metafields(first: 20, namespace: "$app") { nodes { key value type } } } }`,
     variables: { id: gidOf(order) },
   });
-  const node = json.data.order as { tags: string[]; metafields: { nodes: Array<{ key: string; value: string; type: string }> } };
+  const node = json.data.order as {
+    tags: string[];
+    metafields: { nodes: Array<{ key: string; value: string; type: string }> };
+  };
   return { tags: node.tags, metafields: Object.fromEntries(node.metafields.nodes.map((m) => [m.key, m.value])) };
 }
 
@@ -91,7 +102,11 @@ describe("write-back to the Shopify order", () => {
     expect(sent().map((m) => m.field)).toEqual(["metafieldsSet", "tagsAdd", "flowTriggerReceive"]);
     const [metafields, tags, flow] = sent();
     expect(metafields.userErrors).toEqual([]);
-    const inputs = (metafields.arguments as { metafields: Array<{ ownerId: string; namespace: string; key: string; type: string; value: string }> }).metafields;
+    const inputs = (
+      metafields.arguments as {
+        metafields: Array<{ ownerId: string; namespace: string; key: string; type: string; value: string }>;
+      }
+    ).metafields;
     expect(Object.fromEntries(inputs.map((m) => [m.key, m.value]))).toEqual({
       invoice_state: "completed",
       invoice_serial: row.serialNumber,
@@ -102,8 +117,14 @@ describe("write-back to the Shopify order", () => {
     });
     expect(inputs.every((m) => m.ownerId === gidOf(citizen) && m.namespace === "$app")).toBe(true);
     expect(tags.arguments).toEqual({ id: gidOf(citizen), tags: ["e-fatura"] });
-    expect(flow.arguments).toMatchObject({ handle: "invoice-issued", payload: { order_id: citizen.id, "Serial number": row.serialNumber, "Test invoice": false } });
-    expect(await orderState(citizen)).toMatchObject({ tags: ["vip", "e-fatura"], metafields: { invoice_state: "completed", invoice_serial: row.serialNumber } });
+    expect(flow.arguments).toMatchObject({
+      handle: "invoice-issued",
+      payload: { order_id: citizen.id, "Serial number": row.serialNumber, "Test invoice": false },
+    });
+    expect(await orderState(citizen)).toMatchObject({
+      tags: ["vip", "e-fatura"],
+      metafields: { invoice_state: "completed", invoice_serial: row.serialNumber },
+    });
   });
 
   it("the same completion twice writes once: a repeated write-back and a repeated webhook send nothing more", async () => {
@@ -130,7 +151,10 @@ describe("write-back to the Shopify order", () => {
       ["metafieldsSet", { metafields: [expect.objectContaining({ key: "invoice_state", value: "cancelled" })] }],
       ["tagsRemove", { id: gidOf(citizen), tags: ["e-fatura"] }],
     ]);
-    expect(await orderState(citizen)).toMatchObject({ tags: ["vip"], metafields: { invoice_state: "cancelled", invoice_serial: row.serialNumber } });
+    expect(await orderState(citizen)).toMatchObject({
+      tags: ["vip"],
+      metafields: { invoice_state: "cancelled", invoice_serial: row.serialNumber },
+    });
   });
 
   it("an order that needs the merchant: its state and one 'Invoice needs attention', no tag", async () => {
@@ -140,10 +164,15 @@ describe("write-back to the Shopify order", () => {
     await waitForWriteBack((r) => r.status === "written");
     // Whether the fixture order's 7-day deadline is near (and so a deadline call goes too) depends on the day the
     // suite runs: test/write-back/deadline-reminders.db.test.ts dates its orders; here those calls are left out.
-    const deadlineCall = (m: RecordedMutation) => m.field === "flowTriggerReceive" && (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching";
+    const deadlineCall = (m: RecordedMutation) =>
+      m.field === "flowTriggerReceive" &&
+      (m.arguments as { handle?: string }).handle === "invoice-deadline-approaching";
     const calls = sent().filter((m) => !deadlineCall(m));
     expect(calls.map((m) => m.field)).toEqual(["metafieldsSet", "flowTriggerReceive"]);
-    expect(calls[1].arguments).toMatchObject({ handle: "invoice-needs-attention", payload: { order_id: withoutTaxOffice.id, "Invoice state": "needs_attention" } });
+    expect(calls[1].arguments).toMatchObject({
+      handle: "invoice-needs-attention",
+      payload: { order_id: withoutTaxOffice.id, "Invoice state": "needs_attention" },
+    });
     expect((await orderState(withoutTaxOffice)).metafields).toEqual({ invoice_state: "needs_attention" });
   });
 
@@ -153,7 +182,11 @@ describe("write-back to the Shopify order", () => {
     expect(sent().map((m) => m.field)).toEqual(["metafieldsSet", "tagsAdd", "flowTriggerReceive"]);
     expect(standin.stats().throttled).toBeGreaterThanOrEqual(3);
     const after = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
-    expect([after.state, after.attempts, after.updatedAt.getTime()]).toEqual([row.state, row.attempts, row.updatedAt.getTime()]);
+    expect([after.state, after.attempts, after.updatedAt.getTime()]).toEqual([
+      row.state,
+      row.attempts,
+      row.updatedAt.getTime(),
+    ]);
   });
 
   it("an outage (5xx beyond the client's retries) reschedules the write-back with backoff, then it completes; the invoice never changes", async () => {
@@ -172,7 +205,11 @@ describe("write-back to the Shopify order", () => {
     expect(sent().map((m) => m.field)).toEqual(["metafieldsSet", "tagsAdd", "flowTriggerReceive"]);
     expect(standin.stats().serverErrors).toBeGreaterThanOrEqual(3);
     const after = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
-    expect([after.state, after.attempts, after.updatedAt.getTime()]).toEqual([row.state, row.attempts, row.updatedAt.getTime()]);
+    expect([after.state, after.attempts, after.updatedAt.getTime()]).toEqual([
+      row.state,
+      row.attempts,
+      row.updatedAt.getTime(),
+    ]);
   });
 
   it("without write_orders nothing is written and the invoice completes as ever; granting it resumes the write", async () => {
@@ -191,9 +228,16 @@ describe("write-back to the Shopify order", () => {
   it("a session that claims write_orders which Shopify denies: ACCESS_DENIED parks the write, nothing is recorded", async () => {
     const denying = await startStandin({ shop: SHOP, orders: [citizen], scopes: ["read_orders"] });
     try {
-      await prisma.session.update({ where: { id: `offline_${SHOP}` }, data: { accessToken: encryptSecret(denying.accessToken, SHOP) } });
+      await prisma.session.update({
+        where: { id: `offline_${SHOP}` },
+        data: { accessToken: encryptSecret(denying.accessToken, SHOP) },
+      });
       await pipeline.startWorker({
-        writeBack: { ...defaultWriteBackDeps(), adminFor: (shop) => adminGraphql(shop, { endpoint: denying.graphqlUrl(), fetch, sleep: async () => undefined }) },
+        writeBack: {
+          ...defaultWriteBackDeps(),
+          adminFor: (shop) =>
+            adminGraphql(shop, { endpoint: denying.graphqlUrl(), fetch, sleep: async () => undefined }),
+        },
       });
       await pipeline.deliverPaid(citizen);
       await waitForInvoices((rows) => rows.length === 1 && rows[0].state === "completed");

@@ -33,5 +33,7 @@ export function invoiceDownload(entries) {
 /** "2026-11-23" as the customer's locale writes a date (23.11.2026 in Turkish), without time zones. */
 export function formatIssueDate(date, locale) {
   const [year, month, day] = date.split("-").map(Number);
-  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+    Date.UTC(year, month - 1, day),
+  );
 }

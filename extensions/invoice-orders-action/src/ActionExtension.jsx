@@ -18,7 +18,11 @@ export function CreateInvoices() {
   const send = () => {
     if (!request) return;
     setState({ sending: true, summary: null, error: false });
-    fetch("/api/orders/invoice", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request.body) })
+    fetch("/api/orders/invoice", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request.body),
+    })
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
       .then((body) => setState({ sending: false, summary: invoiceSummary(body), error: false }))
       .catch(() => setState({ sending: false, summary: null, error: true }));
@@ -29,8 +33,14 @@ export function CreateInvoices() {
     <s-admin-action heading={i18n.translate("title")}>
       <s-stack direction="block" gap="base">
         {!request ? <s-text>{i18n.translate("none")}</s-text> : null}
-        {request && !summary ? <s-text>{i18n.translate("intro", { count: request.body.orderIds.length })}</s-text> : null}
-        {request && request.skipped ? <s-banner tone="warning">{i18n.translate("tooMany", { max: request.body.orderIds.length, count: request.skipped })}</s-banner> : null}
+        {request && !summary ? (
+          <s-text>{i18n.translate("intro", { count: request.body.orderIds.length })}</s-text>
+        ) : null}
+        {request && request.skipped ? (
+          <s-banner tone="warning">
+            {i18n.translate("tooMany", { max: request.body.orderIds.length, count: request.skipped })}
+          </s-banner>
+        ) : null}
         {state.error ? <s-banner tone="critical">{i18n.translate("error")}</s-banner> : null}
         {summary ? <s-text>{i18n.translate("queued", { count: summary.queued })}</s-text> : null}
         {summary && summary.already.length ? (

@@ -25,6 +25,8 @@ export function invoiceSummary(answer) {
   return {
     queued: results.filter((r) => r.result === "queued").length,
     already: results.filter((r) => r.result === "already").map((r) => ({ order: name(r), state: `state.${r.state}` })),
-    refused: results.filter((r) => r.result === "refused").map((r) => ({ order: name(r), reason: `refused.${r.reason}` })),
+    refused: results
+      .filter((r) => r.result === "refused")
+      .map((r) => ({ order: name(r), reason: `refused.${r.reason}` })),
   };
 }

@@ -20,10 +20,25 @@ function InvoiceBlock() {
       .catch(() => setState({ loading: false, invoice: null, error: true }));
   }, [orderId]);
 
-  if (state.loading) return <s-admin-block heading={i18n.translate("title")}><s-text>{i18n.translate("loading")}</s-text></s-admin-block>;
-  if (state.error) return <s-admin-block heading={i18n.translate("title")}><s-text tone="critical">{i18n.translate("error")}</s-text></s-admin-block>;
+  if (state.loading)
+    return (
+      <s-admin-block heading={i18n.translate("title")}>
+        <s-text>{i18n.translate("loading")}</s-text>
+      </s-admin-block>
+    );
+  if (state.error)
+    return (
+      <s-admin-block heading={i18n.translate("title")}>
+        <s-text tone="critical">{i18n.translate("error")}</s-text>
+      </s-admin-block>
+    );
   const invoice = state.invoice;
-  if (!invoice) return <s-admin-block heading={i18n.translate("title")}><s-text>{i18n.translate("none")}</s-text></s-admin-block>;
+  if (!invoice)
+    return (
+      <s-admin-block heading={i18n.translate("title")}>
+        <s-text>{i18n.translate("none")}</s-text>
+      </s-admin-block>
+    );
   return (
     <s-admin-block heading={i18n.translate("title")}>
       <s-stack direction="block" gap="base">
@@ -33,7 +48,11 @@ function InvoiceBlock() {
         </s-text>
         {invoice.test ? <s-text tone="caution">{i18n.translate("test")}</s-text> : null}
         {invoice.serialNumber ? <s-text type="strong">{invoice.serialNumber}</s-text> : null}
-        {invoice.pdfUrl ? <s-link href={invoice.pdfUrl} target="_blank">{i18n.translate("pdf")}</s-link> : null}
+        {invoice.pdfUrl ? (
+          <s-link href={invoice.pdfUrl} target="_blank">
+            {i18n.translate("pdf")}
+          </s-link>
+        ) : null}
         <s-link href={`app:app/invoices/${invoice.invoiceId}`}>{i18n.translate("details")}</s-link>
       </s-stack>
     </s-admin-block>

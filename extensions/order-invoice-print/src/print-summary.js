@@ -3,7 +3,9 @@
 
 /** The app's question for the selected orders (their GraphQL ids), at most `max` of them. */
 export function printQuery(selected, max = 50) {
-  const ids = (Array.isArray(selected) ? selected : []).map((item) => item && item.id).filter((id) => typeof id === "string");
+  const ids = (Array.isArray(selected) ? selected : [])
+    .map((item) => item && item.id)
+    .filter((id) => typeof id === "string");
   return ids.length ? `/api/print/invoices?orders=${encodeURIComponent(ids.slice(0, max).join(","))}` : null;
 }
 
