@@ -16,7 +16,7 @@ const WRITTEN_STATES: InvoiceState[] = [
   STATE.closed,
 ];
 
-export type InvoiceForWrite = {
+type InvoiceForWrite = {
   id: string;
   shopDomain: string;
   orderId: string;
