@@ -19,6 +19,7 @@ import Database from "better-sqlite3";
 import { startLocalStack, freePort } from "../scripts/lib/local-stack";
 import { webhookHeaders } from "../scripts/lib/shopify-signing";
 import { createDb } from "../app/db/client";
+import { SETTLED_STATES } from "../app/invoice-state/transitions";
 import { benchOrder as order } from "./orders";
 import { cloneShops } from "./shops";
 
@@ -258,7 +259,7 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   const deadline = Date.now() + 600_000;
   while (Date.now() < deadline) {
     const open = await db.invoice.count({
-      where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } },
+      where: { state: { notIn: SETTLED_STATES } },
     });
     if (!posted && (await db.invoice.count({ where: { remoteId: null } })) === 0)
       posted = (Date.now() - started) / 1000;

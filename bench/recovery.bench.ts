@@ -11,6 +11,7 @@ import { readdirSync } from "node:fs";
 import pg from "pg";
 import { startLocalStack } from "../scripts/lib/local-stack";
 import { benchOrder as order } from "./orders";
+import { SETTLED_STATES, STATE } from "../app/invoice-state/transitions";
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const POSTGRES = args.get("postgres") ?? process.env.TEST_DATABASE_URL;
@@ -61,8 +62,8 @@ const workers: ChildProcess[] = [0, 1].map(() =>
 const holds = async (worker: ChildProcess) =>
   (
     await query<{ n: number }>(
-      `SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" = 'sending' AND "attempts" > 0 AND "leaseOwner" LIKE $1`,
-      [`worker-${worker.pid}-%`],
+      `SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" = $2 AND "attempts" > 0 AND "leaseOwner" LIKE $1`,
+      [`worker-${worker.pid}-%`, STATE.sending],
     )
   )[0].n > 0;
 while (!((await holds(workers[0])) && (await holds(workers[1]))))
@@ -76,9 +77,9 @@ const backAt = Date.now();
 
 const open = async () =>
   (
-    await query<{ n: number }>(
-      `SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" NOT IN ('completed', 'failed', 'needs_attention', 'cancelled')`,
-    )
+    await query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM "Invoice" WHERE "state" <> ALL ($1::text[])`, [
+      SETTLED_STATES,
+    ])
   )[0].n;
 const deadline = Date.now() + 10 * 60_000;
 while ((await open()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));

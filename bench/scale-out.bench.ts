@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { startLocalStack } from "../scripts/lib/local-stack";
 import { createDb } from "../app/db/client";
+import { SETTLED_STATES } from "../app/invoice-state/transitions";
 import { benchOrder as order } from "./orders";
 import { cloneShops } from "./shops";
 
@@ -80,10 +81,7 @@ async function run(processes: number) {
     }),
   );
   const deadline = Date.now() + 30 * 60_000;
-  while (
-    (await db.invoice.count({ where: { state: { notIn: ["completed", "failed", "needs_attention", "cancelled"] } } })) >
-    0
-  ) {
+  while ((await db.invoice.count({ where: { state: { notIn: SETTLED_STATES } } })) > 0) {
     if (Date.now() > deadline) throw new Error("not final after 30 minutes");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

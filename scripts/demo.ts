@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalStack, stopLocalStacks } from "./lib/local-stack";
+import { SETTLED_STATES } from "../app/invoice-state/transitions";
 import { shorten } from "./lib/shorten";
 import { E_INVOICE_TAX_NUMBERS } from "../sandbox/taxnumbers";
 import { startStandin } from "../shopify-standin/server";
@@ -22,7 +23,7 @@ const { values } = parseArgs({
   },
 });
 
-const FINAL = new Set(["completed", "failed", "needs_attention", "cancelled"]);
+const FINAL = new Set<string>(SETTLED_STATES);
 
 // A realistic day of a Turkish shop: citizens, a company, anonymous and foreign buyers, discounts,
 // cash on delivery, bank transfer, gift cards, a refund, a POS sale, and two orders a merchant must fix.

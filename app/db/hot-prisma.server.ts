@@ -5,6 +5,7 @@
 import type { Db } from "./client";
 import { dbNullFor } from "./client";
 import { providerOf } from "./provider";
+import { STATE } from "../invoice-state/transitions";
 import type {
   CallbackMark,
   CallbackTarget,
@@ -305,7 +306,7 @@ export class PrismaStatements implements HotStatements {
       where: {
         id: invoiceId,
         remoteId,
-        state: "processing",
+        state: STATE.processing,
         OR: [{ nextAttemptAt: null }, { nextAttemptAt: { gt: readAt } }],
       },
       data: { nextAttemptAt: readAt },

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { CallbackTarget, ClaimedRowRef, InvoiceValues, JobInvoice, JobRow, RefundRow } from "./hot.server";
 import { columnsOf, scalarFields, type ScalarField } from "./schema";
+import { targetOf } from "../invoice-state/transitions";
 
 export const CALLBACK_TARGET = `SELECT i."id" AS "id", i."shopDomain" AS "shopDomain", s."teamId" AS "teamId", s."apiKeyEncrypted" AS "apiKeyEncrypted"
   FROM "Invoice" AS i LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain" WHERE i."id" = `;
@@ -89,9 +90,11 @@ const PG_CLAIM_PARAMS: Record<ClaimParam, string> = {
   limit: "$3::int",
   priorities: "$7::int[]",
 };
+// The claim event's target, from the state machine (a constant of the code, never a value from outside).
+const CLAIMED = `'${targetOf("claim")}'`;
 export const claimRowsSql = {
   sqlite: `WITH ${claimChoice((name) => `@${name}`, "sqlite")}
-    UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN 'sending' ELSE "state" END, "updatedAt" = @updated
+    UPDATE "Invoice" SET "leaseOwner" = @owner, "leaseUntil" = @until, "state" = CASE WHEN "remoteId" IS NULL THEN ${CLAIMED} ELSE "state" END, "updatedAt" = @updated
     WHERE "id" IN (SELECT "id" FROM picked)
     RETURNING "id", "shopDomain", "priority", "nextAttemptAt"`,
   postgresql: `WITH ${claimChoice((name) => PG_CLAIM_PARAMS[name], "postgresql")}, locked AS (
@@ -101,7 +104,7 @@ export const claimRowsSql = {
       LIMIT $3::int
       FOR UPDATE SKIP LOCKED
     )
-    UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN 'sending' ELSE u."state" END, "updatedAt" = $6::timestamp(3)
+    UPDATE "Invoice" AS u SET "leaseOwner" = $4, "leaseUntil" = $5::timestamp(3), "state" = CASE WHEN u."remoteId" IS NULL THEN ${CLAIMED} ELSE u."state" END, "updatedAt" = $6::timestamp(3)
     FROM locked WHERE u."id" = locked."id"
     RETURNING u."id", u."shopDomain", u."priority", u."nextAttemptAt"`,
 };

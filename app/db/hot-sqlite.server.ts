@@ -5,6 +5,7 @@
 // are written exactly as Prisma writes them (dates, JSON, booleans), so both read the same rows.
 import type Database from "better-sqlite3";
 import { SQLITE_LOCK_WAIT_MS } from "./client";
+import { STATE } from "../invoice-state/transitions";
 import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot.server";
 import {
   CALLBACK_TARGET,
@@ -410,8 +411,8 @@ export class SqliteStatements implements DialectStatements {
     return this.write(
       () =>
         this.prepared(
-          `UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "remoteId" = ? AND "state" = 'processing' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" > ?)`,
-        ).run(at, sqliteDate(new Date()), invoiceId, remoteId, at).changes === 1,
+          `UPDATE "Invoice" SET "nextAttemptAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "remoteId" = ? AND "state" = ? AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" > ?)`,
+        ).run(at, sqliteDate(new Date()), invoiceId, remoteId, STATE.processing, at).changes === 1,
       false,
     );
   };

@@ -81,6 +81,9 @@ export function isInFlight(state: string): boolean {
   return (IN_FLIGHT_STATES as string[]).includes(state);
 }
 
+/** States the pipeline has finished with: only the merchant, a refund or a cancellation moves the row on. */
+export const SETTLED_STATES: InvoiceState[] = [STATE.completed, STATE.failed, STATE.needs_attention, STATE.cancelled];
+
 /** States the merchant may retry from, once they fixed what stopped the invoice. */
 export const RETRYABLE_STATES: InvoiceState[] = [STATE.needs_attention, STATE.failed];
 

@@ -1,11 +1,13 @@
 // The hand-written SQL of app/db/ is built from the schema's metadata (generated/prisma/fields.ts, written at generate
 // time from prisma/models.prisma): it must name exactly the columns Prisma's generated client knows, in its order. And
-// it decides no business rule: the write_orders scope and the default trigger are the callers' (decision 0041).
+// it decides no business rule: the write_orders scope and the default trigger are the callers' (decision 0041), and the
+// invoice states it writes or tests come from the state machine (app/invoice-state/transitions.ts), never a literal.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "#prisma/sqlite";
 import { SCALAR_FIELDS } from "#prisma/fields";
 import { scalarFields, type ModelName } from "../../app/db/schema";
+import { INVOICE_STATES } from "../../app/invoice-state/transitions";
 
 describe("the schema's metadata for the hand-written SQL", () => {
   it("has every model of the generated client, with its scalar fields in the client's order", () => {
@@ -31,7 +33,10 @@ describe("the schema's metadata for the hand-written SQL", () => {
     });
   });
 
-  it("leaves business rules to the callers: no scope name, default trigger or private Prisma field in app/db/", () => {
+  it("leaves business rules to the callers: no scope name, default trigger, state literal or private Prisma field in app/db/", () => {
+    // An invoice state compared with, assigned to or chosen for the state column (WebhookDelivery's result
+    // "processing" is another vocabulary and stays).
+    const stateLiteral = new RegExp(`(?:"state"\\s*=\\s*|THEN\\s+|state:\\s*)['"](?:${INVOICE_STATES.join("|")})['"]`);
     for (const file of [
       "hot.server.ts",
       "hot-sql.ts",
@@ -42,6 +47,7 @@ describe("the schema's metadata for the hand-written SQL", () => {
     ]) {
       const text = readFileSync(new URL(`../../app/db/${file}`, import.meta.url), "utf8");
       expect(text, file).not.toMatch(/write_orders|"paid"|'paid'|_runtimeDataModel/);
+      expect(text, file).not.toMatch(stateLiteral);
     }
   });
 });
