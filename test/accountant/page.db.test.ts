@@ -1,17 +1,12 @@
 // The accountant package page's loader and action (authenticated, SQLite and PostgreSQL): a month asked for becomes a
 // queued package of the session's shop; the list shows only that shop's packages, a download link only when ready.
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action, loader } from "../../app/routes/app.accountant";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 
-beforeEach(async () => {
-  await prisma.shop.deleteMany();
-  await prisma.session.deleteMany();
-  await installShop(SHOP);
-  await installShop(OTHER_SHOP);
-});
+freshShopsForEachTest();
 
 const post = async (body: unknown, shop = SHOP, locale = "tr") =>
   callRoute(

@@ -1,6 +1,6 @@
 // The invoice page's after-sale view, its "cancelled in the panel" confirmation, the Returns page and its CSV:
 // refunds recorded through the real webhook route against formalised invoices, read by the session's shop only.
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { action as detailAction, loader as detailLoader } from "../../app/routes/app.invoices.$id";
 import { loader as returnsLoader } from "../../app/routes/app.returns";
@@ -8,7 +8,7 @@ import { loader as csvLoader } from "../../app/routes/app.returns.csv";
 import { todayIn } from "../../app/after-sale/invoice-view.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { deliver, scenario } from "../helpers/after-sale";
 
 /** A formalised invoice of the scenario's order, as the worker leaves it (issued today, Istanbul). */
@@ -54,12 +54,7 @@ const act = async (id: string, intent: string, shop = SHOP) =>
   );
 
 describe("after-sale pages", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("a partial return of an e-Arşiv invoice: the refund with its items, and the consumer-return path", async () => {
     const o = scenario("01-single-item-citizen");

@@ -1,7 +1,7 @@
 // refunds/create, orders/edited and the refunds of orders/cancelled: verified, recorded once by their Shopify id
 // whatever the order and number of deliveries, against the order's invoice row.
 import { beforeEach, describe, expect, it } from "vitest";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { afterSaleFixture, deliver, orderFixture } from "../helpers/after-sale";
 
@@ -9,11 +9,9 @@ const refunds = (shop = SHOP) =>
   prisma.refund.findMany({ where: { shopDomain: shop }, orderBy: { refundedAt: "asc" } });
 
 describe("after-sale webhooks", () => {
+  freshShopsForEachTest();
   beforeEach(async () => {
-    await prisma.shop.deleteMany();
     await prisma.webhookDelivery.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
   });
 
   it("a partial refund with line items is stored with its items, quantities, amount and restock flag", async () => {

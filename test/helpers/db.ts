@@ -1,8 +1,9 @@
 // Test data that goes through the same code the app uses.
+import { beforeEach } from "vitest";
 import prisma from "../../app/db.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { recordShop } from "../../app/shops/shops.server";
-import { offlineSession, SHOP } from "./shopify";
+import { offlineSession, OTHER_SHOP, SHOP } from "./shopify";
 
 export { prisma };
 
@@ -10,6 +11,19 @@ export { prisma };
 export async function installShop(shop = SHOP, timezone = "Europe/Istanbul") {
   await recordShop(shop, { name: shop.split(".")[0], currency: "TRY", timezone });
   await sessionStorage.storeSession(offlineSession(shop));
+}
+
+/**
+ * Before each test: no shop's rows or sessions, then SHOP and OTHER_SHOP installed, so every test can check that one
+ * shop never sees the other's data. Deleting the shops removes their rows (the schema cascades).
+ */
+export function freshShopsForEachTest() {
+  beforeEach(async () => {
+    await prisma.shop.deleteMany();
+    await prisma.session.deleteMany();
+    await installShop(SHOP);
+    await installShop(OTHER_SHOP);
+  });
 }
 
 let orderSeq = 1000;

@@ -1,7 +1,7 @@
 // The order list's bulk action and the order page's action: selected orders are read as they stand now and
 // recorded once; an order the app has is reported, one waiting for its trigger is queued; refusals say why.
 // "Invoice now" reads the order as it stands, and falls back to the payment-time order in words.
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action } from "../../app/routes/api.orders.invoice";
 import { invoiceSelectedOrders, numericOrderId } from "../../app/invoices/bulk-invoice.server";
 import { invoiceNow } from "../../app/invoices/actions.server";
@@ -9,16 +9,12 @@ import { recordPaidOrder } from "../../app/invoices/enqueue.server";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { fakeReader } from "../helpers/order-reader";
 
 describe("invoicing selected orders", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("queues new paid orders, reports the ones already invoiced, and refuses unpaid, cancelled and unknown ones with the reason", async () => {
     const fresh = paidOrder();

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimDueRows } from "../../app/invoices/claim.server";
 import { hot } from "../../app/db.server";
-import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+import { createInvoiceRow, freshShopsForEachTest, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 
 const now = new Date("2026-11-22T10:00:00Z");
@@ -23,11 +23,7 @@ async function queue(shop: string, count: number, at = new Date(now.getTime() - 
 }
 
 describe("claiming due rows", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("leases due rows, marks them sending, and skips rows not yet due", async () => {
     const [due] = await queue(SHOP, 1);

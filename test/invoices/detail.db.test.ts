@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as detailAction, loader as detailLoader } from "../../app/routes/app.invoices.$id";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { seedInvoice } from "../helpers/seed";
 
 async function detail(id: string, shop = SHOP) {
@@ -19,12 +19,7 @@ async function act(id: string, intent: string, shop = SHOP) {
 }
 
 describe("invoice detail", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("shows the order, the body sent, the service's totals against the order total, problems and the audit trail", async () => {
     await saveConnection(SHOP, { baseUrl: "https://app.faturaentegrator.com/api", apiKey: "a-working-key-123" });

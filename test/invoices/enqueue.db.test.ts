@@ -1,12 +1,12 @@
 // The order webhooks record rows and change nothing on repeats, forgeries or bad bodies.
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as paid } from "../../app/routes/webhooks.orders.paid";
 import { action as fulfilled } from "../../app/routes/webhooks.orders.fulfilled";
 import { action as cancelled } from "../../app/routes/webhooks.orders.cancelled";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 
 const deliver = (route: typeof paid, topic: string, body: unknown, shop = SHOP, extra: Record<string, string> = {}) =>
@@ -17,11 +17,7 @@ async function rows(shop = SHOP) {
 }
 
 describe("order webhooks", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("orders/paid records one queued row with the order snapshot, and answers 200", async () => {
     const order = paidOrder();

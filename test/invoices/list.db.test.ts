@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as homeAction, loader as homeLoader } from "../../app/routes/app._index";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { seedInvoice } from "../helpers/seed";
 
 interface Row {
@@ -41,12 +41,7 @@ async function home(query = "", shop = SHOP): Promise<HomeData> {
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 describe("invoices page (app home)", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("does not answer without a session token", async () => {
     const response = await callRoute(homeLoader, new Request(`${APP_ORIGIN}/app?shop=${SHOP}&embedded=1`));

@@ -1,16 +1,11 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader } from "../../app/routes/api.orders.$orderId.invoice";
 import { callRoute } from "../helpers/routes";
 import { adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+import { createInvoiceRow, freshShopsForEachTest, prisma } from "../helpers/db";
 
 describe("the order block's API", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("answers the shop's invoice of an order, by numeric id or gid, with CORS headers", async () => {
     const row = await createInvoiceRow(SHOP, { orderId: "5550100" });

@@ -22,7 +22,7 @@ import { logger } from "../../app/logger.server";
 import { encryptSecret } from "../../app/secrets/crypto.server";
 import { LOCAL_DEFAULT_MAPPING } from "../../app/shops/local-install.server";
 import { MappingSettingsSchema } from "../../app/settings/schema";
-import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+import { createInvoiceRow, freshShopsForEachTest, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { fakeReader } from "../helpers/order-reader";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
@@ -53,10 +53,8 @@ async function runToEnd(id: string, reader: ReturnType<typeof fakeReader>) {
 }
 
 describe("past-orders runs", () => {
+  freshShopsForEachTest();
   beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
     await connect(SHOP);
   });
 
@@ -312,10 +310,8 @@ describe("past-orders runs", () => {
 });
 
 describe("a burst of dry runs and starts, and the runs nobody started", () => {
+  freshShopsForEachTest();
   beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
     await connect(SHOP);
     await connect(OTHER_SHOP);
     DRY_RUNS.clear();

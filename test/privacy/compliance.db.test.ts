@@ -1,11 +1,11 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as uninstalled } from "../../app/routes/webhooks.app.uninstalled";
 import { action as dataRequest } from "../../app/routes/webhooks.customers.data_request";
 import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
 import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
 import { callRoute } from "../helpers/routes";
 import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";
-import { createInvoiceRow, installShop, prisma } from "../helpers/db";
+import { createInvoiceRow, freshShopsForEachTest, prisma } from "../helpers/db";
 
 async function snapshot() {
   return {
@@ -17,12 +17,7 @@ async function snapshot() {
 }
 
 describe("app/uninstalled and the compliance webhooks", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("app/uninstalled removes the shop's sessions and marks it uninstalled, keeping its invoices", async () => {
     await createInvoiceRow(SHOP);

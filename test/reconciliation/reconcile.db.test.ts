@@ -1,11 +1,11 @@
 // Reconciliation records what no webhook brought, exactly once, whatever runs twice or arrives late.
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as paid } from "../../app/routes/webhooks.orders.paid";
 import { OVERLAP_MS, reconcileShop, shopsDueForReconciliation } from "../../app/reconciliation/reconcile.server";
 import { saveConnection } from "../../app/settings/settings.server";
 import { callRoute } from "../helpers/routes";
 import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 import { fakeReader } from "../helpers/order-reader";
 
@@ -15,11 +15,7 @@ const rows = (shop = SHOP) =>
   prisma.invoice.findMany({ where: { shopDomain: shop }, include: { events: true }, orderBy: { orderName: "asc" } });
 
 describe("reconciliation", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("records the paid order no webhook brought, says so, and leaves the delivered one alone", async () => {
     const delivered = paidOrder();

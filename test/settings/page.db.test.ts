@@ -7,7 +7,7 @@ import { formFromSettings, type SettingsForm } from "../../app/settings/schema";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { APP_URL } from "@shopify/shopify-api/test-helpers";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 
 // A stand-in for the invoicing service's account endpoints: one key works, every other gets 401.
 const GOOD_KEY = "good-key-0123456789";
@@ -89,11 +89,8 @@ async function save(form: Partial<SettingsForm>, shop = SHOP) {
 }
 
 describe("settings page", () => {
+  freshShopsForEachTest();
   beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
     seenKeys.length = 0;
     calls.length = 0;
     webhooks.length = 0;

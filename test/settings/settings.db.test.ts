@@ -1,19 +1,15 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiKeyFor, connectionFor, getSettings, saveConnection } from "../../app/settings/settings.server";
 import { decryptSecret, encryptSecret } from "../../app/secrets/crypto.server";
 import { saveSettingsForm } from "../../app/settings/page.server";
 import { formFromSettings } from "../../app/settings/schema";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { OTHER_SHOP, SHOP } from "../helpers/shopify";
 
 const KEY = "fe_live_9f8e7d6c5b4a39281706";
 
 describe("shop settings", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("stores the API key only encrypted, and gives it back to the worker", async () => {
     await saveConnection(SHOP, {

@@ -10,7 +10,7 @@ import type { EmptyAccount } from "../../sandbox/server";
 import { withSandbox } from "../helpers/sandbox";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { freshShopsForEachTest } from "../helpers/db";
 import { seedInvoice } from "../helpers/seed";
 
 const sandbox = withSandbox({ formalizeDelayMs: 20 });
@@ -48,11 +48,8 @@ async function createChannel(shop = SHOP) {
 const channelsOf = (apiKey: string) => new InvoicingClient({ baseUrl: sandbox.url, apiKey }).listSaleChannels();
 
 describe("sales channel for a new account", () => {
+  freshShopsForEachTest();
   beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await prisma.session.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
     account = sandbox.addEmptyAccount();
     await saveConnection(SHOP, {
       baseUrl: sandbox.url,
@@ -108,11 +105,7 @@ describe("sales channel for a new account", () => {
 });
 
 describe("cart block section", () => {
-  beforeEach(async () => {
-    await prisma.shop.deleteMany();
-    await installShop(SHOP);
-    await installShop(OTHER_SHOP);
-  });
+  freshShopsForEachTest();
 
   it("links to the theme editor's cart template with the app's block, and names the attributes the block writes", async () => {
     const data = await settingsData();
