@@ -34,6 +34,21 @@ async function triggerOf(shop: string): Promise<string | null> {
   return stored && (stored.trigger ?? DEFAULT_TRIGGER);
 }
 
+/**
+ * Every order delivery starts here: the order's envelope and the shop's trigger, or the answer already decided: 400
+ * for a body that is not an order, "unknown_shop" for a shop that never installed the app.
+ */
+async function receive(
+  shop: string,
+  payload: unknown,
+): Promise<{ ok: true; envelope: OrderEnvelope; trigger: string } | { ok: false; outcome: WebhookOutcome }> {
+  const parsed = parseEnvelope(payload);
+  if (!parsed.ok) return { ok: false, outcome: { status: 400, error: parsed.error } };
+  const trigger = await triggerOf(shop);
+  if (trigger === null) return { ok: false, outcome: UNKNOWN_SHOP };
+  return { ok: true, envelope: parsed.envelope, trigger };
+}
+
 function rowData(
   shop: string,
   order: OrderEnvelope,
@@ -130,11 +145,10 @@ export async function recordReadOrder(
   read: ReadOrderMeta,
   now = new Date(),
 ): Promise<ReadOrderOutcome> {
-  const parsed = parseEnvelope(payload);
-  if (!parsed.ok) return { status: 400, error: parsed.error };
-  const trigger = await triggerOf(shop);
-  if (trigger === null) return UNKNOWN_SHOP;
-  if (!isPaid(parsed.envelope)) return { status: 200, result: "not_paid" };
+  const received = await receive(shop, payload);
+  if (!received.ok) return received.outcome;
+  const { envelope, trigger } = received;
+  if (!isPaid(envelope)) return { status: 200, result: "not_paid" };
   const merchantAsked = read.source !== "reconciliation";
   const state = targetOf(
     isCancelled(payload)
@@ -145,13 +159,13 @@ export async function recordReadOrder(
   );
   const created = await createOnce(
     shop,
-    rowData(shop, parsed.envelope, payload, state, { topic: read.source }, now, read),
-    parsed.envelope,
+    rowData(shop, envelope, payload, state, { topic: read.source }, now, read),
+    envelope,
   );
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
   if (state === STATE.queued && !read.batched) await signalWork();
   logger.info(
-    { shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state, source: read.source },
+    { shop, orderId: String(envelope.id), order: envelope.name, state, source: read.source },
     "order recorded from the Admin API",
   );
   return { status: 200, result: state };
@@ -164,15 +178,14 @@ export async function recordPaidOrder(
   meta: DeliveryMeta,
   now = new Date(),
 ): Promise<WebhookOutcome> {
-  const parsed = parseEnvelope(payload);
-  if (!parsed.ok) return { status: 400, error: parsed.error };
-  const trigger = await triggerOf(shop);
-  if (trigger === null) return UNKNOWN_SHOP;
+  const received = await receive(shop, payload);
+  if (!received.ok) return received.outcome;
+  const { envelope, trigger } = received;
   const state = targetOf(trigger === "paid" ? "record" : "record_waiting");
-  const created = await createOnce(shop, rowData(shop, parsed.envelope, payload, state, meta, now), parsed.envelope);
+  const created = await createOnce(shop, rowData(shop, envelope, payload, state, meta, now), envelope);
   if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
   if (state === STATE.queued) await signalWork();
-  logger.info({ shop, orderId: String(parsed.envelope.id), order: parsed.envelope.name, state }, "order recorded");
+  logger.info({ shop, orderId: String(envelope.id), order: envelope.name, state }, "order recorded");
   return { status: 200, result: state };
 }
 
@@ -186,12 +199,11 @@ export async function recordFulfilledOrder(
   meta: DeliveryMeta,
   now = new Date(),
 ): Promise<WebhookOutcome> {
-  const parsed = parseEnvelope(payload);
-  if (!parsed.ok) return { status: 400, error: parsed.error };
-  const trigger = await triggerOf(shop);
-  if (trigger === null) return UNKNOWN_SHOP;
-  if (trigger !== "fulfilled" || !isPaid(parsed.envelope)) return { status: 200, result: "ignored" };
-  const orderId = String(parsed.envelope.id);
+  const received = await receive(shop, payload);
+  if (!received.ok) return received.outcome;
+  const { envelope, trigger } = received;
+  if (trigger !== "fulfilled" || !isPaid(envelope)) return { status: 200, result: "ignored" };
+  const orderId = String(envelope.id);
   const updated = await prisma.invoice.updateMany({
     where: { shopDomain: shop, orderId, state: { in: fromStates("trigger") } },
     data: {
@@ -211,11 +223,7 @@ export async function recordFulfilledOrder(
     await signalWork();
     return { status: 200, result: "queued" };
   }
-  const created = await createOnce(
-    shop,
-    rowData(shop, parsed.envelope, payload, targetOf("record"), meta, now),
-    parsed.envelope,
-  );
+  const created = await createOnce(shop, rowData(shop, envelope, payload, targetOf("record"), meta, now), envelope);
   if (created === "unknown_shop") return UNKNOWN_SHOP;
   if (created === "created") await signalWork();
   return { status: 200, result: created === "created" ? "queued" : "duplicate" };
@@ -234,10 +242,10 @@ export async function recordCancelledOrder(
   meta: DeliveryMeta,
   now = new Date(),
 ): Promise<WebhookOutcome> {
-  const parsed = parseEnvelope(payload);
-  if (!parsed.ok) return { status: 400, error: parsed.error };
-  if ((await triggerOf(shop)) === null) return UNKNOWN_SHOP;
-  const orderId = String(parsed.envelope.id);
+  const received = await receive(shop, payload);
+  if (!received.ok) return received.outcome;
+  const { envelope } = received;
+  const orderId = String(envelope.id);
   const notPosting = {
     shopDomain: shop,
     orderId,
@@ -279,8 +287,8 @@ export async function recordCancelledOrder(
   if (!existing) {
     const created = await createOnce(
       shop,
-      rowData(shop, parsed.envelope, payload, targetOf("record_cancelled"), meta, now),
-      parsed.envelope,
+      rowData(shop, envelope, payload, targetOf("record_cancelled"), meta, now),
+      envelope,
     );
     if (created === "unknown_shop") return UNKNOWN_SHOP;
     return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
