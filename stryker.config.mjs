@@ -6,7 +6,12 @@ export default {
   // The pure tests only (no database): see vitest.mutation.config.ts.
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   coverageAnalysis: "perTest",
-  mutate: ["app/orders/**/*.ts", "app/invoicing-service/totals.ts", "app/after-sale/rules.ts", "app/after-sale/returns-csv.ts"],
+  mutate: [
+    "app/orders/**/*.ts",
+    "app/invoicing-service/totals.ts",
+    "app/after-sale/rules.ts",
+    "app/after-sale/returns-csv.ts",
+  ],
   // 2 cores, shared: one test runner per core.
   concurrency: 2,
   // Below 90 % the run fails (CI); the report colours a file under 85 % red.
@@ -18,6 +23,17 @@ export default {
   incrementalFile: "reports/stryker-incremental.json",
   tempDirName: "tmp/stryker",
   // The sandbox copy needs the code and the tests, not the build, the databases, the docs or CI's Node 22 tree.
-  ignorePatterns: ["/.node", "/tmp", "/data", "/build", "/.cache", "/test-results", "/coverage", "/docs", "/bench", "/reports"],
+  ignorePatterns: [
+    "/.node",
+    "/tmp",
+    "/data",
+    "/build",
+    "/.cache",
+    "/test-results",
+    "/coverage",
+    "/docs",
+    "/bench",
+    "/reports",
+  ],
   cleanTempDir: true,
 };

@@ -8,12 +8,12 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: [
-      "test/orders/**/*.test.ts",
-      "test/invoicing-service/totals.test.ts",
-      "test/after-sale/rules.test.ts",
+    include: ["test/orders/**/*.test.ts", "test/invoicing-service/totals.test.ts", "test/after-sale/rules.test.ts"],
+    exclude: [
+      "test/orders/invoice-preview.test.ts",
+      "test/orders/mapping.property.test.ts",
+      "test/orders/mapping-shapes.property.test.ts",
     ],
-    exclude: ["test/orders/invoice-preview.test.ts", "test/orders/mapping.property.test.ts", "test/orders/mapping-shapes.property.test.ts"],
     testTimeout: 60_000,
     setupFiles: ["test/setup-env.ts"],
   },

@@ -10,8 +10,44 @@ export interface CsvOptions {
 }
 
 const HEADERS: Record<Locale, string[]> = {
-  tr: ["İade tarihi", "Sipariş", "Fatura no", "Fatura tarihi", "ETTN", "Belge", "Alıcı", "Alıcı VKN/TCKN", "Ürün", "Stok kodu", "Adet", "Ürün tutarı", "Ürün KDV", "İade edilen kargo", "İade toplamı", "Stoka alındı", "Yapılacak"],
-  en: ["Refund date", "Order", "Invoice number", "Invoice date", "ETTN", "Document", "Buyer", "Buyer tax number", "Item", "SKU", "Quantity", "Item amount", "Item VAT", "Shipping refunded", "Refund total", "Restocked", "What applies"],
+  tr: [
+    "İade tarihi",
+    "Sipariş",
+    "Fatura no",
+    "Fatura tarihi",
+    "ETTN",
+    "Belge",
+    "Alıcı",
+    "Alıcı VKN/TCKN",
+    "Ürün",
+    "Stok kodu",
+    "Adet",
+    "Ürün tutarı",
+    "Ürün KDV",
+    "İade edilen kargo",
+    "İade toplamı",
+    "Stoka alındı",
+    "Yapılacak",
+  ],
+  en: [
+    "Refund date",
+    "Order",
+    "Invoice number",
+    "Invoice date",
+    "ETTN",
+    "Document",
+    "Buyer",
+    "Buyer tax number",
+    "Item",
+    "SKU",
+    "Quantity",
+    "Item amount",
+    "Item VAT",
+    "Shipping refunded",
+    "Refund total",
+    "Restocked",
+    "What applies",
+  ],
 };
 
 // Where a spreadsheet may start a cell inside a value: its start, and after a `,` or `;` (a file opened with the other
@@ -36,16 +72,38 @@ export function returnsCsv(rows: ReturnRow[], options: CsvOptions, pathText: (ro
   const kind = (k: string | null) => (k === "e_invoice" ? "e-Fatura" : k === "e_archive" ? "e-Arşiv" : "");
   const lines = [HEADERS[options.locale]];
   for (const row of rows) {
-    const base = [row.refundedAt.slice(0, 10), row.orderName, row.serialNumber ?? "", row.issueDate ?? "", row.ettn ?? "", kind(row.documentKind), row.buyerName ?? "", row.buyerTaxNumber ?? ""];
+    const base = [
+      row.refundedAt.slice(0, 10),
+      row.orderName,
+      row.serialNumber ?? "",
+      row.issueDate ?? "",
+      row.ettn ?? "",
+      kind(row.documentKind),
+      row.buyerName ?? "",
+      row.buyerTaxNumber ?? "",
+    ];
     const tail = [amount(row.shipping), amount(row.amount), row.restock ? yes : no, pathText(row)];
     if (row.lines.length === 0) lines.push([...base, "", "", "", "", "", ...tail]);
-    for (const line of row.lines) lines.push([...base, line.name, line.sku ?? "", String(line.quantity), amount(line.subtotal), amount(line.tax), ...tail]);
+    for (const line of row.lines)
+      lines.push([
+        ...base,
+        line.name,
+        line.sku ?? "",
+        String(line.quantity),
+        amount(line.subtotal),
+        amount(line.tax),
+        ...tail,
+      ]);
   }
   return "\uFEFF" + lines.map((fields) => fields.map(csvField).join(";")).join("\r\n") + "\r\n";
 }
 
 /** What applies to a refund, in words (the page's column and the export's last field). */
-export function returnPathText(row: Pick<ReturnRow, "path">, locale: Locale, day: (ymd: string) => string = (d) => d): string {
+export function returnPathText(
+  row: Pick<ReturnRow, "path">,
+  locale: Locale,
+  day: (ymd: string) => string = (d) => d,
+): string {
   const path = row.path;
   // Stryker disable next-line StringLiteral: the fallback is for a key the catalogues lack; both have it (tr.ts is typed by en.ts keys).
   if (!path) return translateKey(locale, "returns.path.none", "");

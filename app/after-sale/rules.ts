@@ -78,15 +78,27 @@ export function afterSalePath(input: AfterSaleInput, today: string): AfterSaleVi
   const refunds = input.refunds.map(refundView);
   const afterFormal = input.refunds.filter((r) => r.handling === "after_formalisation");
   const refundedAfter = afterFormal.reduce((s, r) => s.add(dec(r.amount)), ZERO);
-  const wholeUndo = input.cancelledInShop || (input.invoicedTotal !== null && refundedAfter.gte(dec(input.invoicedTotal).sub("0.01")) && refundedAfter.gt(0));
-  if (input.panelCancelConfirmedAt) return { refunds, wholeUndo, path: { kind: "cancelled_confirmed", at: input.panelCancelConfirmedAt.toISOString() } };
+  const wholeUndo =
+    input.cancelledInShop ||
+    (input.invoicedTotal !== null && refundedAfter.gte(dec(input.invoicedTotal).sub("0.01")) && refundedAfter.gt(0));
+  if (input.panelCancelConfirmedAt)
+    return {
+      refunds,
+      wholeUndo,
+      path: { kind: "cancelled_confirmed", at: input.panelCancelConfirmedAt.toISOString() },
+    };
   const touched = input.formalised && (afterFormal.length > 0 || input.cancelledInShop);
   if (!touched) return { refunds, wholeUndo, path: null };
   if (input.documentKind === "e_invoice") return { refunds, wholeUndo, path: { kind: "buyer_return_invoice" } };
   if (input.documentKind !== "e_archive") return { refunds, wholeUndo, path: { kind: "unknown_document" } };
   if (wholeUndo && input.issueDate) {
     const deadline = addDays(input.issueDate, E_ARCHIVE_CANCEL_DAYS);
-    if (today <= deadline) return { refunds, wholeUndo, path: { kind: "cancel", deadline, via: SERVICE_CANCELS_FORMALISED ? "service" : "panel" } };
+    if (today <= deadline)
+      return {
+        refunds,
+        wholeUndo,
+        path: { kind: "cancel", deadline, via: SERVICE_CANCELS_FORMALISED ? "service" : "panel" },
+      };
   }
   return { refunds, wholeUndo, path: { kind: "consumer_return" } };
 }
@@ -106,7 +118,12 @@ export interface Reconciliation {
  * the order (not a VAT sale, invoiced when redeemed), a tip (not a sale), and refunds made before invoicing (left
  * off the invoice). Amounts in the order's currency.
  */
-export function reconcile(orderTotal: string, grandTotal: string, snapshot: unknown, refunds: RefundInput[]): Reconciliation {
+export function reconcile(
+  orderTotal: string,
+  grandTotal: string,
+  snapshot: unknown,
+  refunds: RefundInput[],
+): Reconciliation {
   const difference = dec(grandTotal).sub(dec(orderTotal));
   const reasons: Reconciliation["reasons"] = [];
   const parsed = parseShopifyOrder(snapshot);
@@ -117,17 +134,24 @@ export function reconcile(orderTotal: string, grandTotal: string, snapshot: unkn
   if (parsed.ok) {
     for (const r of parsed.order.refunds ?? []) if (r.id != null) onOrderIds.add(String(r.id));
     const current = parsed.order.current_total_price;
-    if (current != null && dec(parsed.order.total_price).gt(dec(current))) onOrder = dec(parsed.order.total_price).sub(dec(current));
+    if (current != null && dec(parsed.order.total_price).gt(dec(current)))
+      onOrder = dec(parsed.order.total_price).sub(dec(current));
   }
   if (parsed.ok) {
     const order = parsed.order;
     const refundedUnits = new Map<string, number>();
-    for (const r of refunds) for (const l of refundedLinesOf(r)) refundedUnits.set(l.lineItemId, (refundedUnits.get(l.lineItemId) ?? 0) + l.quantity);
+    for (const r of refunds)
+      for (const l of refundedLinesOf(r))
+        refundedUnits.set(l.lineItemId, (refundedUnits.get(l.lineItemId) ?? 0) + l.quantity);
     let giftCards = ZERO;
     for (const item of order.line_items.filter((i) => i.gift_card)) {
       const units = Math.max(0, (item.current_quantity ?? item.quantity) - (refundedUnits.get(String(item.id)) ?? 0));
       const discount = (item.discount_allocations ?? []).reduce((s, a) => s.add(dec(a.amount)), ZERO);
-      giftCards = giftCards.add(dec(item.price).mul(units).sub(units === item.quantity ? discount : discount.mul(units).div(item.quantity)));
+      giftCards = giftCards.add(
+        dec(item.price)
+          .mul(units)
+          .sub(units === item.quantity ? discount : discount.mul(units).div(item.quantity)),
+      );
     }
     if (giftCards.gt(0)) reasons.push({ kind: "gift_cards", amount: giftCards.toFixed(2) });
     const tip = dec(order.total_tip_received ?? "0");
@@ -140,5 +164,10 @@ export function reconcile(orderTotal: string, grandTotal: string, snapshot: unkn
   if (before.gt(0)) reasons.push({ kind: "refunds_before_invoice", amount: before.toFixed(2) });
   const explained = reasons.reduce((s, r) => s.add(r.amount), ZERO);
   const unexplained = difference.add(explained);
-  return { difference: difference.toFixed(2), reasons, unexplained: unexplained.toFixed(2), reconciled: unexplained.abs().lte("0.01") };
+  return {
+    difference: difference.toFixed(2),
+    reasons,
+    unexplained: unexplained.toFixed(2),
+    reconciled: unexplained.abs().lte("0.01"),
+  };
 }

@@ -51,7 +51,10 @@ export function lineTotals(line: TotalsLine): LineTotals {
   const net = gross.sub(discount);
   const tax = round2(net.mul(dec(line.tax_rate)).div(100));
   // Stryker disable next-line ArrayDeclaration: a stand-in extra tax has no rate, which dec() reads as 0: it adds 0.00.
-  const extraTax = (line.extra_taxes ?? []).reduce((sum, extra) => sum.add(round2(net.mul(dec(extra.tax_rate)).div(100))), ZERO);
+  const extraTax = (line.extra_taxes ?? []).reduce(
+    (sum, extra) => sum.add(round2(net.mul(dec(extra.tax_rate)).div(100))),
+    ZERO,
+  );
   return { gross, discount, net, tax, extraTax, total: net.add(tax).add(extraTax) };
 }
 

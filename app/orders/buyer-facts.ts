@@ -9,7 +9,8 @@ import { Decimal } from "../invoicing-service/money";
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => {
   if (value === null || value === undefined || typeof value === "object") return null;
   const trimmed = String(value).trim();
@@ -27,7 +28,18 @@ const amount = (value: unknown): string | null => {
 // Stryker disable next-line ArrayDeclaration: every list read here is filtered to objects next, so a stand-in of a string is dropped as the empty list is.
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-const ADDRESS_FIELDS = ["first_name", "last_name", "company", "address1", "address2", "city", "province", "zip", "country_code", "phone"] as const;
+const ADDRESS_FIELDS = [
+  "first_name",
+  "last_name",
+  "company",
+  "address1",
+  "address2",
+  "city",
+  "province",
+  "zip",
+  "country_code",
+  "phone",
+] as const;
 
 function address(value: unknown): Record<string, string | null> | null {
   if (!isObject(value)) return null;
@@ -48,7 +60,15 @@ export function buyerFacts(order: unknown): string {
   const facts = {
     email: text(o.email)?.toLowerCase() ?? null,
     phone: text(o.phone),
-    customer: customer ? { id: text(customer.id), first_name: text(customer.first_name), last_name: text(customer.last_name), email: text(customer.email)?.toLowerCase() ?? null, phone: text(customer.phone) } : null,
+    customer: customer
+      ? {
+          id: text(customer.id),
+          first_name: text(customer.first_name),
+          last_name: text(customer.last_name),
+          email: text(customer.email)?.toLowerCase() ?? null,
+          phone: text(customer.phone),
+        }
+      : null,
     billing: address(o.billing_address),
     shipping: address(o.shipping_address),
     notes: list(o.note_attributes)

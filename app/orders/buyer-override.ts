@@ -21,12 +21,20 @@ export interface BuyerOverride {
 }
 
 /** Field → why it is refused: a tax-id problem (`empty`, `checksum`, …), or `required` / `too_long`. */
-export type BuyerOverrideErrors = Partial<Record<"kind" | "taxNumber" | "title" | "name" | "surname" | "taxOffice" | "reason", TaxIdProblem | "required" | "too_long" | "kind">>;
+export type BuyerOverrideErrors = Partial<
+  Record<
+    "kind" | "taxNumber" | "title" | "name" | "surname" | "taxOffice" | "reason",
+    TaxIdProblem | "required" | "too_long" | "kind"
+  >
+>;
 
 const LIMITS = { title: 255, name: 100, surname: 100, taxOffice: 100, reason: 500 } as const;
 
 /** The posted form checked; `at` is when it was set. */
-export function checkBuyerOverride(input: Record<string, unknown>, at: Date): { ok: true; override: BuyerOverride } | { ok: false; errors: BuyerOverrideErrors } {
+export function checkBuyerOverride(
+  input: Record<string, unknown>,
+  at: Date,
+): { ok: true; override: BuyerOverride } | { ok: false; errors: BuyerOverrideErrors } {
   const field = (name: string) => clean(typeof input[name] === "string" ? (input[name] as string) : undefined) ?? "";
   const errors: BuyerOverrideErrors = {};
   const kind = field("kind");

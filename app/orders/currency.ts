@@ -6,8 +6,7 @@ import type { MappingSettings } from "../settings/schema";
 export type AmountSide = "shop_money" | "presentment_money";
 
 export type CurrencyChoice =
-  | { ok: true; currency: string; rate: Decimal; side: AmountSide }
-  | { ok: false; currency: string };
+  { ok: true; currency: string; rate: Decimal; side: AmountSide } | { ok: false; currency: string };
 
 /**
  * Shop currency by default. In the customer's (presentment) currency, the rate to TRY is the order's
@@ -23,7 +22,12 @@ export function chooseCurrency(order: ShopifyOrder, settings: MappingSettings): 
     const shopTotal = dec(set?.shop_money.amount);
     const presentmentTotal = dec(set?.presentment_money.amount);
     if (!set || shopTotal.lte(0) || presentmentTotal.lte(0)) return { ok: false, currency: presentment };
-    return { ok: true, currency: presentment, rate: shopTotal.div(presentmentTotal).toDecimalPlaces(6, Decimal.ROUND_HALF_UP), side: "presentment_money" };
+    return {
+      ok: true,
+      currency: presentment,
+      rate: shopTotal.div(presentmentTotal).toDecimalPlaces(6, Decimal.ROUND_HALF_UP),
+      side: "presentment_money",
+    };
   }
   if (shop !== "TRY") return { ok: false, currency: shop };
   return { ok: true, currency: shop, rate: new Decimal(1), side: "shop_money" };

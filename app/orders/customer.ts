@@ -53,7 +53,8 @@ function attributeProblems(order: ShopifyOrder, settings: MappingSettings): Prob
   for (const [names, max] of limits) {
     const found = attribute(order, names);
     if (!found) continue;
-    if (found.value.length > max) problems.push(problem("customer.attribute_too_long", { source: found.name, length: found.value.length, max }));
+    if (found.value.length > max)
+      problems.push(problem("customer.attribute_too_long", { source: found.name, length: found.value.length, max }));
     else if (NOT_TEXT.test(found.value)) problems.push(problem("customer.attribute_not_text", { source: found.name }));
   }
   return problems;
@@ -94,7 +95,10 @@ function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
   if (normalizeTaxId(first.value) === ANONYMOUS_TAX_NUMBER) return { kind: "anonymous" };
   // Either kind is accepted from either field: buyers put a VKN into a citizen-number field and back.
   const check = checkTaxId(first.value);
-  if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
+  if (check.valid)
+    return check.kind === "vkn"
+      ? { kind: "company", taxNumber: check.value }
+      : { kind: "citizen", taxNumber: check.value };
   return { kind: "invalid", value: first.value, attribute: first.attribute };
 }
 
@@ -104,19 +108,29 @@ function identity(order: ShopifyOrder, settings: MappingSettings): Identity {
  * service's tax_number takes only Turkish numbers, so it goes on the invoice's note and the number is
  * `foreignBuyerTaxNumber`. Numbers in the billing company are not read: abroad they are registry numbers.
  */
-function foreignIdentity(order: ShopifyOrder, settings: MappingSettings): Identity | { kind: "foreign"; taxId?: string } {
-  const given = (attribute(order, settings.taxNumberAttributes) ?? attribute(order, settings.citizenNumberAttributes))?.value;
+function foreignIdentity(
+  order: ShopifyOrder,
+  settings: MappingSettings,
+): Identity | { kind: "foreign"; taxId?: string } {
+  const given = (attribute(order, settings.taxNumberAttributes) ?? attribute(order, settings.citizenNumberAttributes))
+    ?.value;
   if (!given) return { kind: "foreign" };
   const value = normalizeTaxId(given);
   if (value === ANONYMOUS_TAX_NUMBER || value === settings.foreignBuyerTaxNumber) return { kind: "foreign" };
   const check = checkTaxId(given);
-  if (check.valid) return check.kind === "vkn" ? { kind: "company", taxNumber: check.value } : { kind: "citizen", taxNumber: check.value };
+  if (check.valid)
+    return check.kind === "vkn"
+      ? { kind: "company", taxNumber: check.value }
+      : { kind: "citizen", taxNumber: check.value };
   return foreignTaxId(given);
 }
 
 /** A foreign tax id for the invoice's note: printable characters only, bounded, since it is printed on a legal document. */
 function foreignTaxId(given: string): { kind: "foreign"; taxId?: string } {
-  const taxId = given.replace(/[^\p{L}\p{N} .\-/]/gu, "").trim().slice(0, 40);
+  const taxId = given
+    .replace(/[^\p{L}\p{N} .\-/]/gu, "")
+    .trim()
+    .slice(0, 40);
   return taxId ? { kind: "foreign", taxId } : { kind: "foreign" };
 }
 
@@ -125,7 +139,12 @@ function foreignTaxId(given: string): { kind: "foreign"; taxId?: string } {
  * tax number too), so either makes a company. Abroad it is the company's own foreign tax id, for the note. A location
  * without one falls back to what the order's note attributes say.
  */
-function companyIdentity(order: ShopifyOrder, settings: MappingSettings, company: PurchasingCompany, foreign: boolean): Identity | { kind: "foreign"; taxId?: string } {
+function companyIdentity(
+  order: ShopifyOrder,
+  settings: MappingSettings,
+  company: PurchasingCompany,
+  foreign: boolean,
+): Identity | { kind: "foreign"; taxId?: string } {
   const given = company.taxRegistrationId;
   if (!given) return foreign ? foreignIdentity(order, settings) : identity(order, settings);
   const check = checkTaxId(given);
@@ -190,7 +209,9 @@ export interface MappedCustomer {
 /** The identity the merchant set on the invoice page (./buyer-override.ts), over the order's. */
 function overriddenIdentity(override: BuyerOverride): Identity {
   if (override.kind === "company") return { kind: "company", taxNumber: override.taxNumber };
-  return override.taxNumber === ANONYMOUS_TAX_NUMBER ? { kind: "anonymous" } : { kind: "citizen", taxNumber: override.taxNumber };
+  return override.taxNumber === ANONYMOUS_TAX_NUMBER
+    ? { kind: "anonymous" }
+    : { kind: "citizen", taxNumber: override.taxNumber };
 }
 
 /**
@@ -232,8 +253,10 @@ export function mapCustomer(
       fromDefaults.push(part);
     } else errors.push(problem("customer.missing_address", { part }));
   }
-  if (fromShipping.length) warnings.push(problem("customer.address_from_shipping", { parts: fromShipping.join(", ") }, "warning"));
-  if (fromDefaults.length) warnings.push(problem("customer.address_from_defaults", { parts: fromDefaults.join(", ") }, "warning"));
+  if (fromShipping.length)
+    warnings.push(problem("customer.address_from_shipping", { parts: fromShipping.join(", ") }, "warning"));
+  if (fromDefaults.length)
+    warnings.push(problem("customer.address_from_defaults", { parts: fromDefaults.join(", ") }, "warning"));
   const postcode = billing.postcode ?? shipping.postcode ?? settings.defaultAddress?.postcode;
 
   const billed = isForeign(order);
@@ -247,7 +270,8 @@ export function mapCustomer(
         ? foreignIdentity(order, settings)
         : identity(order, settings);
   if (override) warnings.push(problem("customer.buyer_set_by_merchant", { reason: override.reason }, "warning"));
-  if (b2b) warnings.push(problem("customer.from_company", { company: b2b.name, location: b2b.locationName }, "warning"));
+  if (b2b)
+    warnings.push(problem("customer.from_company", { company: b2b.name, location: b2b.locationName }, "warning"));
   if (who.kind === "invalid") {
     // Before anything is posted: the value as the buyer gave it and where it came from, so the merchant can find it.
     errors.push(
@@ -259,18 +283,31 @@ export function mapCustomer(
     );
   }
   // A Turkish company with no number anywhere would be invoiced as an anonymous consumer: the merchant adds it.
-  if (b2b && !foreign && who.kind === "anonymous") errors.push(problem("customer.company_without_tax_number", { company: b2b.name, location: b2b.locationName }));
+  if (b2b && !foreign && who.kind === "anonymous")
+    errors.push(problem("customer.company_without_tax_number", { company: b2b.name, location: b2b.locationName }));
   const foreignTaxId = who.kind === "foreign" ? who.taxId : undefined;
 
   const email = clean(order.email) ?? clean(order.customer?.email);
-  const phone = clean(order.billing_address?.phone) ?? clean(order.phone) ?? clean(order.customer?.phone) ?? clean(order.shipping_address?.phone);
+  const phone =
+    clean(order.billing_address?.phone) ??
+    clean(order.phone) ??
+    clean(order.customer?.phone) ??
+    clean(order.shipping_address?.phone);
   // Guests have no Shopify customer: a stable id from the order keeps one card per guest order.
   const id: number | string = order.customer?.id ?? `guest-${order.id}`;
   const billingCompany = settings.useBillingCompany
-    ? clean(clean(order.billing_address?.company)?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "").replace(/[\s\-/,]+$/, "").replace(/^[\s\-/,]+/, ""))
+    ? clean(
+        clean(order.billing_address?.company)
+          ?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "")
+          .replace(/[\s\-/,]+$/, "")
+          .replace(/^[\s\-/,]+/, ""),
+      )
     : undefined;
 
-  let person = override?.kind === "person" && override.name ? { name: override.name, surname: override.surname ?? "" } : personName(order);
+  let person =
+    override?.kind === "person" && override.name
+      ? { name: override.name, surname: override.surname ?? "" }
+      : personName(order);
   if (!person && !(who.kind === "company")) {
     warnings.push(problem("customer.missing_name", undefined, "warning"));
     person = { name: "Nihai", surname: "Tüketici" };
@@ -295,7 +332,13 @@ export function mapCustomer(
     // company's own name wins over both.
     const typedTitle = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany;
     const title = override ? override.title : b2b ? (clean(b2b.name) ?? typedTitle) : typedTitle;
-    if (!taxOffice && b2b) errors.push(problem("customer.company_without_tax_office_b2b", { company: b2b.name, metafield: settings.companyTaxOfficeMetafield }));
+    if (!taxOffice && b2b)
+      errors.push(
+        problem("customer.company_without_tax_office_b2b", {
+          company: b2b.name,
+          metafield: settings.companyTaxOfficeMetafield,
+        }),
+      );
     else if (!taxOffice) errors.push(problem("customer.company_without_tax_office", { taxNumber: who.taxNumber }));
     if (!title) errors.push(problem("customer.company_without_title", { taxNumber: who.taxNumber }));
     customer = { ...base, type: "company", tax_number: who.taxNumber, tax_office: taxOffice ?? "", title: title ?? "" };
@@ -306,12 +349,25 @@ export function mapCustomer(
     if (who.kind === "foreign") {
       taxNumber = settings.foreignBuyerTaxNumber;
       warnings.push(problem("customer.foreign_buyer", { country: country ?? "", taxNumber }, "warning"));
-      if (foreignTaxId) warnings.push(problem("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }, "warning"));
+      if (foreignTaxId)
+        warnings.push(problem("customer.foreign_tax_id", { taxId: foreignTaxId, taxNumber }, "warning"));
     }
     const fullName = [names.name, names.surname].filter(Boolean).join(" ");
     // A buyer abroad that is a company is named by its company (a B2B company's own name first).
     const companyTitle = who.kind === "foreign" ? (clean(b2b?.name) ?? billingCompany) : undefined;
-    customer = { ...base, type: "person", tax_number: taxNumber, title: companyTitle ?? fullName, name: names.name, surname: names.surname };
+    customer = {
+      ...base,
+      type: "person",
+      tax_number: taxNumber,
+      title: companyTitle ?? fullName,
+      name: names.name,
+      surname: names.surname,
+    };
   }
-  return { customer: errors.length ? undefined : customer, ...(foreignTaxId ? { foreignTaxId } : {}), errors, warnings };
+  return {
+    customer: errors.length ? undefined : customer,
+    ...(foreignTaxId ? { foreignTaxId } : {}),
+    errors,
+    warnings,
+  };
 }

@@ -46,7 +46,8 @@ export function localParts(epochMs: number, zone: string): { date: string; time:
 function epochOf(iso: string): number | undefined {
   // An ISO 8601 date-time with an offset (Shopify's form) is parsed the same everywhere. Days 29-31 are left to
   // luxon, which refuses a day the month lacks: Date.parse reads 2026-02-30 as 2 March.
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(iso) && iso.slice(8, 10) <= "28") return Date.parse(iso);
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(iso) && iso.slice(8, 10) <= "28")
+    return Date.parse(iso);
   // Stryker disable next-line BooleanLiteral,ObjectLiteral: equivalent, toMillis() is the same instant whichever zone the parsed time is set to
   const parsed = DateTime.fromISO(iso, { setZone: true });
   return parsed.isValid ? parsed.toMillis() : undefined;

@@ -43,7 +43,8 @@ export const REFUND_FIELDS = `id createdAt
     refundLineItems(first: 5) { nodes { ${REFUND_LINE_ITEM_FIELDS} } ${PAGE_INFO} }
     orderAdjustments(first: 1) { nodes { ${ORDER_ADJUSTMENT_FIELDS} } ${PAGE_INFO} }`;
 
-const ADDRESS = "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
+const ADDRESS =
+  "firstName lastName name company address1 address2 city province provinceCode zip country countryCodeV2 phone";
 
 /**
  * The order's own fields, its buyer and its addresses: the same in the paged read and in a bulk operation, which
@@ -81,7 +82,8 @@ export const BULK_ORDER_FIELDS = `${ORDER_HEAD}
   refunds { id }`;
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected");
-const gidOf = (type: string) => z.string().regex(new RegExp(`^gid://shopify/${type}/\\d+(\\?.*)?$`), `a ${type} GID expected`);
+const gidOf = (type: string) =>
+  z.string().regex(new RegExp(`^gid://shopify/${type}/\\d+(\\?.*)?$`), `a ${type} GID expected`);
 const Money = z.object({ amount: decimal, currencyCode: z.string() });
 const Bag = z.object({ shopMoney: Money, presentmentMoney: Money });
 const TaxLine = z.object({ title: z.string(), rate: z.number().nullable(), priceSet: Bag });
@@ -117,7 +119,10 @@ export const GraphqlShippingLineSchema = z.object({
   discountAllocations: z.array(Allocation),
 });
 
-export const GraphqlRefundLineItemSchema = z.object({ quantity: z.number().int(), lineItem: z.object({ id: gidOf("LineItem") }) });
+export const GraphqlRefundLineItemSchema = z.object({
+  quantity: z.number().int(),
+  lineItem: z.object({ id: gidOf("LineItem") }),
+});
 export const GraphqlOrderAdjustmentSchema = z.object({ reason: z.string().nullable(), amountSet: Bag });
 
 const Address = z.object({
@@ -213,18 +218,30 @@ export function webhookAmount(amount: string): string {
 function moneySet(bag: Bag) {
   return {
     shop_money: { amount: webhookAmount(bag.shopMoney.amount), currency_code: bag.shopMoney.currencyCode },
-    presentment_money: { amount: webhookAmount(bag.presentmentMoney.amount), currency_code: bag.presentmentMoney.currencyCode },
+    presentment_money: {
+      amount: webhookAmount(bag.presentmentMoney.amount),
+      currency_code: bag.presentmentMoney.currencyCode,
+    },
   };
 }
 
 const shopAmount = (bag: Bag) => webhookAmount(bag.shopMoney.amount);
 
 function taxLines(lines: TaxLine[]) {
-  return lines.map((t) => ({ title: t.title, price: shopAmount(t.priceSet), price_set: moneySet(t.priceSet), rate: t.rate ?? 0 }));
+  return lines.map((t) => ({
+    title: t.title,
+    price: shopAmount(t.priceSet),
+    price_set: moneySet(t.priceSet),
+    rate: t.rate ?? 0,
+  }));
 }
 
 function allocations(list: Allocation[]) {
-  return list.map((a) => ({ amount: shopAmount(a.allocatedAmountSet), amount_set: moneySet(a.allocatedAmountSet), discount_application_index: a.discountApplication.index }));
+  return list.map((a) => ({
+    amount: shopAmount(a.allocatedAmountSet),
+    amount_set: moneySet(a.allocatedAmountSet),
+    discount_application_index: a.discountApplication.index,
+  }));
 }
 
 function address(a: Address | null) {
@@ -305,7 +322,9 @@ export function toWebhookJson(order: GraphqlOrder): Record<string, unknown> {
     total_price_set: moneySet(order.totalPriceSet),
     current_total_price: shopAmount(order.currentTotalPriceSet),
     current_total_price_set: moneySet(order.currentTotalPriceSet),
-    ...(order.totalTaxSet ? { total_tax: shopAmount(order.totalTaxSet), total_tax_set: moneySet(order.totalTaxSet) } : {}),
+    ...(order.totalTaxSet
+      ? { total_tax: shopAmount(order.totalTaxSet), total_tax_set: moneySet(order.totalTaxSet) }
+      : {}),
     total_tip_received: shopAmount(order.totalTipReceivedSet),
     email: order.email,
     phone: order.phone,
@@ -335,7 +354,10 @@ export function toWebhookJson(order: GraphqlOrder): Record<string, unknown> {
     refunds: order.refunds.map((r) => ({
       id: legacyId(r.id),
       created_at: r.createdAt,
-      refund_line_items: r.refundLineItems.nodes.map((rl) => ({ line_item_id: legacyId(rl.lineItem.id), quantity: rl.quantity })),
+      refund_line_items: r.refundLineItems.nodes.map((rl) => ({
+        line_item_id: legacyId(rl.lineItem.id),
+        quantity: rl.quantity,
+      })),
       order_adjustments: r.orderAdjustments.nodes.map((a) => ({
         kind: a.reason === "REFUND_DISCREPANCY" ? "refund_discrepancy" : "shipping_refund",
         amount: shopAmount(a.amountSet),

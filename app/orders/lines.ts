@@ -9,7 +9,6 @@ import { problem, type Problem } from "../problems";
 import { TAX_RATES, type MappingSettings } from "../settings/schema";
 import { clean } from "./text";
 
-
 export interface LineDraft {
   kind: "item" | "shipping";
   id: string;
@@ -41,7 +40,12 @@ export interface DraftOptions {
   zeroRate?: boolean;
 }
 
-export function draftLines(order: ShopifyOrder, settings: MappingSettings, side: AmountSide, options: DraftOptions = {}): DraftResult {
+export function draftLines(
+  order: ShopifyOrder,
+  settings: MappingSettings,
+  side: AmountSide,
+  options: DraftOptions = {},
+): DraftResult {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   const notes: string[] = [];
@@ -60,13 +64,16 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
   const orderHasTaxLines = hasTaxLines(order);
   const zeroRate = options.zeroRate === true;
   const pricesIncludeVat = orderHasTaxLines ? order.taxes_included === true : settings.pricesIncludeVat;
-  if (!orderHasTaxLines && !zeroRate && !settings.pricesIncludeVat) warnings.push(problem("order.vat_added_to_prices", { rate: settings.defaultTaxRate }, "warning"));
+  if (!orderHasTaxLines && !zeroRate && !settings.pricesIncludeVat)
+    warnings.push(problem("order.vat_added_to_prices", { rate: settings.defaultTaxRate }, "warning"));
 
   const refunded = new Map<number, number>();
   for (const refund of order.refunds ?? []) {
-    for (const r of refund.refund_line_items ?? []) refunded.set(r.line_item_id, (refunded.get(r.line_item_id) ?? 0) + r.quantity);
+    for (const r of refund.refund_line_items ?? [])
+      refunded.set(r.line_item_id, (refunded.get(r.line_item_id) ?? 0) + r.quantity);
     if ((refund.order_adjustments ?? []).some((a) => !dec(a.amount).isZero())) {
-      if (!warnings.some((w) => w.code === "order.refund_adjustments_ignored")) warnings.push(problem("order.refund_adjustments_ignored", undefined, "warning"));
+      if (!warnings.some((w) => w.code === "order.refund_adjustments_ignored"))
+        warnings.push(problem("order.refund_adjustments_ignored", undefined, "warning"));
     }
   }
 
@@ -109,14 +116,20 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
     if (tip(item)) {
       const paid = amount({ plain: item.price, set: item.price_set }).mul(item.quantity);
       giftCards = giftCards.add(paid);
-      notes.push(`Tip "${label}" (${paid.toFixed(2)}) is not a sale of goods or services and was left off the invoice.`);
+      notes.push(
+        `Tip "${label}" (${paid.toFixed(2)}) is not a sale of goods or services and was left off the invoice.`,
+      );
       continue;
     }
     if (item.gift_card) {
       if (remaining > 0) {
-        const paid = amount({ plain: item.price, set: item.price_set }).mul(remaining).sub(sumAmounts(item.discount_allocations));
+        const paid = amount({ plain: item.price, set: item.price_set })
+          .mul(remaining)
+          .sub(sumAmounts(item.discount_allocations));
         giftCards = giftCards.add(paid);
-        notes.push(`Gift card "${label}" (${remaining} × ${amount({ plain: item.price, set: item.price_set }).toFixed(2)}) is not a VAT sale and was left off the invoice.`);
+        notes.push(
+          `Gift card "${label}" (${remaining} × ${amount({ plain: item.price, set: item.price_set }).toFixed(2)}) is not a VAT sale and was left off the invoice.`,
+        );
       }
       continue;
     }
@@ -158,17 +171,29 @@ export function draftLines(order: ShopifyOrder, settings: MappingSettings, side:
     if (rate === null) continue;
     const allocated = sumAmounts(line.discount_allocations);
     const discountAll =
-      allocated.isZero() && line.discounted_price && side === "shop_money" ? Decimal.max(unit.sub(dec(line.discounted_price)), ZERO) : allocated;
+      allocated.isZero() && line.discounted_price && side === "shop_money"
+        ? Decimal.max(unit.sub(dec(line.discounted_price)), ZERO)
+        : allocated;
     const taxAll = sumAmounts((line.tax_lines ?? []).map((t) => ({ amount: t.price, amount_set: t.price_set })));
     const { target, discount } = price(unit, 1, 1, discountAll, taxAll, (line.tax_lines ?? []).length > 0, rate);
     if (target.isNegative()) {
       errors.push(problem("line.negative_amount", { line: label, amount: target.toFixed(2) }));
       continue;
     }
-    drafts.push({ kind: "shipping", id: "shipping", name: label, quantity: 1, rate, target, discount, requiresShipping: false });
+    drafts.push({
+      kind: "shipping",
+      id: "shipping",
+      name: label,
+      quantity: 1,
+      rate,
+      target,
+      discount,
+      requiresShipping: false,
+    });
   }
 
-  if (missingSide) errors.push(problem("order.currency_rate_unavailable", { currency: order.presentment_currency ?? order.currency }));
+  if (missingSide)
+    errors.push(problem("order.currency_rate_unavailable", { currency: order.presentment_currency ?? order.currency }));
   return { drafts, errors, warnings, notes, excluded: giftCards };
 }
 

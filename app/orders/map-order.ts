@@ -63,7 +63,12 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const warnings: Problem[] = [];
 
   const currency = chooseCurrency(order, settings);
-  if (!currency.ok) return { ok: false, problems: [problem("order.currency_rate_unavailable", { currency: currency.currency })], warnings };
+  if (!currency.ok)
+    return {
+      ok: false,
+      problems: [problem("order.currency_rate_unavailable", { currency: currency.currency })],
+      warnings,
+    };
 
   // An export untaxed by the shop is 0 % with the export exemption; everything else keeps the shop's own rule.
   const exported = exportSale(order);
@@ -75,11 +80,18 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   warnings.push(...drafted.warnings);
   if (drafted.drafts.length === 0 && drafted.errors.length === 0) errors.push(problem("order.no_invoiceable_lines"));
   if (exported && !hasTaxLines(order)) {
-    warnings.push(problem("order.export_zero_rated", { country: exported.country, code: exemption.code ?? "", rate: settings.defaultTaxRate }, "warning"));
+    warnings.push(
+      problem(
+        "order.export_zero_rated",
+        { country: exported.country, code: exemption.code ?? "", rate: settings.defaultTaxRate },
+        "warning",
+      ),
+    );
   }
   const exemptionMissing = !exemption.code || !exemption.reason;
   for (const line of drafted.drafts) {
-    if (line.rate === "0" && exemptionMissing) errors.push(problem("line.zero_rate_without_exemption", { line: line.name }));
+    if (line.rate === "0" && exemptionMissing)
+      errors.push(problem("line.zero_rate_without_exemption", { line: line.name }));
   }
 
   const issue = issueMoment(context.now, zone);
@@ -93,10 +105,13 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   const gateway = paymentGateway(order);
   const method = paymentMethod(gateway, settings);
   const isInternetSale = order.source_name !== "pos";
-  if (!method.known && gateway && isInternetSale) warnings.push(problem("payment.unknown_method", { gateway }, "warning"));
+  if (!method.known && gateway && isInternetSale)
+    warnings.push(problem("payment.unknown_method", { gateway }, "warning"));
   // Cash on delivery and bank transfers are paid when the merchant marks them paid: the invoicing moment.
   const paidLater = method.method === "cash_on_delivery" || method.method === "direct_transfer";
-  const paymentDate = paidLater ? issue.date : minDate(dateIn(order.processed_at ?? order.created_at, zone) ?? issue.date, issue.date);
+  const paymentDate = paidLater
+    ? issue.date
+    : minDate(dateIn(order.processed_at ?? order.created_at, zone) ?? issue.date, issue.date);
   // Stryker disable next-line StringLiteral: "" is no unpaid status either, so an order without a status is a cash sale whatever the fallback's text.
   const cashSale = !UNPAID.has(order.financial_status ?? "paid");
 
@@ -112,20 +127,34 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
   if (errors.length > 0 || !customer.customer) return { ok: false, problems: errors, warnings };
 
   const priced = priceLines(
-    drafted.drafts.map((d) => ({ quantity: d.quantity, rate: new Decimal(d.rate), target: d.target, discount: d.discount })),
+    drafted.drafts.map((d) => ({
+      quantity: d.quantity,
+      rate: new Decimal(d.rate),
+      target: d.target,
+      discount: d.discount,
+    })),
   );
-  const lines = drafted.drafts.flatMap((draft, i) => priced.parts[i].map((part) => invoiceLine(draft, part, settings.unit, exemption)));
+  const lines = drafted.drafts.flatMap((draft, i) =>
+    priced.parts[i].map((part) => invoiceLine(draft, part, settings.unit, exemption)),
+  );
   const totals = computeTotals(lines);
   const paid = drafted.drafts.reduce((sum, d) => sum.add(d.target), ZERO);
   const difference = dec(totals.grand_total).sub(paid);
   if (difference.abs().gt("0.01")) {
     return {
       ok: false,
-      problems: [problem("totals.difference_over_limit", { grandTotal: totals.grand_total, paid: money(paid), difference: money(difference) })],
+      problems: [
+        problem("totals.difference_over_limit", {
+          grandTotal: totals.grand_total,
+          paid: money(paid),
+          difference: money(difference),
+        }),
+      ],
       warnings,
     };
   }
-  if (!difference.isZero()) warnings.push(problem("totals.rounding_difference", { difference: money(difference) }, "warning"));
+  if (!difference.isZero())
+    warnings.push(problem("totals.rounding_difference", { difference: money(difference) }, "warning"));
   warnings.push(...totalCheck(order, currency.side, paid, drafted.excluded, warnings));
 
   const webAddress = context.shop.storefrontUrl?.trim() || `https://${context.shop.domain}`;
@@ -162,10 +191,23 @@ export function mapOrderToInvoice(order: ShopifyOrder, context: MappingContext):
     customer: customer.customer,
   };
   // Names and addresses come from buyers: nothing invisible may reach the legal document.
-  return { ok: true, body: cleanDocumentText(body), totals, paid: money(paid), difference: money(difference), warnings, notes: drafted.notes };
+  return {
+    ok: true,
+    body: cleanDocumentText(body),
+    totals,
+    paid: money(paid),
+    difference: money(difference),
+    warnings,
+    notes: drafted.notes,
+  };
 }
 
-function invoiceLine(draft: LineDraft, part: PricedPart, unit: string, exemption: { code?: string; reason?: string }): InvoiceLine {
+function invoiceLine(
+  draft: LineDraft,
+  part: PricedPart,
+  unit: string,
+  exemption: { code?: string; reason?: string },
+): InvoiceLine {
   return {
     id: draft.id,
     name: draft.name,
@@ -183,7 +225,13 @@ function invoiceLine(draft: LineDraft, part: PricedPart, unit: string, exemption
  * A warning when the invoiced items do not add up to what Shopify says the order cost (tips, duties or a
  * shape this mapping does not know). Skipped after refunds, whose own rounding Shopify does not expose.
  */
-function totalCheck(order: ShopifyOrder, side: "shop_money" | "presentment_money", paid: Decimal, excluded: Decimal, warnings: Problem[]): Problem[] {
+function totalCheck(
+  order: ShopifyOrder,
+  side: "shop_money" | "presentment_money",
+  paid: Decimal,
+  excluded: Decimal,
+  warnings: Problem[],
+): Problem[] {
   if ((order.refunds ?? []).length > 0 || warnings.some((w) => w.code === "order.vat_added_to_prices")) return [];
   const total = order.current_total_price
     ? pick(order.current_total_price, order.current_total_price_set, side)

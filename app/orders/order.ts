@@ -5,9 +5,15 @@ import { problem, type Problem } from "../problems";
 
 /** A decimal amount as Shopify sends it ("12.30"); a stray JSON number is taken as its shortest decimal text. */
 const amount = z.union([
-  z.string().trim().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
   // Stryker disable next-line StringLiteral: zod 4's z.number() already refuses NaN and ±Infinity, so this refine never fails and its message is never read.
-  z.number().refine((n) => Number.isFinite(n), "finite number expected").transform((n) => String(n)),
+  z
+    .number()
+    .refine((n) => Number.isFinite(n), "finite number expected")
+    .transform((n) => String(n)),
 ]);
 const id = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
 const text = z.string().nullish();
@@ -87,9 +93,7 @@ const CustomerSchema = z.looseObject({
 const RefundSchema = z.looseObject({
   id: id.nullish(),
   created_at: text,
-  refund_line_items: z
-    .array(z.looseObject({ line_item_id: id, quantity: z.number().int().nonnegative() }))
-    .nullish(),
+  refund_line_items: z.array(z.looseObject({ line_item_id: id, quantity: z.number().int().nonnegative() })).nullish(),
   order_adjustments: z.array(z.looseObject({ kind: text, amount: amount.nullish() })).nullish(),
 });
 
@@ -128,7 +132,9 @@ export const ShopifyOrderSchema = z.looseObject({
   shipping_address: AddressSchema.nullish(),
   line_items: z.array(LineItemSchema),
   shipping_lines: z.array(ShippingLineSchema).nullish(),
-  note_attributes: z.array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number()]).nullish() })).nullish(),
+  note_attributes: z
+    .array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number()]).nullish() }))
+    .nullish(),
   gateway: text,
   payment_gateway_names: z.array(z.string()).nullish(),
   financial_status: text,
@@ -145,14 +151,18 @@ export type ShopifyAddress = z.infer<typeof AddressSchema>;
 export type ShopifyTaxLine = z.infer<typeof TaxLineSchema>;
 export type ShopifyMoneySet = z.infer<typeof MoneySetSchema>;
 
-export function parseShopifyOrder(json: unknown): { ok: true; order: ShopifyOrder } | { ok: false; problems: Problem[] } {
+export function parseShopifyOrder(
+  json: unknown,
+): { ok: true; order: ShopifyOrder } | { ok: false; problems: Problem[] } {
   const result = ShopifyOrderSchema.safeParse(json);
   if (result.success) return { ok: true, order: result.data };
   return {
     ok: false,
     problems: result.error.issues
       .slice(0, 10)
-      .map((issue) => problem("order.invalid_payload", { path: issue.path.join(".") || "(root)", message: issue.message })),
+      .map((issue) =>
+        problem("order.invalid_payload", { path: issue.path.join(".") || "(root)", message: issue.message }),
+      ),
   };
 }
 
@@ -168,14 +178,20 @@ export function orderSnapshot(payload: unknown): unknown {
 /** `value` cut to what `schema` names (objects by their shape, arrays by their element), raw values kept. */
 function pickKnown(schema: z.ZodType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return pickKnown(schema.unwrap() as z.ZodType, value);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return pickKnown(schema.unwrap() as z.ZodType, value);
   if (schema instanceof z.ZodPipe) return pickKnown(schema.in as z.ZodType, value);
-  if (schema instanceof z.ZodArray) return Array.isArray(value) ? value.map((item) => pickKnown(schema.element as z.ZodType, item)) : value;
+  if (schema instanceof z.ZodArray)
+    return Array.isArray(value) ? value.map((item) => pickKnown(schema.element as z.ZodType, item)) : value;
   if (schema instanceof z.ZodObject) {
     if (typeof value !== "object" || Array.isArray(value)) return value;
     const shape = schema.shape as Record<string, z.ZodType>;
     const source = value as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(shape).filter((key) => key in source).map((key) => [key, pickKnown(shape[key], source[key])]));
+    return Object.fromEntries(
+      Object.keys(shape)
+        .filter((key) => key in source)
+        .map((key) => [key, pickKnown(shape[key], source[key])]),
+    );
   }
   // Unions here are of scalars (amounts, ids, rates); an object where a scalar belongs is dropped.
   return typeof value === "object" ? null : value;

@@ -11,12 +11,18 @@ export function paymentGateway(order: ShopifyOrder): string | undefined {
   return names.find((n) => n.trim() && foldName(n) !== GIFT_CARD) ?? names.find((n) => n.trim());
 }
 
-export function paymentMethod(gateway: string | undefined, settings: MappingSettings): { method: PaymentMethod; known: boolean } {
+export function paymentMethod(
+  gateway: string | undefined,
+  settings: MappingSettings,
+): { method: PaymentMethod; known: boolean } {
   if (!gateway) return { method: "other", known: false };
   const folded = foldName(gateway);
   if (folded === GIFT_CARD) return { method: "other", known: true };
   // Stryker disable next-line Regex,MethodExpression: splitting on single separators only adds empty words, and an empty word starts with no pattern (empty patterns are skipped below), so neither the + nor the filter changes a match.
-  const words = gateway.split(/[^\p{L}\p{N}]+/u).map(foldName).filter(Boolean);
+  const words = gateway
+    .split(/[^\p{L}\p{N}]+/u)
+    .map(foldName)
+    .filter(Boolean);
   const patterns = foldAll(settings.paymentMethodMap, (e) => e.match);
   for (const [i, entry] of settings.paymentMethodMap.entries()) {
     const pattern = patterns[i];

@@ -5,12 +5,20 @@ import { Decimal, ZERO, dec } from "../invoicing-service/money";
 import type { ShopifyOrder } from "./order";
 
 const amount = z.union([
-  z.string().trim().regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
-  z.number().refine((n) => Number.isFinite(n), "finite number expected").transform((n) => String(n)),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
+  z
+    .number()
+    .refine((n) => Number.isFinite(n), "finite number expected")
+    .transform((n) => String(n)),
 ]);
 const id = z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]).transform(String);
 const text = z.string().nullish();
-const moneySet = z.looseObject({ shop_money: z.looseObject({ amount }), presentment_money: z.looseObject({ amount }).nullish() }).nullish();
+const moneySet = z
+  .looseObject({ shop_money: z.looseObject({ amount }), presentment_money: z.looseObject({ amount }).nullish() })
+  .nullish();
 
 const RefundLineItemSchema = z.looseObject({
   line_item_id: id,
@@ -35,7 +43,9 @@ export const ShopifyRefundSchema = z.looseObject({
   processed_at: text,
   restock: z.boolean().nullish(),
   refund_line_items: z.array(RefundLineItemSchema).nullish(),
-  transactions: z.array(z.looseObject({ kind: text, status: text, gateway: text, amount: amount.nullish(), currency: text })).nullish(),
+  transactions: z
+    .array(z.looseObject({ kind: text, status: text, gateway: text, amount: amount.nullish(), currency: text }))
+    .nullish(),
   order_adjustments: z.array(AdjustmentSchema).nullish(),
   refund_shipping_lines: z.array(RefundShippingLineSchema).nullish(),
 });
@@ -113,9 +123,14 @@ export function refundFacts(r: ShopifyRefund): RefundFacts {
 
 /** Shipping given back, tax included: the shipping_refund adjustments, else the refund's shipping lines. */
 function shippingRefunded(r: Pick<ShopifyRefund, "order_adjustments" | "refund_shipping_lines">): Decimal {
-  const adjusted = (r.order_adjustments ?? []).filter((a) => a.kind === "shipping_refund").reduce((s, a) => s.add(abs(a.amount)).add(abs(a.tax_amount)), ZERO);
+  const adjusted = (r.order_adjustments ?? [])
+    .filter((a) => a.kind === "shipping_refund")
+    .reduce((s, a) => s.add(abs(a.amount)).add(abs(a.tax_amount)), ZERO);
   if (!adjusted.isZero()) return adjusted;
-  return (r.refund_shipping_lines ?? []).reduce((s, l) => s.add(abs(l.subtotal_amount_set?.shop_money.amount)).add(abs(l.tax_amount_set?.shop_money.amount)), ZERO);
+  return (r.refund_shipping_lines ?? []).reduce(
+    (s, l) => s.add(abs(l.subtotal_amount_set?.shop_money.amount)).add(abs(l.tax_amount_set?.shop_money.amount)),
+    ZERO,
+  );
 }
 
 /** The refund facts as stored (the Refund row), for code that reads them back. */
@@ -144,11 +159,13 @@ export function orderAsItStands(order: ShopifyOrder, stored: StoredRefund[]): Sh
   const later = stored.filter((r) => !known.has(r.refundId));
   // Shipping: what every refund (on the order and later) gave back, taken off the shipping lines in order.
   let shippingBack = later.reduce((s, r) => s.add(dec(r.shipping)), ZERO);
-  for (const r of order.refunds ?? []) shippingBack = shippingBack.add(shippingRefunded(r as Pick<ShopifyRefund, "order_adjustments">));
+  for (const r of order.refunds ?? [])
+    shippingBack = shippingBack.add(shippingRefunded(r as Pick<ShopifyRefund, "order_adjustments">));
   if (later.length === 0 && shippingBack.isZero()) return order;
 
   const laterUnits = new Map<string, number>();
-  for (const r of later) for (const l of refundedLinesOf(r)) laterUnits.set(l.lineItemId, (laterUnits.get(l.lineItemId) ?? 0) + l.quantity);
+  for (const r of later)
+    for (const l of refundedLinesOf(r)) laterUnits.set(l.lineItemId, (laterUnits.get(l.lineItemId) ?? 0) + l.quantity);
   const line_items = order.line_items.map((item) => {
     const more = laterUnits.get(String(item.id)) ?? 0;
     if (more === 0) return item;
@@ -167,8 +184,16 @@ export function orderAsItStands(order: ShopifyOrder, stored: StoredRefund[]): Sh
     // refunded line is no longer charged.
     const factor = charged.sub(back).div(charged);
     const scale = (v: string) => money(dec(v).mul(factor).toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
-    const scaleSet = <T extends { shop_money: { amount: string }; presentment_money: { amount: string } }>(set: T | null | undefined) =>
-      set ? { ...set, shop_money: { ...set.shop_money, amount: scale(set.shop_money.amount) }, presentment_money: { ...set.presentment_money, amount: scale(set.presentment_money.amount) } } : set;
+    const scaleSet = <T extends { shop_money: { amount: string }; presentment_money: { amount: string } }>(
+      set: T | null | undefined,
+    ) =>
+      set
+        ? {
+            ...set,
+            shop_money: { ...set.shop_money, amount: scale(set.shop_money.amount) },
+            presentment_money: { ...set.presentment_money, amount: scale(set.presentment_money.amount) },
+          }
+        : set;
     const discounted = scaleSet(line.price_set ? { ...line.price_set } : null);
     return {
       ...line,
@@ -185,7 +210,8 @@ export function orderAsItStands(order: ShopifyOrder, stored: StoredRefund[]): Sh
   // The adjustments are now reflected (shipping) or listed for the accountant (amount-only): not ignored.
   // Shipping adjustments are now reflected on the shipping line; an amount-only refund keeps its adjustment, so
   // the mapping's "refund adjustments not reflected" warning stays on the invoice (the goods were sold as billed).
-  const notShipping = (adjustments: Array<{ kind?: string | null; amount?: string | null }> | null | undefined) => (adjustments ?? []).filter((a) => a.kind !== "shipping_refund");
+  const notShipping = (adjustments: Array<{ kind?: string | null; amount?: string | null }> | null | undefined) =>
+    (adjustments ?? []).filter((a) => a.kind !== "shipping_refund");
   const refunds = [
     ...(order.refunds ?? []).map((r) => ({ ...r, order_adjustments: notShipping(r.order_adjustments) })),
     ...later.map((r) => ({
@@ -205,13 +231,16 @@ export function amountOnly(r: Pick<StoredRefund, "hasLineItems" | "shipping" | "
 
 function refundedOnOrder(order: ShopifyOrder, lineItemId: number): number {
   let units = 0;
-  for (const r of order.refunds ?? []) for (const l of r.refund_line_items ?? []) if (l.line_item_id === lineItemId) units += l.quantity;
+  for (const r of order.refunds ?? [])
+    for (const l of r.refund_line_items ?? []) if (l.line_item_id === lineItemId) units += l.quantity;
   return units;
 }
 
 /** Whether nothing is left to invoice once the refunds are applied: every non-gift-card unit and all shipping. */
 export function fullyRefunded(order: ShopifyOrder): boolean {
-  const units = order.line_items.filter((i) => !i.gift_card).reduce((s, i) => s + (i.current_quantity ?? i.quantity - refundedOnOrder(order, i.id)), 0);
+  const units = order.line_items
+    .filter((i) => !i.gift_card)
+    .reduce((s, i) => s + (i.current_quantity ?? i.quantity - refundedOnOrder(order, i.id)), 0);
   const shipping = (order.shipping_lines ?? []).reduce((s, l) => s.add(dec(l.discounted_price ?? l.price)), ZERO);
   return units <= 0 && shipping.lte(0);
 }

@@ -84,7 +84,13 @@ export interface PricedPart {
 
 function part(quantity: number, net: Decimal, discount: Decimal, rate: Decimal): PricedPart {
   const gross = net.add(discount);
-  return { quantity, unitPrice: unitPriceFor(gross, new Decimal(quantity)), discount, net, total: lineTotalFromNet(net, rate) };
+  return {
+    quantity,
+    unitPrice: unitPriceFor(gross, new Decimal(quantity)),
+    discount,
+    net,
+    total: lineTotalFromNet(net, rate),
+  };
 }
 
 /** Parts reaching `target` exactly: one line, or the same units split into (q−1) + 1; null when impossible. */
@@ -137,7 +143,12 @@ export function priceLines(requests: PriceRequest[]): { parts: PricedPart[][]; d
     for (let i = parts.length - 1; i >= 0 && !carry.isZero(); i--) {
       const wanted = sumTotals(parts[i]).sub(carry);
       const net = wanted.isNegative() ? null : exactNet(wanted, requests[i].rate);
-      const repriced = net !== null ? [part(requests[i].quantity, net, requests[i].discount, requests[i].rate)] : allowSplit ? priceExactly(requests[i], wanted) : null;
+      const repriced =
+        net !== null
+          ? [part(requests[i].quantity, net, requests[i].discount, requests[i].rate)]
+          : allowSplit
+            ? priceExactly(requests[i], wanted)
+            : null;
       if (repriced) {
         parts[i] = repriced;
         carry = ZERO;

@@ -25,7 +25,9 @@ export function findCarrier(trackingCompany: string, table: Record<string, Carri
   const exact = entries.find(([name]) => name === folded);
   if (exact) return exact[1];
   // The longest contained name wins, so "DHL eCommerce" beats a plain "DHL".
-  const contained = entries.filter(([name]) => name.length >= 3 && folded.includes(name)).sort((a, b) => b[0].length - a[0].length);
+  const contained = entries
+    .filter(([name]) => name.length >= 3 && folded.includes(name))
+    .sort((a, b) => b[0].length - a[0].length);
   return contained[0]?.[1];
 }
 
@@ -35,7 +37,9 @@ export function mapShipment(
   zone: string,
   issueDate: string,
 ): { shipment?: InvoiceShipment; errors: Problem[]; warnings: Problem[] } {
-  const fulfillments = (order.fulfillments ?? []).filter((f) => !["cancelled", "error", "failure"].includes(f.status ?? ""));
+  const fulfillments = (order.fulfillments ?? []).filter(
+    (f) => !["cancelled", "error", "failure"].includes(f.status ?? ""),
+  );
   const tracked = fulfillments.find((f) => clean(f.tracking_company));
   const trackingCompany = clean(tracked?.tracking_company);
   const fulfilledOn = dateIn((tracked ?? fulfillments[0])?.created_at, zone);
@@ -46,11 +50,17 @@ export function mapShipment(
   const warnings: Problem[] = [];
   if (!carrier && settings.defaultCarrier) {
     carrier = settings.defaultCarrier;
-    if (trackingCompany) warnings.push(problem("shipment.unknown_carrier", { trackingCompany, carrier: carrier.title }, "warning"));
+    if (trackingCompany)
+      warnings.push(problem("shipment.unknown_carrier", { trackingCompany, carrier: carrier.title }, "warning"));
   }
-  if (!carrier) return { errors: [problem("shipment.no_carrier", { trackingCompany: trackingCompany ?? "-" })], warnings };
+  if (!carrier)
+    return { errors: [problem("shipment.no_carrier", { trackingCompany: trackingCompany ?? "-" })], warnings };
   return {
-    shipment: { company_title: carrier.title.slice(0, 255), company_tax_number: carrier.taxNumber, delivery_date: deliveryDate },
+    shipment: {
+      company_title: carrier.title.slice(0, 255),
+      company_tax_number: carrier.taxNumber,
+      delivery_date: deliveryDate,
+    },
     errors: [],
     warnings,
   };

@@ -8,12 +8,20 @@ import { orderSnapshot } from "../../app/orders/order";
 import { startStandin, type Standin } from "../../shopify-standin/server";
 import { standinReader } from "../helpers/standin";
 
-const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as Record<string, unknown> & { id: number };
+const order = JSON.parse(readFileSync("test/fixtures/orders/01-single-item-citizen.json", "utf8")) as Record<
+  string,
+  unknown
+> & { id: number };
 let standin: Standin;
 
 beforeAll(async () => {
   // The fixture has a fixed date: without read_all_orders the stand-in, as Shopify, hides orders older than 60 days.
-  standin = await startStandin({ port: 0, shop: "demo-magaza.myshopify.com", orders: [order], scopes: ["read_orders", "read_all_orders"] });
+  standin = await startStandin({
+    port: 0,
+    shop: "demo-magaza.myshopify.com",
+    orders: [order],
+    scopes: ["read_orders", "read_all_orders"],
+  });
 });
 afterAll(() => standin.stop());
 
@@ -24,7 +32,13 @@ describe("buyer facts of an order", () => {
   });
 
   it("ignore tags, notes, fulfilment and timestamps", () => {
-    const changed = { ...order, tags: "vip, e-fatura", note: "kapıya bırakın", updated_at: "2027-01-01T00:00:00Z", fulfillment_status: "fulfilled" };
+    const changed = {
+      ...order,
+      tags: "vip, e-fatura",
+      note: "kapıya bırakın",
+      updated_at: "2027-01-01T00:00:00Z",
+      fulfillment_status: "fulfilled",
+    };
     expect(buyerFactsChanged(order, changed)).toBe(false);
   });
 
@@ -35,13 +49,27 @@ describe("buyer facts of an order", () => {
       { ...order, email: "baska@example.com" },
       { ...order, billing_address: { ...billing, address1: "Moda Caddesi 3" } },
       { ...order, shipping_address: null },
-      { ...order, note_attributes: [...((order.note_attributes as unknown[]) ?? []), { name: "Vergi Numarası", value: "1234567890" }] },
+      {
+        ...order,
+        note_attributes: [
+          ...((order.note_attributes as unknown[]) ?? []),
+          { name: "Vergi Numarası", value: "1234567890" },
+        ],
+      },
       { ...order, tax_lines: [{ title: "KDV", rate: 0.1, price: "1.00" }] },
-      { ...order, line_items: lines.map((line) => ({ ...line, tax_lines: [{ title: "KDV", rate: 0.01, price: "0.10" }] })) },
+      {
+        ...order,
+        line_items: lines.map((line) => ({ ...line, tax_lines: [{ title: "KDV", rate: 0.01, price: "0.10" }] })),
+      },
     ];
     for (const variant of variants) expect(buyerFactsChanged(order, variant)).toBe(true);
     // 0.2 and "0.20" are the same rate.
-    expect(buyerFactsChanged({ ...order, tax_lines: [{ title: "KDV", rate: 0.2, price: "10" }] }, { ...order, tax_lines: [{ title: "KDV", rate: "0.20", price: "10.00" }] })).toBe(false);
+    expect(
+      buyerFactsChanged(
+        { ...order, tax_lines: [{ title: "KDV", rate: 0.2, price: "10" }] },
+        { ...order, tax_lines: [{ title: "KDV", rate: "0.20", price: "10.00" }] },
+      ),
+    ).toBe(false);
   });
 });
 
@@ -52,11 +80,13 @@ describe("buyer facts, rule by rule", () => {
   const billing = order.billing_address as Record<string, unknown>;
   const lines = order.line_items as Array<Record<string, unknown>>;
   const same = (a: unknown, b: unknown) => expect(buyerFactsChanged(a, b), JSON.stringify(b).slice(0, 200)).toBe(false);
-  const changed = (a: unknown, b: unknown) => expect(buyerFactsChanged(a, b), JSON.stringify(b).slice(0, 200)).toBe(true);
+  const changed = (a: unknown, b: unknown) =>
+    expect(buyerFactsChanged(a, b), JSON.stringify(b).slice(0, 200)).toBe(true);
 
   it("absent, null, blank and an object where text belongs are all no value", () => {
     for (const email of [undefined, null, "", "   ", {}]) same({ ...order, email: null }, { ...order, email });
-    for (const phone of [undefined, "", { number: "+905321234567" }]) same({ ...order, phone: null }, { ...order, phone });
+    for (const phone of [undefined, "", { number: "+905321234567" }])
+      same({ ...order, phone: null }, { ...order, phone });
     same({ ...order, customer: null }, { ...order, customer: undefined });
     same({ ...order, customer: null }, { ...order, customer: [order.customer] });
     same({ ...order, note_attributes: [] }, { ...order, note_attributes: undefined });
@@ -75,13 +105,24 @@ describe("buyer facts, rule by rule", () => {
     changed({ ...order, email: "ayse.yılmaz@example.com" }, { ...order, email: "ayse.yilmaz@example.com" });
     changed(order, { ...order, customer: { ...(order.customer as object), email: "ayse.yılmaz@example.com" } });
     // A customer without an e-mail has none, whichever way it is absent.
-    same({ ...order, customer: { ...(order.customer as object), email: null } }, { ...order, customer: { ...(order.customer as object), email: " " } });
+    same(
+      { ...order, customer: { ...(order.customer as object), email: null } },
+      { ...order, customer: { ...(order.customer as object), email: " " } },
+    );
   });
 
   it("the customer's id, names, e-mail and phone are facts; an id as a number or as digits is the same id", () => {
     const customer = order.customer as Record<string, unknown>;
-    same(order, { ...order, customer: { ...customer, id: String(customer.id), updated_at: "2027-01-01T00:00:00Z", tags: "vip" } });
-    for (const [field, value] of [["id", 7120000002], ["first_name", "Ayşe Nur"], ["last_name", "Kaya"], ["phone", "+905320000000"]] as const) {
+    same(order, {
+      ...order,
+      customer: { ...customer, id: String(customer.id), updated_at: "2027-01-01T00:00:00Z", tags: "vip" },
+    });
+    for (const [field, value] of [
+      ["id", 7120000002],
+      ["first_name", "Ayşe Nur"],
+      ["last_name", "Kaya"],
+      ["phone", "+905320000000"],
+    ] as const) {
       changed(order, { ...order, customer: { ...customer, [field]: value } });
     }
     changed({ ...order, phone: null }, { ...order, phone: "+905321234567" });
@@ -89,28 +130,69 @@ describe("buyer facts, rule by rule", () => {
   });
 
   it("every part of an address the invoice's recipient is made of is a fact; the country's name and the map pin are not", () => {
-    for (const [field, value] of [["first_name", "Ayşe Nur"], ["last_name", "Kaya"], ["company", "Moda Kitabevi"], ["address1", "Moda Cad. 3"], ["address2", "D: 5"], ["city", "Üsküdar"], ["province", "Ankara"], ["zip", "34711"], ["country_code", "DE"], ["phone", "+905320000000"]] as const) {
+    for (const [field, value] of [
+      ["first_name", "Ayşe Nur"],
+      ["last_name", "Kaya"],
+      ["company", "Moda Kitabevi"],
+      ["address1", "Moda Cad. 3"],
+      ["address2", "D: 5"],
+      ["city", "Üsküdar"],
+      ["province", "Ankara"],
+      ["zip", "34711"],
+      ["country_code", "DE"],
+      ["phone", "+905320000000"],
+    ] as const) {
       changed(order, { ...order, billing_address: { ...billing, [field]: value } });
       changed(order, { ...order, shipping_address: { ...billing, [field]: value } });
     }
     // Shopify renamed Turkey to Türkiye: the country's display name is not the country; the code is.
-    same(order, { ...order, billing_address: { ...billing, country: "Türkiye", latitude: 40.98, longitude: 29.02, name: "Ayşe Y." } });
+    same(order, {
+      ...order,
+      billing_address: { ...billing, country: "Türkiye", latitude: 40.98, longitude: 29.02, name: "Ayşe Y." },
+    });
     // An address with no value at all is no address.
-    same({ ...order, shipping_address: null }, { ...order, shipping_address: Object.fromEntries(Object.keys(billing).map((key) => [key, key === "latitude" ? null : ""])) });
+    same(
+      { ...order, shipping_address: null },
+      {
+        ...order,
+        shipping_address: Object.fromEntries(Object.keys(billing).map((key) => [key, key === "latitude" ? null : ""])),
+      },
+    );
     changed({ ...order, shipping_address: null }, { ...order, shipping_address: { zip: "34710" } });
   });
 
   it("note attributes are compared by name and value, in any order, trimmed; an attribute without a value is none", () => {
-    const notes = [{ name: "Vergi Dairesi", value: "Kadıköy" }, { name: "TC Kimlik No", value: "10000000146" }];
+    const notes = [
+      { name: "Vergi Dairesi", value: "Kadıköy" },
+      { name: "TC Kimlik No", value: "10000000146" },
+    ];
     same({ ...order, note_attributes: notes }, { ...order, note_attributes: [...notes].reverse() });
-    same({ ...order, note_attributes: notes }, { ...order, note_attributes: [{ name: " TC Kimlik No ", value: 10000000146 }, null, { name: "Vergi Dairesi", value: " Kadıköy " }, { name: "Not", value: "" }, { name: "", value: "x" }] });
-    changed({ ...order, note_attributes: notes }, { ...order, note_attributes: [notes[0], { name: "TC Kimlik No", value: "10000000147" }] });
+    same(
+      { ...order, note_attributes: notes },
+      {
+        ...order,
+        note_attributes: [
+          { name: " TC Kimlik No ", value: 10000000146 },
+          null,
+          { name: "Vergi Dairesi", value: " Kadıköy " },
+          { name: "Not", value: "" },
+          { name: "", value: "x" },
+        ],
+      },
+    );
+    changed(
+      { ...order, note_attributes: notes },
+      { ...order, note_attributes: [notes[0], { name: "TC Kimlik No", value: "10000000147" }] },
+    );
   });
 
   it("tax lines are compared by title, rate and amount, in any order, as numbers; a line item's by its id", () => {
     const a = { title: "KDV %20", rate: 0.2, price: "91.62" };
     const b = { title: "ÖTV", rate: 0.1, price: "5.00" };
-    same({ ...order, tax_lines: [a, b] }, { ...order, tax_lines: [b, null, { ...a, rate: "0.200", price: "91.620", price_set: {} }] });
+    same(
+      { ...order, tax_lines: [a, b] },
+      { ...order, tax_lines: [b, null, { ...a, rate: "0.200", price: "91.620", price_set: {} }] },
+    );
     changed({ ...order, tax_lines: [a] }, { ...order, tax_lines: [{ ...a, title: "KDV %10" }] });
     changed({ ...order, tax_lines: [a] }, { ...order, tax_lines: [{ ...a, rate: 0.1 }] });
     changed({ ...order, tax_lines: [a] }, { ...order, tax_lines: [{ ...a, price: "91.63" }] });
@@ -118,8 +200,14 @@ describe("buyer facts, rule by rule", () => {
     changed({ ...order, tax_lines: [{ ...a, price: "n/a" }] }, { ...order, tax_lines: [{ ...a, price: "yok" }] });
     same({ ...order, tax_lines: [{ ...a, price: "n/a" }] }, { ...order, tax_lines: [{ ...a, price: " n/a " }] });
     const second = { ...lines[0], id: 58100000012, tax_lines: [b] };
-    same({ ...order, line_items: [lines[0], second] }, { ...order, line_items: [second, null, { ...lines[0], id: String(lines[0].id), quantity: 5 }] });
-    changed({ ...order, line_items: [lines[0], second] }, { ...order, line_items: [lines[0], { ...second, id: 58100000013 }] });
+    same(
+      { ...order, line_items: [lines[0], second] },
+      { ...order, line_items: [second, null, { ...lines[0], id: String(lines[0].id), quantity: 5 }] },
+    );
+    changed(
+      { ...order, line_items: [lines[0], second] },
+      { ...order, line_items: [lines[0], { ...second, id: 58100000013 }] },
+    );
   });
 
   it("whether prices include VAT is a fact; only true or false count", () => {

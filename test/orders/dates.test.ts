@@ -43,7 +43,10 @@ describe("localParts: Y-m-d and H:i of an instant in a zone", () => {
 
   it("adds the zone's offset, east and west, across day, month and year ends", () => {
     expect(localParts(Date.UTC(2026, 11, 31, 21, 0), "Europe/Istanbul")).toEqual({ date: "2027-01-01", time: "00:00" });
-    expect(localParts(Date.UTC(2026, 11, 31, 20, 59), "Europe/Istanbul")).toEqual({ date: "2026-12-31", time: "23:59" });
+    expect(localParts(Date.UTC(2026, 11, 31, 20, 59), "Europe/Istanbul")).toEqual({
+      date: "2026-12-31",
+      time: "23:59",
+    });
     expect(localParts(Date.UTC(2027, 0, 1, 4, 30), "America/New_York")).toEqual({ date: "2026-12-31", time: "23:30" });
     expect(localParts(Date.UTC(2028, 1, 28, 22, 0), "Europe/Istanbul")).toEqual({ date: "2028-02-29", time: "01:00" });
   });
@@ -159,16 +162,40 @@ describe("dateIn: the Y-m-d of a timestamp in a zone", () => {
 
 describe("issueMoment: the invoice's date and time", () => {
   it("is the shop's local date and time when that is not after Turkey's date", () => {
-    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "Europe/Istanbul")).toEqual({ date: "2026-11-22", time: "12:05", clamped: false });
-    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "America/Los_Angeles")).toEqual({ date: "2026-11-22", time: "01:05", clamped: false });
+    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "Europe/Istanbul")).toEqual({
+      date: "2026-11-22",
+      time: "12:05",
+      clamped: false,
+    });
+    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "America/Los_Angeles")).toEqual({
+      date: "2026-11-22",
+      time: "01:05",
+      clamped: false,
+    });
     // Same date as Turkey, an hour ahead: still the shop's clock.
-    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "Asia/Dubai")).toEqual({ date: "2026-11-22", time: "13:05", clamped: false });
+    expect(issueMoment(new Date("2026-11-22T09:05:00Z"), "Asia/Dubai")).toEqual({
+      date: "2026-11-22",
+      time: "13:05",
+      clamped: false,
+    });
   });
 
   it("is Turkey's date and time when the shop's date is already tomorrow there (the service refuses future dates)", () => {
-    expect(issueMoment(new Date("2026-11-22T21:30:00Z"), "Asia/Tokyo")).toEqual({ date: "2026-11-23", time: "06:30", clamped: false });
-    expect(issueMoment(new Date("2026-11-22T15:30:00Z"), "Asia/Tokyo")).toEqual({ date: "2026-11-22", time: "18:30", clamped: true });
-    expect(issueMoment(new Date("2026-12-31T20:00:00Z"), "Asia/Tokyo")).toEqual({ date: "2026-12-31", time: "23:00", clamped: true });
+    expect(issueMoment(new Date("2026-11-22T21:30:00Z"), "Asia/Tokyo")).toEqual({
+      date: "2026-11-23",
+      time: "06:30",
+      clamped: false,
+    });
+    expect(issueMoment(new Date("2026-11-22T15:30:00Z"), "Asia/Tokyo")).toEqual({
+      date: "2026-11-22",
+      time: "18:30",
+      clamped: true,
+    });
+    expect(issueMoment(new Date("2026-12-31T20:00:00Z"), "Asia/Tokyo")).toEqual({
+      date: "2026-12-31",
+      time: "23:00",
+      clamped: true,
+    });
   });
 });
 

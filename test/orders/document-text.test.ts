@@ -11,19 +11,60 @@ import { fixtureContext, fixtureOrder } from "./fixture-loader";
 
 /** Every string value inside `value`, joined (JSON text would escape control characters and hide them). */
 const strings = (value: unknown): string =>
-  typeof value === "string" ? value : value && typeof value === "object" ? Object.values(value).map(strings).join("|") : "";
+  typeof value === "string"
+    ? value
+    : value && typeof value === "object"
+      ? Object.values(value).map(strings).join("|")
+      : "";
 
 const HOSTILE = [
-  "\u202E", "\u202A", "\u202B", "\u202C", "\u202D", "\u2066", "\u2067", "\u2068", "\u2069", "\u200B", "\u200C", "\u200E", "\u200F", "\uFEFF", "\u2060", "\u0000", "\u0007", "\u001B", "\u007F", "\u0085", "\u009B",
+  "\u202E",
+  "\u202A",
+  "\u202B",
+  "\u202C",
+  "\u202D",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+  "\u200B",
+  "\u200C",
+  "\u200E",
+  "\u200F",
+  "\uFEFF",
+  "\u2060",
+  "\u0000",
+  "\u0007",
+  "\u001B",
+  "\u007F",
+  "\u0085",
+  "\u009B",
   // Default-ignorable code points a reader does not see either: Hangul fillers, soft hyphen, Mongolian vowel
   // separator, combining grapheme joiner, a presentation selector after a letter, variation selectors, tag characters.
-  "\u3164", "\u115F", "\uFFA0", "\u00AD", "\u180E", "\u034F", "\uFE0F", "\uFE0E", "\uFE00", "\u{E0001}", "\u{E0041}", "\u{E007F}", "\u{E0100}", "\u{1D173}", "\u{1BCA0}",
+  "\u3164",
+  "\u115F",
+  "\uFFA0",
+  "\u00AD",
+  "\u180E",
+  "\u034F",
+  "\uFE0F",
+  "\uFE0E",
+  "\uFE00",
+  "\u{E0001}",
+  "\u{E0041}",
+  "\u{E007F}",
+  "\u{E0100}",
+  "\u{1D173}",
+  "\u{1BCA0}",
 ];
 
 describe("cleanText", () => {
-  it.each(HOSTILE.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))("removes %s", (_name, char) => {
-    expect(cleanText(`Ali${char}Veli`)).toBe("AliVeli");
-  });
+  it.each(HOSTILE.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, c]))(
+    "removes %s",
+    (_name, char) => {
+      expect(cleanText(`Ali${char}Veli`)).toBe("AliVeli");
+    },
+  );
 
   it("removes a hidden text in tag characters, even after a flag", () => {
     const hidden = [..."ignore the amount"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
@@ -51,21 +92,31 @@ describe("cleanText", () => {
       if (/^[\u0000-\u001F\u007F-\u009F]$/.test(c)) return [];
       return DEFAULT_IGNORABLE.test(c) && !EMOJI_PRESENTATION.has(c) ? [] : [c];
     });
-    const selectors = kept.filter((c, i) => !(c === "\uFE0E" || c === "\uFE0F") || (i > 0 && /^\p{Emoji}$/u.test(kept[i - 1])));
+    const selectors = kept.filter(
+      (c, i) => !(c === "\uFE0E" || c === "\uFE0F") || (i > 0 && /^\p{Emoji}$/u.test(kept[i - 1])),
+    );
     return selectors
-      .filter((c, i) => c !== "\u200D" || (i > 0 && /^(\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})$/u.test(selectors[i - 1]) && /^\p{Extended_Pictographic}$/u.test(selectors[i + 1] ?? "")))
+      .filter(
+        (c, i) =>
+          c !== "\u200D" ||
+          (i > 0 &&
+            /^(\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier})$/u.test(selectors[i - 1]) &&
+            /^\p{Extended_Pictographic}$/u.test(selectors[i + 1] ?? "")),
+      )
       .join("");
   };
 
   it("does what the rule says on every character of the BMP and every default-ignorable one, alone and next to emoji", () => {
     const codes: number[] = [];
     for (let code = 0; code <= 0xffff; code++) if (code < 0xd800 || code > 0xdfff) codes.push(code);
-    for (let code = 0x10000; code <= 0xe0fff; code++) if (DEFAULT_IGNORABLE.test(String.fromCodePoint(code))) codes.push(code);
+    for (let code = 0x10000; code <= 0xe0fff; code++)
+      if (DEFAULT_IGNORABLE.test(String.fromCodePoint(code))) codes.push(code);
     expect(codes.length).toBeGreaterThan(63_000 + 4_000);
     for (const code of codes) {
       const char = String.fromCodePoint(code);
       for (const text of [`a${char}b`, `👨${char}👩`, `❤${char}`]) {
-        if (cleanText(text) !== reference(text)) expect(`U+${code.toString(16)} in ${text}: ${cleanText(text)}`).toBe(reference(text));
+        if (cleanText(text) !== reference(text))
+          expect(`U+${code.toString(16)} in ${text}: ${cleanText(text)}`).toBe(reference(text));
       }
     }
   });
@@ -103,7 +154,11 @@ describe("the invoice body", () => {
     if (!parsed.ok) throw new Error("fixture");
     const result = mapOrderToInvoice(parsed.order, fixtureContext("01-single-item-citizen"));
     if (!result.ok) throw new Error("fixture");
-    const dirty = { ...result.body, description: "Not\u202E açıklama", lines: result.body.lines.map((l) => ({ ...l, name: `${l.name}\u2067` })) };
+    const dirty = {
+      ...result.body,
+      description: "Not\u202E açıklama",
+      lines: result.body.lines.map((l) => ({ ...l, name: `${l.name}\u2067` })),
+    };
     let received = "";
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -115,7 +170,10 @@ describe("the invoice body", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const api = new InvoicingClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, apiKey: "k-12345678" });
+      const api = new InvoicingClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+        apiKey: "k-12345678",
+      });
       await api.createInvoice(dirty);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -40,16 +40,25 @@ describe("fixture orders", () => {
     expect(result).toEqual(JSON.parse(readFileSync(file, "utf8")));
   });
 
-  it.each(names)("%s: a body passes the sandbox rules and the request schema, and its totals equal the amount paid", (name) => {
-    const result = map(name);
-    if (!result.ok) return;
-    const ctx = fixtureContext(name);
-    expect(validateInvoiceBody(onTheWire(result.body), { saleChannelIds: [ctx.saleChannelId], invoiceIntegrationIds: [ctx.invoiceIntegrationId], today: result.body.issue_date })).toEqual({});
-    expect(InvoiceRequestSchema.safeParse(result.body).success).toBe(true);
-    expect(result.totals).toEqual(computeTotals(result.body.lines));
-    expect(result.totals.grand_total).toBe(result.paid);
-    expect(result.difference).toBe("0.00");
-  });
+  it.each(names)(
+    "%s: a body passes the sandbox rules and the request schema, and its totals equal the amount paid",
+    (name) => {
+      const result = map(name);
+      if (!result.ok) return;
+      const ctx = fixtureContext(name);
+      expect(
+        validateInvoiceBody(onTheWire(result.body), {
+          saleChannelIds: [ctx.saleChannelId],
+          invoiceIntegrationIds: [ctx.invoiceIntegrationId],
+          today: result.body.issue_date,
+        }),
+      ).toEqual({});
+      expect(InvoiceRequestSchema.safeParse(result.body).success).toBe(true);
+      expect(result.totals).toEqual(computeTotals(result.body.lines));
+      expect(result.totals.grand_total).toBe(result.paid);
+      expect(result.difference).toBe("0.00");
+    },
+  );
 });
 
 describe("hand-checked fixtures", () => {
@@ -60,8 +69,19 @@ describe("hand-checked fixtures", () => {
       [1, "41.58", "20"],
     ]);
     expect(r.totals).toMatchObject({ lines_total: "458.08", tax_total: "91.62", grand_total: "549.70" });
-    expect(r.body.customer).toMatchObject({ type: "person", tax_number: "10000000146", city: "İstanbul", district: "Kadıköy", name: "Ayşe", surname: "Yılmaz" });
-    expect(r.body.shipment).toEqual({ company_title: "Yurtiçi Kargo Servisi A.Ş.", company_tax_number: "9860008925", delivery_date: "2026-11-21" });
+    expect(r.body.customer).toMatchObject({
+      type: "person",
+      tax_number: "10000000146",
+      city: "İstanbul",
+      district: "Kadıköy",
+      name: "Ayşe",
+      surname: "Yılmaz",
+    });
+    expect(r.body.shipment).toEqual({
+      company_title: "Yurtiçi Kargo Servisi A.Ş.",
+      company_tax_number: "9860008925",
+      delivery_date: "2026-11-21",
+    });
     expect(r.body.issue_time).toBe("13:00"); // 10:00 UTC is 13:00 in Istanbul
   });
 
@@ -95,23 +115,43 @@ describe("hand-checked fixtures", () => {
 
   it("09: a VKN note makes a company with its tax office and the billing company as title", () => {
     const r = ok("09-company-buyer");
-    expect(r.body.customer).toMatchObject({ type: "company", tax_number: "0720039666", tax_office: "Nilüfer", title: "Anadolu Tekstil Sanayi ve Ticaret A.Ş." });
+    expect(r.body.customer).toMatchObject({
+      type: "company",
+      tax_number: "0720039666",
+      tax_office: "Nilüfer",
+      title: "Anadolu Tekstil Sanayi ve Ticaret A.Ş.",
+    });
   });
 
   it("11: a tax number written into the billing company is taken out of the title", () => {
     const r = ok("11-company-number-in-billing-company");
-    expect(r.body.customer).toMatchObject({ type: "company", tax_number: "6080712084", tax_office: "Çankaya", title: "Demir Bilişim Ltd. Şti." });
+    expect(r.body.customer).toMatchObject({
+      type: "company",
+      tax_number: "6080712084",
+      tax_office: "Çankaya",
+      title: "Demir Bilişim Ltd. Şti.",
+    });
   });
 
   it("13: a buyer outside Turkey gets 2222222222; foreign city is city and district", () => {
     const r = ok("13-foreign-buyer");
-    expect(r.body.customer).toMatchObject({ type: "person", tax_number: "2222222222", city: "Berlin", district: "Berlin", country: "Germany" });
+    expect(r.body.customer).toMatchObject({
+      type: "person",
+      tax_number: "2222222222",
+      city: "Berlin",
+      district: "Berlin",
+      country: "Germany",
+    });
     expect(r.warnings.map((w) => w.code)).toContain("customer.foreign_buyer");
   });
 
   it("14 and 15: cash on delivery and bank transfer are paid when marked paid, so payment_date is the invoicing date", () => {
     const cod = ok("14-cash-on-delivery");
-    expect(cod.body.internet_sale).toMatchObject({ payment_method: "cash_on_delivery", payment_platform: "Cash on Delivery (COD)", payment_date: "2026-11-22" });
+    expect(cod.body.internet_sale).toMatchObject({
+      payment_method: "cash_on_delivery",
+      payment_platform: "Cash on Delivery (COD)",
+      payment_date: "2026-11-22",
+    });
     const bank = ok("15-bank-transfer");
     expect(bank.body.internet_sale).toMatchObject({ payment_method: "direct_transfer", payment_date: "2026-11-22" });
   });
@@ -133,7 +173,12 @@ describe("hand-checked fixtures", () => {
     expect(r.body.is_internet_sale).toBe(false);
     expect(r.body.internet_sale).toBeUndefined();
     expect(r.body.is_need_shipment).toBe(false);
-    expect(r.body.customer).toMatchObject({ tax_number: "11111111111", city: "İstanbul", district: "Beşiktaş", id: "guest-5810000021" });
+    expect(r.body.customer).toMatchObject({
+      tax_number: "11111111111",
+      city: "İstanbul",
+      district: "Beşiktaş",
+      id: "guest-5810000021",
+    });
   });
 
   it("22: invoiced in EUR at the order's own rate 40 (shop total / presentment total)", () => {

@@ -15,18 +15,41 @@ import { fixtureContext } from "./fixture-loader";
 const money = (cents: number) => (cents / 100).toFixed(2);
 const text = fc.string({ minLength: 0, maxLength: 12 });
 const optionalText = fc.option(text, { nil: null });
-const mostlyText = fc.option(fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim().length > 0), { nil: null, freq: 10 });
+const mostlyText = fc.option(
+  fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim().length > 0),
+  { nil: null, freq: 10 },
+);
 // Mostly the rates in force; now and then a legacy or zero rate (which the mapping refuses without an exemption).
-const rate = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(0.2, 0.2, 0.1, 0.01) }, { weight: 1, arbitrary: fc.constantFrom(0, 0.18, 0.08) });
+const rate = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(0.2, 0.2, 0.1, 0.01) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 0.18, 0.08) },
+);
 
-const taxLine = fc.record({ title: fc.constantFrom("KDV %20", "KDV", "VAT"), price: fc.integer({ min: 0, max: 90_000 }).map(money), rate });
+const taxLine = fc.record({
+  title: fc.constantFrom("KDV %20", "KDV", "VAT"),
+  price: fc.integer({ min: 0, max: 90_000 }).map(money),
+  rate,
+});
 /** A discount as a share (percent) of the line's amount, so it never exceeds it. */
-const allocation = fc.record({ percent: fc.integer({ min: 1, max: 60 }), discount_application_index: fc.integer({ min: 0, max: 1 }) });
+const allocation = fc.record({
+  percent: fc.integer({ min: 1, max: 60 }),
+  discount_application_index: fc.integer({ min: 0, max: 1 }),
+});
 const address = fc.option(
   fc.record({
-    first_name: mostlyText, last_name: mostlyText, name: optionalText, company: fc.option(text, { nil: null, freq: 4 }),
-    address1: mostlyText, address2: optionalText, city: mostlyText, province: mostlyText, province_code: optionalText,
-    zip: optionalText, country: fc.constantFrom("Turkey", "Germany", "United States"), country_code: fc.constantFrom("TR", "TR", "DE", "US"), phone: optionalText,
+    first_name: mostlyText,
+    last_name: mostlyText,
+    name: optionalText,
+    company: fc.option(text, { nil: null, freq: 4 }),
+    address1: mostlyText,
+    address2: optionalText,
+    city: mostlyText,
+    province: mostlyText,
+    province_code: optionalText,
+    zip: optionalText,
+    country: fc.constantFrom("Turkey", "Germany", "United States"),
+    country_code: fc.constantFrom("TR", "TR", "DE", "US"),
+    phone: optionalText,
   }),
   { nil: null, freq: 6 },
 );
@@ -42,7 +65,10 @@ const orderArb = fc.record({
       quantity: fc.integer({ min: 1, max: 30 }),
       removed: fc.integer({ min: 0, max: 3 }),
       cents: fc.integer({ min: 1, max: 2_000_000 }),
-      tax_lines: fc.oneof({ weight: 8, arbitrary: fc.array(taxLine, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(taxLine, { maxLength: 2 }) }),
+      tax_lines: fc.oneof(
+        { weight: 8, arbitrary: fc.array(taxLine, { minLength: 1, maxLength: 1 }) },
+        { weight: 1, arbitrary: fc.array(taxLine, { maxLength: 2 }) },
+      ),
       discount_allocations: fc.array(allocation, { maxLength: 1 }),
       gift_card: fc.integer({ min: 0, max: 12 }).map((n) => n === 0),
       requires_shipping: fc.boolean(),
@@ -50,16 +76,48 @@ const orderArb = fc.record({
     }),
     { minLength: 1, maxLength: 13 },
   ),
-  shipping: fc.array(fc.record({ title: text.map((t) => t || "Kargo"), cents: fc.integer({ min: 0, max: 50_000 }), off: fc.integer({ min: 0, max: 100 }), tax_lines: fc.array(taxLine, { minLength: 1, maxLength: 1 }) }), { maxLength: 4 }),
-  notes: fc.array(fc.record({ name: fc.constantFrom("TC Kimlik No", "Vergi Numarası", "Vergi Dairesi", "gift"), value: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("10000000146", "0720039666", "Kadıköy") }, { weight: 1, arbitrary: text }) }), { maxLength: 3 }),
-  customer: fc.option(fc.record({ email: optionalText, first_name: optionalText, last_name: optionalText, phone: optionalText }), { nil: null }),
+  shipping: fc.array(
+    fc.record({
+      title: text.map((t) => t || "Kargo"),
+      cents: fc.integer({ min: 0, max: 50_000 }),
+      off: fc.integer({ min: 0, max: 100 }),
+      tax_lines: fc.array(taxLine, { minLength: 1, maxLength: 1 }),
+    }),
+    { maxLength: 4 },
+  ),
+  notes: fc.array(
+    fc.record({
+      name: fc.constantFrom("TC Kimlik No", "Vergi Numarası", "Vergi Dairesi", "gift"),
+      value: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom("10000000146", "0720039666", "Kadıköy") },
+        { weight: 1, arbitrary: text },
+      ),
+    }),
+    { maxLength: 3 },
+  ),
+  customer: fc.option(
+    fc.record({ email: optionalText, first_name: optionalText, last_name: optionalText, phone: optionalText }),
+    { nil: null },
+  ),
   billing: address,
   shippingAddress: address,
-  gateways: fc.array(fc.constantFrom("shopify_payments", "iyzico", "gift_card", "Kapıda Ödeme", "manual", "paytr"), { maxLength: 2 }),
-  fulfillments: fc.array(fc.record({ company: fc.option(fc.constantFrom("Yurtiçi Kargo", "Aras Kargo", "DHL", "Bilinmeyen"), { nil: null }), status: fc.constantFrom("success", "success", "cancelled") }), { maxLength: 2 }),
+  gateways: fc.array(fc.constantFrom("shopify_payments", "iyzico", "gift_card", "Kapıda Ödeme", "manual", "paytr"), {
+    maxLength: 2,
+  }),
+  fulfillments: fc.array(
+    fc.record({
+      company: fc.option(fc.constantFrom("Yurtiçi Kargo", "Aras Kargo", "DHL", "Bilinmeyen"), { nil: null }),
+      status: fc.constantFrom("success", "success", "cancelled"),
+    }),
+    { maxLength: 2 },
+  ),
   // Up to 14 refund lines and 3 adjustments: past the first page the app asks for (10 and 2).
   refund: fc.option(
-    fc.record({ quantity: fc.integer({ min: 1, max: 3 }), lines: fc.integer({ min: 1, max: 14 }), adjustments: fc.array(fc.integer({ min: -5_000, max: -1 }), { maxLength: 3 }) }),
+    fc.record({
+      quantity: fc.integer({ min: 1, max: 3 }),
+      lines: fc.integer({ min: 1, max: 14 }),
+      adjustments: fc.array(fc.integer({ min: -5_000, max: -1 }), { maxLength: 3 }),
+    }),
     { nil: null },
   ),
   source: fc.constantFrom("web", "web", "pos", "shopify_draft_order"),
@@ -67,7 +125,13 @@ const orderArb = fc.record({
   offset: fc.constantFrom("+03:00", "Z", "-05:00", "+14:00"),
   day: fc.integer({ min: 1, max: 21 }),
   tip: fc.integer({ min: 0, max: 3 }).map((n) => (n === 0 ? 1_000 : 0)),
-  context: fc.constantFrom("01-single-item-citizen", "22-presentment-eur-invoiced-in-eur", "07-zero-rate-export-with-exemption", "36-shop-ahead-of-turkey", "28-no-tax-lines-prices-exclude-vat"),
+  context: fc.constantFrom(
+    "01-single-item-citizen",
+    "22-presentment-eur-invoiced-in-eur",
+    "07-zero-rate-export-with-exemption",
+    "36-shop-ahead-of-turkey",
+    "28-no-tax-lines-prices-exclude-vat",
+  ),
 });
 type Generated = typeof orderArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -77,7 +141,10 @@ function restOrder(g: Generated, id: number) {
   const factor = g.presentment?.rate ?? 1;
   const set = (amount: string) => ({
     shop_money: { amount, currency_code: shop },
-    presentment_money: { amount: (Math.round((Number(amount) * 100) / factor) / 100).toFixed(2), currency_code: presentment },
+    presentment_money: {
+      amount: (Math.round((Number(amount) * 100) / factor) / 100).toFixed(2),
+      currency_code: presentment,
+    },
   });
   const withSets = <T extends { price: string }>(t: T) => ({ ...t, price_set: set(t.price) });
   const at = `2026-11-${String(g.day).padStart(2, "0")}T10:00:00${g.offset}`;
@@ -104,7 +171,9 @@ function restOrder(g: Generated, id: number) {
     requires_shipping: l.requires_shipping,
     gift_card: l.gift_card,
   }));
-  const total = lineItems.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0) + g.shipping.reduce((sum, s) => sum + s.cents / 100, 0);
+  const total =
+    lineItems.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0) +
+    g.shipping.reduce((sum, s) => sum + s.cents / 100, 0);
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
@@ -130,17 +199,36 @@ function restOrder(g: Generated, id: number) {
     customer: g.customer ? { id: id + 1, ...g.customer } : null,
     billing_address: g.billing,
     shipping_address: g.shippingAddress,
-    discount_applications: [{ type: "discount_code", code: "KOD" }, { type: "automatic", title: "Otomatik" }],
+    discount_applications: [
+      { type: "discount_code", code: "KOD" },
+      { type: "automatic", title: "Otomatik" },
+    ],
     line_items: lineItems,
     shipping_lines: g.shipping.map((s, i) => {
       const price = money(s.cents);
       const discounted = money(Math.round((s.cents * (100 - s.off)) / 100));
-      return { id: id * 10 + i, title: s.title, code: s.title, price, price_set: set(price), discounted_price: discounted, discounted_price_set: set(discounted), tax_lines: s.tax_lines.map(withSets), discount_allocations: [] };
+      return {
+        id: id * 10 + i,
+        title: s.title,
+        code: s.title,
+        price,
+        price_set: set(price),
+        discounted_price: discounted,
+        discounted_price_set: set(discounted),
+        tax_lines: s.tax_lines.map(withSets),
+        discount_allocations: [],
+      };
     }),
     note_attributes: g.notes,
     payment_gateway_names: g.gateways,
     financial_status: g.status,
-    fulfillments: g.fulfillments.map((f, i) => ({ id: id * 10 + i, status: f.status, created_at: at, tracking_company: f.company, tracking_number: f.company ? `T${i}` : null })),
+    fulfillments: g.fulfillments.map((f, i) => ({
+      id: id * 10 + i,
+      status: f.status,
+      created_at: at,
+      tracking_company: f.company,
+      tracking_number: f.company ? `T${i}` : null,
+    })),
     refunds: g.refund
       ? [
           {
@@ -150,7 +238,10 @@ function restOrder(g: Generated, id: number) {
               const line = lineItems[k % lineItems.length];
               return { line_item_id: line.id, quantity: Math.min(g.refund!.quantity, line.quantity) };
             }),
-            order_adjustments: g.refund.adjustments.map((cents) => ({ kind: "refund_discrepancy", amount: money(cents) })),
+            order_adjustments: g.refund.adjustments.map((cents) => ({
+              kind: "refund_discrepancy",
+              amount: money(cents),
+            })),
           },
         ]
       : [],
@@ -167,7 +258,13 @@ beforeAll(async () => {
     const { status, json } = await standin.request(JSON.parse(String(init.body)));
     return new Response(JSON.stringify(json), { status, headers: { "content-type": "application/json" } });
   }) as unknown as typeof fetch;
-  client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken, fetch: inProcess, bucket: new BucketState() });
+  client = createAdminClient({
+    shop: standin.shop,
+    endpoint: standin.graphqlUrl(),
+    accessToken: standin.accessToken,
+    fetch: inProcess,
+    bucket: new BucketState(),
+  });
 });
 afterAll(() => standin?.stop());
 
@@ -196,12 +293,16 @@ describe("GraphQL order → webhook order, property", () => {
         if (g.refund && (g.refund.lines > 10 || g.refund.adjustments.length > 2)) pagedRefunds++;
         if (!fromWebhook.ok) {
           problems++;
-          for (const p of fromWebhook.problems) if (p.severity === "error") codes.set(p.code, (codes.get(p.code) ?? 0) + 1);
+          for (const p of fromWebhook.problems)
+            if (p.severity === "error") codes.set(p.code, (codes.get(p.code) ?? 0) + 1);
         }
       }),
       { numRuns: 300, seed: 20261123 },
     );
-    console.log(`graphql property: 300 orders, ${paged} needed more than one page of lines, ${pagedRefunds} of refund lines or adjustments, ${problems} mapped to problems`, JSON.stringify([...codes]));
+    console.log(
+      `graphql property: 300 orders, ${paged} needed more than one page of lines, ${pagedRefunds} of refund lines or adjustments, ${problems} mapped to problems`,
+      JSON.stringify([...codes]),
+    );
     // The generator reaches the paging path, invoice bodies and refusals, so the property says something about each.
     expect(paged).toBeGreaterThan(20);
     expect(pagedRefunds).toBeGreaterThan(10);

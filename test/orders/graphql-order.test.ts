@@ -3,7 +3,14 @@
 // byte-identical result (invoice body, totals, problems) as the webhook's REST form.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapOrderToInvoice } from "../../app/orders/map-order";
-import { GraphqlOrderSchema, legacyId, REFUNDS_FIRST, toWebhookJson, toWebhookOrder, webhookAmount } from "../../app/orders/graphql-order";
+import {
+  GraphqlOrderSchema,
+  legacyId,
+  REFUNDS_FIRST,
+  toWebhookJson,
+  toWebhookOrder,
+  webhookAmount,
+} from "../../app/orders/graphql-order";
 import { orderSnapshot, parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
 import { createAdminClient, type AdminGraphql } from "../../app/shopify/client.server";
 import { readOrderWith } from "../../app/shopify/order-reads";
@@ -23,7 +30,12 @@ function webhookOrder(name: string): ShopifyOrder {
 
 beforeAll(async () => {
   // All orders visible (read_all_orders) and a bucket that never throttles: this test is about shapes.
-  standin = await startStandin({ orders: names.map(fixtureOrder), scopes: ["read_orders", "read_all_orders"], bucketSize: 1_000_000, restoreRate: 1_000_000 });
+  standin = await startStandin({
+    orders: names.map(fixtureOrder),
+    scopes: ["read_orders", "read_all_orders"],
+    bucketSize: 1_000_000,
+    restoreRate: 1_000_000,
+  });
   client = createAdminClient({ shop: standin.shop, endpoint: standin.graphqlUrl(), accessToken: standin.accessToken });
 });
 afterAll(() => standin?.stop());
@@ -44,13 +56,18 @@ describe("GraphQL order → webhook order", () => {
     expect(read!.line_items.map((l) => l.id)).toEqual(webhook.line_items.map((l) => l.id));
   });
 
-  it.each(names.slice(0, 5))("%s: the order as the pipeline stores it (its snapshot) maps the same when read back", async (name) => {
-    const read = await readOrderWith(client, webhookOrder(name).id);
-    const again = parseShopifyOrder(JSON.parse(JSON.stringify(orderSnapshot(read))));
-    if (!again.ok) throw new Error(JSON.stringify(again.problems));
-    const context = fixtureContext(name);
-    expect(JSON.stringify(mapOrderToInvoice(again.order, context))).toBe(JSON.stringify(mapOrderToInvoice(read!, context)));
-  });
+  it.each(names.slice(0, 5))(
+    "%s: the order as the pipeline stores it (its snapshot) maps the same when read back",
+    async (name) => {
+      const read = await readOrderWith(client, webhookOrder(name).id);
+      const again = parseShopifyOrder(JSON.parse(JSON.stringify(orderSnapshot(read))));
+      if (!again.ok) throw new Error(JSON.stringify(again.problems));
+      const context = fixtureContext(name);
+      expect(JSON.stringify(mapOrderToInvoice(again.order, context))).toBe(
+        JSON.stringify(mapOrderToInvoice(read!, context)),
+      );
+    },
+  );
 
   it("a 120-line order is read whole, page by page", async () => {
     const name = names.find((n) => n.startsWith("37-"))!;
@@ -73,13 +90,24 @@ describe("GraphQL order → webhook order", () => {
       admin_graphql_api_id: `gid://shopify/Order/${id}`,
       name: "#REFUND25",
       financial_status: "partially_refunded",
-      line_items: base.line_items.map((line) => (refunded.includes(line.id) ? { ...line, current_quantity: line.quantity - 1 } : line)),
+      line_items: base.line_items.map((line) =>
+        refunded.includes(line.id) ? { ...line, current_quantity: line.quantity - 1 } : line,
+      ),
       refunds: [
         {
           id: 5_810_003_798,
           created_at: "2026-11-20T10:00:00+03:00",
-          refund_line_items: refunded.map((lineItemId, i) => ({ id: 5_810_003_700 + i, line_item_id: lineItemId, quantity: 1 })),
-          order_adjustments: [1, 2, 3].map((i) => ({ id: 5_810_003_790 + i, kind: "shipping_refund", amount: `-${i}.50`, tax_amount: "0.00" })),
+          refund_line_items: refunded.map((lineItemId, i) => ({
+            id: 5_810_003_700 + i,
+            line_item_id: lineItemId,
+            quantity: 1,
+          })),
+          order_adjustments: [1, 2, 3].map((i) => ({
+            id: 5_810_003_790 + i,
+            kind: "shipping_refund",
+            amount: `-${i}.50`,
+            tax_amount: "0.00",
+          })),
         },
       ],
     };
@@ -90,7 +118,11 @@ describe("GraphQL order → webhook order", () => {
     const before = client.stats.requests;
     const read = await readOrderWith(client, id);
     expect(read!.refunds![0].refund_line_items!.map((line) => line.line_item_id)).toEqual(refunded);
-    expect(read!.refunds![0].order_adjustments!.map((adjustment) => adjustment.amount)).toEqual(["-1.50", "-2.50", "-3.50"]);
+    expect(read!.refunds![0].order_adjustments!.map((adjustment) => adjustment.amount)).toEqual([
+      "-1.50",
+      "-2.50",
+      "-3.50",
+    ]);
     // The order, 3 more pages of line items, 1 more of refund lines (10 + 15) and 1 more of adjustments (2 + 1).
     expect(client.stats.requests - before).toBe(6);
     const context = fixtureContext("37-wholesale-120-lines");
@@ -99,7 +131,10 @@ describe("GraphQL order → webhook order", () => {
     // The refund itself as the webhook form has it (the line items' current quantities already say what was
     // refunded, so it is the refund that would be short, not the invoice body).
     const project = (o: typeof read) =>
-      o!.refunds!.map((r) => ({ lines: r.refund_line_items!.map((l) => [l.line_item_id, l.quantity]), adjustments: r.order_adjustments!.map((a) => [a.kind, a.amount]) }));
+      o!.refunds!.map((r) => ({
+        lines: r.refund_line_items!.map((l) => [l.line_item_id, l.quantity]),
+        adjustments: r.order_adjustments!.map((a) => [a.kind, a.amount]),
+      }));
     expect(project(read)).toEqual(project(parsed.order));
   });
 
@@ -166,31 +201,62 @@ describe("conversion details", () => {
     expect(legacyId("gid://shopify/MailingAddress/12?model_name=Address")).toBe(12);
     expect(() => legacyId("5810000001")).toThrow(/^not a Shopify GID: 5810000001$/);
     // A GID is the whole value, from its scheme: an address that merely contains one is not one.
-    expect(() => legacyId("https://admin.shopify.com/store/x/gid://shopify/Order/5810000001")).toThrow(/not a Shopify GID/);
+    expect(() => legacyId("https://admin.shopify.com/store/x/gid://shopify/Order/5810000001")).toThrow(
+      /not a Shopify GID/,
+    );
   });
 
   it("the schema refuses an answer whose money is not a decimal", async () => {
-    const { json } = await standin.request({ query: `{ order(id: "gid://shopify/Order/${webhookOrder(names[0]).id}") { id } }` });
+    const { json } = await standin.request({
+      query: `{ order(id: "gid://shopify/Order/${webhookOrder(names[0]).id}") { id } }`,
+    });
     expect(json.data.order.id).toMatch(/^gid:\/\/shopify\/Order\/\d+$/);
-    const bad = { ...minimalOrder(), totalPriceSet: { shopMoney: { amount: 12.5, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } };
+    const bad = {
+      ...minimalOrder(),
+      totalPriceSet: {
+        shopMoney: { amount: 12.5, currencyCode: "TRY" },
+        presentmentMoney: { amount: "12.5", currencyCode: "TRY" },
+      },
+    };
     expect(GraphqlOrderSchema.safeParse(bad).success).toBe(false);
     expect(GraphqlOrderSchema.safeParse(minimalOrder()).success).toBe(true);
     // legacyResourceId is Shopify's UnsignedInt64, the REST id: digits only.
     for (const legacyResourceId of ["1a", "1.0", "", "gid://shopify/Order/1"]) {
-      expect(GraphqlOrderSchema.safeParse({ ...minimalOrder(), legacyResourceId }).success, legacyResourceId).toBe(false);
+      expect(GraphqlOrderSchema.safeParse({ ...minimalOrder(), legacyResourceId }).success, legacyResourceId).toBe(
+        false,
+      );
     }
     expect(toWebhookOrder(GraphqlOrderSchema.parse(minimalOrder())).total_price).toBe("12.50");
   });
 
   it("note attributes, gateways, fulfillments and refunds keep their webhook names", () => {
-    const json = toWebhookJson(GraphqlOrderSchema.parse({
-      ...minimalOrder(),
-      customAttributes: [{ key: "Vergi No", value: "1234567890" }],
-      paymentGatewayNames: ["iyzico"],
-      displayFinancialStatus: "PARTIALLY_REFUNDED",
-      fulfillments: [{ id: "gid://shopify/Fulfillment/7", status: "SUCCESS", createdAt: "2026-11-21T07:00:00Z", trackingInfo: [{ company: "Aras Kargo", number: "A1" }] }],
-      refunds: [{ id: "gid://shopify/Refund/9", createdAt: null, refundLineItems: { nodes: [{ quantity: 1, lineItem: { id: "gid://shopify/LineItem/5" } }], pageInfo: { hasNextPage: false, endCursor: null } }, orderAdjustments: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } }],
-    }));
+    const json = toWebhookJson(
+      GraphqlOrderSchema.parse({
+        ...minimalOrder(),
+        customAttributes: [{ key: "Vergi No", value: "1234567890" }],
+        paymentGatewayNames: ["iyzico"],
+        displayFinancialStatus: "PARTIALLY_REFUNDED",
+        fulfillments: [
+          {
+            id: "gid://shopify/Fulfillment/7",
+            status: "SUCCESS",
+            createdAt: "2026-11-21T07:00:00Z",
+            trackingInfo: [{ company: "Aras Kargo", number: "A1" }],
+          },
+        ],
+        refunds: [
+          {
+            id: "gid://shopify/Refund/9",
+            createdAt: null,
+            refundLineItems: {
+              nodes: [{ quantity: 1, lineItem: { id: "gid://shopify/LineItem/5" } }],
+              pageInfo: { hasNextPage: false, endCursor: null },
+            },
+            orderAdjustments: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
+          },
+        ],
+      }),
+    );
     expect(json).toMatchObject({
       note_attributes: [{ name: "Vergi No", value: "1234567890" }],
       payment_gateway_names: ["iyzico"],
@@ -204,36 +270,68 @@ describe("conversion details", () => {
 describe("what the schema refuses, naming where (bulk-reads.ts reports the path and the message)", () => {
   const issues = (order: unknown) => {
     const result = GraphqlOrderSchema.safeParse(order);
-    return result.success ? [] : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+    return result.success
+      ? []
+      : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
   };
-  const withTotal = (amount: string) => ({ ...minimalOrder(), totalPriceSet: { shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount: "12.5", currencyCode: "TRY" } } });
+  const withTotal = (amount: string) => ({
+    ...minimalOrder(),
+    totalPriceSet: {
+      shopMoney: { amount, currencyCode: "TRY" },
+      presentmentMoney: { amount: "12.5", currencyCode: "TRY" },
+    },
+  });
 
   it("money is Shopify's Decimal, a signed decimal number as text: a whole number is one, Turkish notation or a currency is not", () => {
     for (const amount of ["12", "-3.5", "0.0", "249.9"]) expect(issues(withTotal(amount)), amount).toEqual([]);
     for (const amount of ["1.234,50", "12,5", "12.5 TL", "TL 12.5", "12."]) {
-      expect(issues(withTotal(amount)), amount).toEqual([{ path: "totalPriceSet.shopMoney.amount", message: "decimal amount expected" }]);
+      expect(issues(withTotal(amount)), amount).toEqual([
+        { path: "totalPriceSet.shopMoney.amount", message: "decimal amount expected" },
+      ]);
     }
   });
 
   it("an id is the GID of its type: a bare number or another type's GID is refused", () => {
-    const withLine = (id: string) => ({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ id })], pageInfo: { hasNextPage: false, endCursor: null } } });
+    const withLine = (id: string) => ({
+      ...minimalOrder(),
+      lineItems: { nodes: [graphqlLine({ id })], pageInfo: { hasNextPage: false, endCursor: null } },
+    });
     expect(issues(withLine("gid://shopify/LineItem/5"))).toEqual([]);
     expect(issues(withLine("5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
-    expect(issues(withLine("gid://shopify/Product/5"))).toEqual([{ path: "lineItems.nodes.0.id", message: "a LineItem GID expected" }]);
+    expect(issues(withLine("gid://shopify/Product/5"))).toEqual([
+      { path: "lineItems.nodes.0.id", message: "a LineItem GID expected" },
+    ]);
   });
 });
 
 describe("conversion of a line item and of statuses", () => {
   it("a discount allocation keeps the index of its discount application (REST discount_application_index)", () => {
     const allocation = { allocatedAmountSet: bagOf("10.0"), discountApplication: { index: 2 } };
-    const json = toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), lineItems: { nodes: [graphqlLine({ discountAllocations: [allocation] })], pageInfo: { hasNextPage: false, endCursor: null } } }));
+    const json = toWebhookJson(
+      GraphqlOrderSchema.parse({
+        ...minimalOrder(),
+        lineItems: {
+          nodes: [graphqlLine({ discountAllocations: [allocation] })],
+          pageInfo: { hasNextPage: false, endCursor: null },
+        },
+      }),
+    );
     expect((json.line_items as Array<Record<string, unknown>>)[0].discount_allocations).toEqual([
-      { amount: "10.00", amount_set: { shop_money: { amount: "10.00", currency_code: "TRY" }, presentment_money: { amount: "10.00", currency_code: "TRY" } }, discount_application_index: 2 },
+      {
+        amount: "10.00",
+        amount_set: {
+          shop_money: { amount: "10.00", currency_code: "TRY" },
+          presentment_money: { amount: "10.00", currency_code: "TRY" },
+        },
+        discount_application_index: 2,
+      },
     ]);
   });
 
   it("an order without a financial status (displayFinancialStatus is nullable) has none", () => {
-    expect(toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), displayFinancialStatus: null })).financial_status).toBeNull();
+    expect(
+      toWebhookJson(GraphqlOrderSchema.parse({ ...minimalOrder(), displayFinancialStatus: null })).financial_status,
+    ).toBeNull();
   });
 });
 
@@ -243,22 +341,61 @@ function bagOf(amount: string) {
 
 function graphqlLine(over: Record<string, unknown> = {}) {
   return {
-    id: "gid://shopify/LineItem/5", name: "Kupa", title: "Kupa", variantTitle: null, sku: null, quantity: 1, currentQuantity: 1,
-    taxable: true, requiresShipping: true, isGiftCard: false, originalUnitPriceSet: bagOf("120.0"), discountAllocations: [], taxLines: [],
-    product: null, variant: null, ...over,
+    id: "gid://shopify/LineItem/5",
+    name: "Kupa",
+    title: "Kupa",
+    variantTitle: null,
+    sku: null,
+    quantity: 1,
+    currentQuantity: 1,
+    taxable: true,
+    requiresShipping: true,
+    isGiftCard: false,
+    originalUnitPriceSet: bagOf("120.0"),
+    discountAllocations: [],
+    taxLines: [],
+    product: null,
+    variant: null,
+    ...over,
   };
 }
 
 function minimalOrder() {
-  const bag = (amount: string) => ({ shopMoney: { amount, currencyCode: "TRY" }, presentmentMoney: { amount, currencyCode: "TRY" } });
+  const bag = (amount: string) => ({
+    shopMoney: { amount, currencyCode: "TRY" },
+    presentmentMoney: { amount, currencyCode: "TRY" },
+  });
   const page = { hasNextPage: false, endCursor: null };
   return {
-    id: "gid://shopify/Order/1", legacyResourceId: "1", name: "#1", number: 1,
-    createdAt: "2026-11-20T11:05:11Z", updatedAt: "2026-11-20T11:05:11Z", processedAt: "2026-11-20T11:05:11Z",
-    test: false, sourceName: "web", currencyCode: "TRY", presentmentCurrencyCode: "TRY", taxesIncluded: true,
-    totalPriceSet: bag("12.5"), currentTotalPriceSet: bag("12.5"), subtotalPriceSet: null, totalTaxSet: null, totalDiscountsSet: null,
-    totalTipReceivedSet: bag("0.0"), email: null, phone: null, displayFinancialStatus: "PAID", paymentGatewayNames: [],
-    customAttributes: [], customer: null, billingAddress: null, shippingAddress: null,
-    lineItems: { nodes: [], pageInfo: page }, shippingLines: { nodes: [], pageInfo: page }, fulfillments: [], refunds: [],
+    id: "gid://shopify/Order/1",
+    legacyResourceId: "1",
+    name: "#1",
+    number: 1,
+    createdAt: "2026-11-20T11:05:11Z",
+    updatedAt: "2026-11-20T11:05:11Z",
+    processedAt: "2026-11-20T11:05:11Z",
+    test: false,
+    sourceName: "web",
+    currencyCode: "TRY",
+    presentmentCurrencyCode: "TRY",
+    taxesIncluded: true,
+    totalPriceSet: bag("12.5"),
+    currentTotalPriceSet: bag("12.5"),
+    subtotalPriceSet: null,
+    totalTaxSet: null,
+    totalDiscountsSet: null,
+    totalTipReceivedSet: bag("0.0"),
+    email: null,
+    phone: null,
+    displayFinancialStatus: "PAID",
+    paymentGatewayNames: [],
+    customAttributes: [],
+    customer: null,
+    billingAddress: null,
+    shippingAddress: null,
+    lineItems: { nodes: [], pageInfo: page },
+    shippingLines: { nodes: [], pageInfo: page },
+    fulfillments: [],
+    refunds: [],
   };
 }

@@ -2,13 +2,31 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
-const run = (...args: string[]) => spawnSync("npx", ["tsx", "scripts/invoice-preview.ts", ...args], { encoding: "utf8" });
+const run = (...args: string[]) =>
+  spawnSync("npx", ["tsx", "scripts/invoice-preview.ts", ...args], { encoding: "utf8" });
 
 describe("invoice:preview", () => {
   it("prints the body, totals and warnings of an order as JSON", () => {
-    const out = execFileSync("npx", ["tsx", "scripts/invoice-preview.ts", "--order", "test/fixtures/orders/20-rounding-3x33.33.json", "--now", "2026-11-22T10:00:00Z"], { encoding: "utf8" });
+    const out = execFileSync(
+      "npx",
+      [
+        "tsx",
+        "scripts/invoice-preview.ts",
+        "--order",
+        "test/fixtures/orders/20-rounding-3x33.33.json",
+        "--now",
+        "2026-11-22T10:00:00Z",
+      ],
+      { encoding: "utf8" },
+    );
     const result = JSON.parse(out);
-    expect(result).toMatchObject({ ok: true, paid: "99.99", difference: "0.00", problems: [], totals: { grand_total: "99.99" } });
+    expect(result).toMatchObject({
+      ok: true,
+      paid: "99.99",
+      difference: "0.00",
+      problems: [],
+      totals: { grand_total: "99.99" },
+    });
     expect(result.body.issue_date).toBe("2026-11-22");
   });
 
@@ -17,7 +35,10 @@ describe("invoice:preview", () => {
     expect(res.status).toBe(1);
     const result = JSON.parse(res.stdout);
     expect(result.ok).toBe(false);
-    expect(result.problems[0]).toMatchObject({ code: "shipment.no_carrier", message: { tr: expect.stringContaining("Varsayılan kargo"), en: expect.stringContaining("Default carrier") } });
+    expect(result.problems[0]).toMatchObject({
+      code: "shipment.no_carrier",
+      message: { tr: expect.stringContaining("Varsayılan kargo"), en: expect.stringContaining("Default carrier") },
+    });
   });
 
   it("says clearly when a file cannot be read", () => {

@@ -22,7 +22,13 @@ function pricingOff(cents: number) {
   vi.mocked(rounding.priceLines).mockImplementation((requests) => {
     const priced = real(requests);
     const [first, ...rest] = priced.parts[0];
-    return { ...priced, parts: [[{ ...first, unitPrice: first.unitPrice.add(new Decimal(cents).div(100)) }, ...rest], ...priced.parts.slice(1)] };
+    return {
+      ...priced,
+      parts: [
+        [{ ...first, unitPrice: first.unitPrice.add(new Decimal(cents).div(100)) }, ...rest],
+        ...priced.parts.slice(1),
+      ],
+    };
   });
 }
 
@@ -45,7 +51,13 @@ describe("an invoice more than 0.01 off what was paid", () => {
     const r = map();
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems).toEqual([{ code: "totals.difference_over_limit", severity: "error", params: { grandTotal: "338.96", paid: "338.90", difference: "0.06" } }]);
+    expect(r.problems).toEqual([
+      {
+        code: "totals.difference_over_limit",
+        severity: "error",
+        params: { grandTotal: "338.96", paid: "338.90", difference: "0.06" },
+      },
+    ]);
     expect(r.warnings).toEqual(real.warnings);
   });
 });

@@ -42,9 +42,12 @@ describe("mapping property: shapes beyond the fixtures", () => {
           const allowed = [
             ...(g.address === "none" ? ["customer.missing_address"] : []),
             ...(!invoiceable || paid.isZero() ? ["order.no_invoiceable_lines"] : []),
-            ...((paidAll.isZero() || dec(payload.total_price).isZero()) && g.fx !== null ? ["order.currency_rate_unavailable"] : []),
+            ...((paidAll.isZero() || dec(payload.total_price).isZero()) && g.fx !== null
+              ? ["order.currency_rate_unavailable"]
+              : []),
           ];
-          if (codes.some((c) => !allowed.includes(c))) throw new Error(`unexpected refusal ${JSON.stringify(result.problems)} of ${JSON.stringify(g)}`);
+          if (codes.some((c) => !allowed.includes(c)))
+            throw new Error(`unexpected refusal ${JSON.stringify(result.problems)} of ${JSON.stringify(g)}`);
           seen.refused++;
           return;
         }
@@ -70,7 +73,15 @@ describe("mapping property: shapes beyond the fixtures", () => {
 /** A B2B company as the worker reads it from Shopify: numbers valid (VKN, T.C.), invalid, missing or foreign. */
 const companyArb = fc.record({
   name: fc.constantFrom("Acme Makine A.Ş.", "Çiçek Tekstil Ltd. Şti.", "Öz Gıda 👩‍🍳 Pazarlama", "Ali Veli"),
-  taxRegistrationId: fc.constantFrom<string | null>("9860008925", "0720039666", "10000000146", " 986 000 8925 ", "1234567891", "986000892", null),
+  taxRegistrationId: fc.constantFrom<string | null>(
+    "9860008925",
+    "0720039666",
+    "10000000146",
+    " 986 000 8925 ",
+    "1234567891",
+    "986000892",
+    null,
+  ),
   taxOffice: fc.constantFrom<string | null>("Çankaya", "Kadıköy", null),
   country: fc.constantFrom("TR", "TR", "TR", "DE", null),
 });
@@ -86,8 +97,24 @@ const companyOf = (c: typeof companyArb extends fc.Arbitrary<infer T> ? T : neve
     c.country === null
       ? null
       : c.country === "TR"
-        ? { company: c.name, address1: "Atatürk Bulv. 100", city: "Çankaya", province: "Ankara", zip: "06420", country: "Turkey", country_code: "TR" }
-        : { company: c.name, address1: "Hauptstraße 1", city: "Berlin", province: null, zip: "10115", country: "Germany", country_code: "DE" },
+        ? {
+            company: c.name,
+            address1: "Atatürk Bulv. 100",
+            city: "Çankaya",
+            province: "Ankara",
+            zip: "06420",
+            country: "Turkey",
+            country_code: "TR",
+          }
+        : {
+            company: c.name,
+            address1: "Hauptstraße 1",
+            city: "Berlin",
+            province: null,
+            zip: "10115",
+            country: "Germany",
+            country_code: "DE",
+          },
 });
 
 describe("mapping property: B2B orders", () => {
@@ -113,7 +140,8 @@ describe("mapping property: B2B orders", () => {
             ...(!abroad && !check ? ["customer.company_without_tax_number"] : []),
             ...(!c.taxOffice ? ["customer.company_without_tax_office_b2b"] : []),
           ];
-          if (codes.some((code) => !allowed.includes(code))) throw new Error(`unexpected refusal ${JSON.stringify(result.problems)} of ${JSON.stringify([g, c])}`);
+          if (codes.some((code) => !allowed.includes(code)))
+            throw new Error(`unexpected refusal ${JSON.stringify(result.problems)} of ${JSON.stringify([g, c])}`);
           seen.refused++;
           return;
         }
@@ -127,13 +155,19 @@ describe("mapping property: B2B orders", () => {
           // Only a valid number and a tax office make it to the service, and they are the company's (a Turkish
           // taxpayer's number is kept abroad too).
           expect(check?.valid).toBe(true);
-          expect(result.body.customer).toMatchObject({ type: "company", tax_number: check!.valid ? check!.value : "", tax_office: c.taxOffice });
+          expect(result.body.customer).toMatchObject({
+            type: "company",
+            tax_number: check!.valid ? check!.value : "",
+            tax_office: c.taxOffice,
+          });
           seen.company++;
         }
       }),
       { numRuns: 500, seed: 20261129 },
     );
-    console.log(`B2B property: ${seen.company} invoiced to the company, ${seen.abroad} abroad, ${seen.refused} refused with a reason`);
+    console.log(
+      `B2B property: ${seen.company} invoiced to the company, ${seen.abroad} abroad, ${seen.refused} refused with a reason`,
+    );
     expect(seen.company).toBeGreaterThan(50);
     expect(seen.refused).toBeGreaterThan(50);
   }, 120_000);

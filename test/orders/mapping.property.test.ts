@@ -19,18 +19,34 @@ const RATES = ["0", "0.01", "0.02", "0.08", "0.1", "0.18", "0.2"];
 const cents = (min: number, max: number) => fc.integer({ min, max }).map((c) => new Decimal(c).div(100));
 
 const lineArb = fc.record({
-  quantity: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }) }, { weight: 1, arbitrary: fc.integer({ min: 6, max: 250 }) }),
+  quantity: fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 6, max: 250 }) },
+  ),
   price: fc.oneof(cents(1, 2_000), cents(1, 500_000), cents(100_000, 10_000_000)),
   rate: fc.constantFrom(...RATES, "0.2", "0.2", "0.1"),
   /** Share of the line's amount discounted, in percent (0 = none). */
-  discountPercent: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 100 }) }),
+  discountPercent: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 100 }) },
+  ),
   requiresShipping: fc.boolean(),
 });
 
 const orderArb = fc.record({
-  lines: fc.oneof({ weight: 5, arbitrary: fc.array(lineArb, { minLength: 1, maxLength: 6 }) }, { weight: 1, arbitrary: fc.array(lineArb, { minLength: 7, maxLength: 40 }) }),
+  lines: fc.oneof(
+    { weight: 5, arbitrary: fc.array(lineArb, { minLength: 1, maxLength: 6 }) },
+    { weight: 1, arbitrary: fc.array(lineArb, { minLength: 7, maxLength: 40 }) },
+  ),
   taxesIncluded: fc.boolean(),
-  shipping: fc.option(fc.record({ price: cents(1, 30_000), rate: fc.constantFrom("0.2", "0.1", "0"), discountPercent: fc.constantFrom(0, 0, 50, 100) }), { nil: undefined }),
+  shipping: fc.option(
+    fc.record({
+      price: cents(1, 30_000),
+      rate: fc.constantFrom("0.2", "0.1", "0"),
+      discountPercent: fc.constantFrom(0, 0, 50, 100),
+    }),
+    { nil: undefined },
+  ),
   pos: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   company: fc.boolean(),
 });
@@ -77,12 +93,24 @@ function shopifyOrder(g: Generated, index: number): { payload: unknown; paid: De
             price: s.price.toFixed(2),
             discounted_price: s.price.sub(discount).toFixed(2),
             tax_lines: [{ title: "KDV", rate: Number(s.rate), price: tax.toFixed(2) }],
-            discount_allocations: discount.gt(0) ? [{ amount: discount.toFixed(2), discount_application_index: 1 }] : [],
+            discount_allocations: discount.gt(0)
+              ? [{ amount: discount.toFixed(2), discount_application_index: 1 }]
+              : [],
           };
         })(),
       ]
     : [];
-  const address = { first_name: "Deniz", last_name: "Arslan", company: g.company ? "Arslan Gıda Ltd. Şti." : null, address1: "Cumhuriyet Cad. 1", city: "Merkez", province: "Sivas", country: "Turkey", country_code: "TR", zip: "58000" };
+  const address = {
+    first_name: "Deniz",
+    last_name: "Arslan",
+    company: g.company ? "Arslan Gıda Ltd. Şti." : null,
+    address1: "Cumhuriyet Cad. 1",
+    city: "Merkez",
+    province: "Sivas",
+    country: "Turkey",
+    country_code: "TR",
+    zip: "58000",
+  };
   const payload = {
     id: 9_000_000 + index,
     name: `#${10_000 + index}`,
@@ -97,7 +125,12 @@ function shopifyOrder(g: Generated, index: number): { payload: unknown; paid: De
     customer: { id: 4_000_000 + index, email: "deniz@example.com", first_name: "Deniz", last_name: "Arslan" },
     billing_address: address,
     shipping_address: address,
-    note_attributes: g.company ? [{ name: "Vergi No", value: "0720039666" }, { name: "Vergi Dairesi", value: "Sivas" }] : [],
+    note_attributes: g.company
+      ? [
+          { name: "Vergi No", value: "0720039666" },
+          { name: "Vergi Dairesi", value: "Sivas" },
+        ]
+      : [],
     payment_gateway_names: ["iyzico"],
     line_items,
     shipping_lines,
@@ -149,7 +182,9 @@ describe("mapping property", () => {
       { numRuns: RUNS, seed: 20261122 },
     );
     const share = exact / total;
-    console.log(`property: ${total} orders, grand_total = paid exactly in ${(share * 100).toFixed(2)} %, ${extraLines} split-off lines`);
+    console.log(
+      `property: ${total} orders, grand_total = paid exactly in ${(share * 100).toFixed(2)} %, ${extraLines} split-off lines`,
+    );
     expect(total).toBe(RUNS);
     expect(share).toBeGreaterThanOrEqual(0.99);
   }, 60_000);

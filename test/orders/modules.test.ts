@@ -33,7 +33,8 @@ describe("settings", () => {
   });
 
   it("every default carrier number passes the VKN check digit; Yurtiçi is 9860008925", () => {
-    for (const carrier of Object.values(defaultCarriers())) expect(isValidVkn(carrier.taxNumber), carrier.title).toBe(true);
+    for (const carrier of Object.values(defaultCarriers()))
+      expect(isValidVkn(carrier.taxNumber), carrier.title).toBe(true);
     expect(defaultCarriers()["Yurtiçi Kargo"].taxNumber).toBe("9860008925");
   });
 });
@@ -89,9 +90,21 @@ describe("tax numbers", () => {
 
 describe("dates", () => {
   it("uses the shop's zone, but never a date after today in Turkey", () => {
-    expect(issueMoment(new Date("2026-11-22T21:30:00Z"), "Europe/Istanbul")).toEqual({ date: "2026-11-23", time: "00:30", clamped: false });
-    expect(issueMoment(new Date("2026-11-22T20:30:00Z"), "Asia/Dubai")).toEqual({ date: "2026-11-22", time: "23:30", clamped: true });
-    expect(issueMoment(new Date("2026-11-22T02:00:00Z"), "America/New_York")).toEqual({ date: "2026-11-21", time: "21:00", clamped: false });
+    expect(issueMoment(new Date("2026-11-22T21:30:00Z"), "Europe/Istanbul")).toEqual({
+      date: "2026-11-23",
+      time: "00:30",
+      clamped: false,
+    });
+    expect(issueMoment(new Date("2026-11-22T20:30:00Z"), "Asia/Dubai")).toEqual({
+      date: "2026-11-22",
+      time: "23:30",
+      clamped: true,
+    });
+    expect(issueMoment(new Date("2026-11-22T02:00:00Z"), "America/New_York")).toEqual({
+      date: "2026-11-21",
+      time: "21:00",
+      clamped: false,
+    });
   });
 });
 
@@ -116,12 +129,19 @@ describe("rounding", () => {
     ]);
     expect(difference.toFixed(2)).toBe("0.00");
     expect(parts.map((p) => p.length)).toEqual([1, 1]);
-    const total = parts.flat().reduce((s, p) => s.add(lineTotals({ quantity: p.quantity, unit_price: p.unitPrice, tax_rate: 20 }).total), new Decimal(0));
+    const total = parts
+      .flat()
+      .reduce(
+        (s, p) => s.add(lineTotals({ quantity: p.quantity, unit_price: p.unitPrice, tax_rate: 20 }).total),
+        new Decimal(0),
+      );
     expect(total.toFixed(2)).toBe("43.33");
   });
 
   it("a single one-unit line with an unreachable total is 0.01 off and says so", () => {
-    const { difference } = priceLines([{ quantity: 1, rate: new Decimal(20), target: new Decimal("33.33"), discount: new Decimal(0) }]);
+    const { difference } = priceLines([
+      { quantity: 1, rate: new Decimal(20), target: new Decimal("33.33"), discount: new Decimal(0) },
+    ]);
     expect(difference.abs().toFixed(2)).toBe("0.01");
   });
 });
@@ -129,7 +149,42 @@ describe("rounding", () => {
 describe("problem catalogue (mapping and sending)", () => {
   it("every code has a Turkish and an English message with its placeholders filled", () => {
     for (const code of PROBLEM_CODES) {
-      const params = { line: "L", rate: "5", part: "city", value: "1", source: "s", taxNumber: "1", trackingCompany: "X", carrier: "Y", gateway: "g", currency: "EUR", difference: "0.01", grandTotal: "1", paid: "1", invoiced: "1", orderTotal: "1", date: "2026-11-22", parts: "city", country: "DE", path: "p", message: "m", amount: "-1", taxId: "DE1", code: "301", details: "d", attempts: 3, remote: "1", waybillId: 7, invoiceId: 8, length: 300, max: 255, reason: "r", company: "Acme", location: "HQ", metafield: "custom.tax_office" };
+      const params = {
+        line: "L",
+        rate: "5",
+        part: "city",
+        value: "1",
+        source: "s",
+        taxNumber: "1",
+        trackingCompany: "X",
+        carrier: "Y",
+        gateway: "g",
+        currency: "EUR",
+        difference: "0.01",
+        grandTotal: "1",
+        paid: "1",
+        invoiced: "1",
+        orderTotal: "1",
+        date: "2026-11-22",
+        parts: "city",
+        country: "DE",
+        path: "p",
+        message: "m",
+        amount: "-1",
+        taxId: "DE1",
+        code: "301",
+        details: "d",
+        attempts: 3,
+        remote: "1",
+        waybillId: 7,
+        invoiceId: 8,
+        length: 300,
+        max: 255,
+        reason: "r",
+        company: "Acme",
+        location: "HQ",
+        metafield: "custom.tax_office",
+      };
       for (const locale of ["tr", "en"] as const) {
         const text = problemText({ code, params }, locale);
         expect(text.length, `${code} ${locale}`).toBeGreaterThan(30);
@@ -143,8 +198,14 @@ describe("dates across a daylight-saving change", () => {
   it("reads an instant in a zone with DST on both sides of the change", async () => {
     const { dateIn, localParts } = await import("../../app/orders/dates");
     // Berlin leaves summer time on 2026-10-25 at 01:00 UTC.
-    expect(localParts(Date.parse("2026-10-25T00:59:00Z"), "Europe/Berlin")).toEqual({ date: "2026-10-25", time: "02:59" });
-    expect(localParts(Date.parse("2026-10-25T01:00:00Z"), "Europe/Berlin")).toEqual({ date: "2026-10-25", time: "02:00" });
+    expect(localParts(Date.parse("2026-10-25T00:59:00Z"), "Europe/Berlin")).toEqual({
+      date: "2026-10-25",
+      time: "02:59",
+    });
+    expect(localParts(Date.parse("2026-10-25T01:00:00Z"), "Europe/Berlin")).toEqual({
+      date: "2026-10-25",
+      time: "02:00",
+    });
     expect(dateIn("2026-11-20T23:30:00-05:00", "Europe/Istanbul")).toBe("2026-11-21");
     expect(dateIn("not a date", "Europe/Istanbul")).toBeUndefined();
   });

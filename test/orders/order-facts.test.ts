@@ -11,37 +11,87 @@ import { MappingSettingsSchema } from "../../app/settings/schema";
 
 type Json = Record<string, unknown>;
 function order(over: Json): ShopifyOrder {
-  const parsed = parseShopifyOrder({ id: 1, name: "#1001", created_at: "2026-11-20T14:05:11+03:00", currency: "TRY", total_price: "120.00", line_items: [], ...over });
+  const parsed = parseShopifyOrder({
+    id: 1,
+    name: "#1001",
+    created_at: "2026-11-20T14:05:11+03:00",
+    currency: "TRY",
+    total_price: "120.00",
+    line_items: [],
+    ...over,
+  });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.order;
 }
-const item = (over: Json = {}): Json => ({ id: 11, title: "Kupa", quantity: 1, price: "120.00", tax_lines: [], ...over });
+const item = (over: Json = {}): Json => ({
+  id: 11,
+  title: "Kupa",
+  quantity: 1,
+  price: "120.00",
+  tax_lines: [],
+  ...over,
+});
 const tax = (price: string) => ({ title: "KDV", price, rate: 0.2 });
 const settings = (over: Json = {}) => MappingSettingsSchema.parse(over);
-const set = (shop: string, presentment: string) => ({ shop_money: { amount: shop, currency_code: "TRY" }, presentment_money: { amount: presentment, currency_code: "EUR" } });
+const set = (shop: string, presentment: string) => ({
+  shop_money: { amount: shop, currency_code: "TRY" },
+  presentment_money: { amount: presentment, currency_code: "EUR" },
+});
 
 describe("sales abroad", () => {
   it("the destination is the shipping address, else the billing address; Turkey or no country is not abroad", () => {
-    expect(destinationAbroad(order({ shipping_address: { country: "Germany", country_code: "DE" } }))).toEqual({ countryCode: "DE", country: "Germany" });
-    expect(destinationAbroad(order({ billing_address: { country: " ", country_code: " de " } }))).toEqual({ countryCode: "DE", country: "DE" });
-    expect(destinationAbroad(order({ shipping_address: { country_code: "TR" }, billing_address: { country_code: "DE" } }))).toBeNull();
+    expect(destinationAbroad(order({ shipping_address: { country: "Germany", country_code: "DE" } }))).toEqual({
+      countryCode: "DE",
+      country: "Germany",
+    });
+    expect(destinationAbroad(order({ billing_address: { country: " ", country_code: " de " } }))).toEqual({
+      countryCode: "DE",
+      country: "DE",
+    });
+    expect(
+      destinationAbroad(order({ shipping_address: { country_code: "TR" }, billing_address: { country_code: "DE" } })),
+    ).toBeNull();
     expect(destinationAbroad(order({ shipping_address: { country: "Germany" } }))).toBeNull();
     expect(destinationAbroad(order({}))).toBeNull();
   });
 
   it("tax collected: a positive tax line on an item that is not a gift card, or on shipping, else the order's total tax", () => {
     expect(collectedTax(order({ line_items: [item({ tax_lines: [tax("20.00")] })] }))).toBe(true);
-    expect(collectedTax(order({ line_items: [item()], shipping_lines: [{ title: "DHL", price: "30.00", tax_lines: [tax("5.00")] }] }))).toBe(true);
+    expect(
+      collectedTax(
+        order({ line_items: [item()], shipping_lines: [{ title: "DHL", price: "30.00", tax_lines: [tax("5.00")] }] }),
+      ),
+    ).toBe(true);
     // A gift card's tax line is not tax on what is invoiced; tax lines of 0.00 are no tax.
-    expect(collectedTax(order({ line_items: [item({ gift_card: true, tax_lines: [tax("5.00")] }), item({ id: 12, tax_lines: [tax("0.00")] })], total_tax: "0.00" }))).toBe(false);
-    expect(collectedTax(order({ line_items: [item({ tax_lines: null })], shipping_lines: null, total_tax: "3.00" }))).toBe(true);
+    expect(
+      collectedTax(
+        order({
+          line_items: [item({ gift_card: true, tax_lines: [tax("5.00")] }), item({ id: 12, tax_lines: [tax("0.00")] })],
+          total_tax: "0.00",
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      collectedTax(order({ line_items: [item({ tax_lines: null })], shipping_lines: null, total_tax: "3.00" })),
+    ).toBe(true);
     expect(collectedTax(order({ line_items: [item({ tax_lines: null })], total_tax: null }))).toBe(false);
   });
 
   it("tax lines at all: on an item that is not a gift card, or on shipping", () => {
     expect(hasTaxLines(order({ line_items: [item({ tax_lines: [tax("0.00")] })] }))).toBe(true);
-    expect(hasTaxLines(order({ line_items: [item()], shipping_lines: [{ title: "DHL", price: "30.00", tax_lines: [tax("0.00")] }] }))).toBe(true);
-    expect(hasTaxLines(order({ line_items: [item({ gift_card: true, tax_lines: [tax("5.00")] }), item({ id: 12, tax_lines: null })], shipping_lines: [{ title: "DHL", price: "30.00" }] }))).toBe(false);
+    expect(
+      hasTaxLines(
+        order({ line_items: [item()], shipping_lines: [{ title: "DHL", price: "30.00", tax_lines: [tax("0.00")] }] }),
+      ),
+    ).toBe(true);
+    expect(
+      hasTaxLines(
+        order({
+          line_items: [item({ gift_card: true, tax_lines: [tax("5.00")] }), item({ id: 12, tax_lines: null })],
+          shipping_lines: [{ title: "DHL", price: "30.00" }],
+        }),
+      ),
+    ).toBe(false);
   });
 
   it("an export: abroad and no tax collected", () => {
@@ -53,32 +103,53 @@ describe("sales abroad", () => {
 });
 
 describe("the invoice's currency", () => {
-  const eur = (over: Json = {}) => order({ presentment_currency: "EUR", total_price: "1000.00", total_price_set: set("1000.00", "28.37"), ...over });
+  const eur = (over: Json = {}) =>
+    order({ presentment_currency: "EUR", total_price: "1000.00", total_price_set: set("1000.00", "28.37"), ...over });
 
   it("in the customer's currency, the rate is the shop total over the presentment total, 6 decimals", () => {
     const choice = chooseCurrency(eur(), settings({ invoiceCurrency: "presentment" }));
     expect(choice).toMatchObject({ ok: true, currency: "EUR", side: "presentment_money" });
     expect(choice.ok && choice.rate.toFixed()).toBe("35.248502");
     // Currency codes in any case.
-    expect(chooseCurrency(eur({ currency: "try", presentment_currency: "eur" }), settings({ invoiceCurrency: "presentment" }))).toMatchObject({ ok: true, currency: "EUR" });
+    expect(
+      chooseCurrency(
+        eur({ currency: "try", presentment_currency: "eur" }),
+        settings({ invoiceCurrency: "presentment" }),
+      ),
+    ).toMatchObject({ ok: true, currency: "EUR" });
   });
 
   it("a presentment invoice needs a TRY shop and both totals above zero", () => {
     const presentment = settings({ invoiceCurrency: "presentment" });
     expect(chooseCurrency(eur({ currency: "USD" }), presentment)).toEqual({ ok: false, currency: "EUR" });
     expect(chooseCurrency(eur({ total_price_set: null }), presentment)).toEqual({ ok: false, currency: "EUR" });
-    expect(chooseCurrency(eur({ total_price_set: set("0.00", "28.37") }), presentment)).toEqual({ ok: false, currency: "EUR" });
-    expect(chooseCurrency(eur({ total_price_set: set("1000.00", "0.00") }), presentment)).toEqual({ ok: false, currency: "EUR" });
+    expect(chooseCurrency(eur({ total_price_set: set("0.00", "28.37") }), presentment)).toEqual({
+      ok: false,
+      currency: "EUR",
+    });
+    expect(chooseCurrency(eur({ total_price_set: set("1000.00", "0.00") }), presentment)).toEqual({
+      ok: false,
+      currency: "EUR",
+    });
   });
 
   it("in the shop's currency (or when the customer paid in it) the rate is 1, and only TRY can be invoiced", () => {
     const one = { ok: true, currency: "TRY", side: "shop_money" };
     expect(chooseCurrency(eur(), settings())).toMatchObject(one);
-    expect(chooseCurrency(order({ presentment_currency: "TRY" }), settings({ invoiceCurrency: "presentment" }))).toMatchObject(one);
-    expect(chooseCurrency(order({ presentment_currency: null }), settings({ invoiceCurrency: "presentment" }))).toMatchObject(one);
+    expect(
+      chooseCurrency(order({ presentment_currency: "TRY" }), settings({ invoiceCurrency: "presentment" })),
+    ).toMatchObject(one);
+    expect(
+      chooseCurrency(order({ presentment_currency: null }), settings({ invoiceCurrency: "presentment" })),
+    ).toMatchObject(one);
     const choice = chooseCurrency(eur(), settings());
     expect(choice.ok && choice.rate.toFixed()).toBe("1");
-    expect(chooseCurrency(order({ currency: "EUR", presentment_currency: "EUR" }), settings({ invoiceCurrency: "presentment" }))).toEqual({ ok: false, currency: "EUR" });
+    expect(
+      chooseCurrency(
+        order({ currency: "EUR", presentment_currency: "EUR" }),
+        settings({ invoiceCurrency: "presentment" }),
+      ),
+    ).toEqual({ ok: false, currency: "EUR" });
   });
 
   it("an amount on the chosen side; none on the presentment side without a money set", () => {
@@ -118,7 +189,12 @@ describe("payment", () => {
   });
 
   it("a settings row whose name folds to nothing matches no gateway", () => {
-    const s = settings({ paymentMethodMap: [{ match: "—", method: "credit_or_debit" }, { match: "paytr", method: "payment_agent" }] });
+    const s = settings({
+      paymentMethodMap: [
+        { match: "—", method: "credit_or_debit" },
+        { match: "paytr", method: "payment_agent" },
+      ],
+    });
     expect(paymentMethod("PayTR", s)).toEqual({ method: "payment_agent", known: true });
     expect(paymentMethod("Bilinmeyen", s)).toEqual({ method: "other", known: false });
   });

@@ -4,15 +4,38 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../app/invoicing-service/money";
 import { computeTotals } from "../../app/invoicing-service/totals";
-import { exactNet, lineTotalFromNet, nearestNet, priceExactly, priceLines, priceNearest, unitPriceFor, type PricedPart } from "../../app/orders/rounding";
+import {
+  exactNet,
+  lineTotalFromNet,
+  nearestNet,
+  priceExactly,
+  priceLines,
+  priceNearest,
+  unitPriceFor,
+  type PricedPart,
+} from "../../app/orders/rounding";
 
 const d = (v: string | number) => new Decimal(v);
 const RATE = d(20);
 const shown = (parts: PricedPart[]) =>
-  parts.map((p) => ({ quantity: p.quantity, unitPrice: p.unitPrice.toFixed(), discount: p.discount.toFixed(2), net: p.net.toFixed(2), total: p.total.toFixed(2) }));
+  parts.map((p) => ({
+    quantity: p.quantity,
+    unitPrice: p.unitPrice.toFixed(),
+    discount: p.discount.toFixed(2),
+    net: p.net.toFixed(2),
+    total: p.total.toFixed(2),
+  }));
 /** What the service computes for these parts (app/invoicing-service/totals.ts, an independent statement of its rule). */
 const serviceTotal = (parts: PricedPart[], rate = 20) =>
-  computeTotals(parts.map((p) => ({ quantity: p.quantity, unit_price: p.unitPrice, tax_rate: rate, discount_type: "amount" as const, discount: p.discount }))).grand_total;
+  computeTotals(
+    parts.map((p) => ({
+      quantity: p.quantity,
+      unit_price: p.unitPrice,
+      tax_rate: rate,
+      discount_type: "amount" as const,
+      discount: p.discount,
+    })),
+  ).grand_total;
 
 describe("one line's total", () => {
   it("the service's total of a net: the tax rounded on its own", () => {
@@ -58,7 +81,9 @@ describe("unit prices", () => {
 describe("exact pricing of one line", () => {
   it("a reachable target is one line", () => {
     const parts = priceExactly({ quantity: 3, rate: RATE, target: d("100.00"), discount: d(0) }, d("100.00"));
-    expect(shown(parts!)).toEqual([{ quantity: 3, unitPrice: "27.777", discount: "0.00", net: "83.33", total: "100.00" }]);
+    expect(shown(parts!)).toEqual([
+      { quantity: 3, unitPrice: "27.777", discount: "0.00", net: "83.33", total: "100.00" },
+    ]);
   });
 
   it("an unreachable target splits one unit off: 2 + 1 units for 99.99, the discount shared by units", () => {
@@ -80,7 +105,9 @@ describe("exact pricing of one line", () => {
     expect(shown(priceNearest({ quantity: 1, rate: RATE, target: d("99.99"), discount: d(0) }, d("99.99")))).toEqual([
       { quantity: 1, unitPrice: "83.32", discount: "0.00", net: "83.32", total: "99.98" },
     ]);
-    expect(shown(priceNearest({ quantity: 2, rate: RATE, target: d("0.00"), discount: d(0) }, d("-0.01")))[0].total).toBe("0.00");
+    expect(
+      shown(priceNearest({ quantity: 2, rate: RATE, target: d("0.00"), discount: d(0) }, d("-0.01")))[0].total,
+    ).toBe("0.00");
   });
 });
 
@@ -100,7 +127,9 @@ describe("pricing an invoice", () => {
       { quantity: 2, rate: RATE, target: d("50.00"), discount: d(0) },
     ]);
     expect(difference.toFixed(2)).toBe("0.00");
-    expect(shown(parts[0])).toEqual([{ quantity: 1, unitPrice: "83.32", discount: "0.00", net: "83.32", total: "99.98" }]);
+    expect(shown(parts[0])).toEqual([
+      { quantity: 1, unitPrice: "83.32", discount: "0.00", net: "83.32", total: "99.98" },
+    ]);
     expect(shown(parts[1])).toEqual([
       { quantity: 1, unitPrice: "20.84", discount: "0.00", net: "20.84", total: "25.01" },
       { quantity: 1, unitPrice: "20.83", discount: "0.00", net: "20.83", total: "25.00" },

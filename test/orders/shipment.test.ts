@@ -44,20 +44,26 @@ describe("the delivery date", () => {
   });
 
   it("fulfilled: the day it was handed to the carrier, as seen in the shop's zone", () => {
-    const shipped = order([{ status: "success", created_at: "2026-11-20T22:30:00Z", tracking_company: "Yurtiçi Kargo" }]);
+    const shipped = order([
+      { status: "success", created_at: "2026-11-20T22:30:00Z", tracking_company: "Yurtiçi Kargo" },
+    ]);
     // 22:30 UTC is 01:30 the next day in Istanbul (UTC+3), still the 20th in New York.
     expect(mapShipment(shipped, withDefault, ISTANBUL, ISSUE).shipment?.delivery_date).toBe("2026-11-21");
     expect(mapShipment(shipped, withDefault, "America/New_York", ISSUE).shipment?.delivery_date).toBe("2026-11-20");
   });
 
   it("fulfilled on the invoicing day: that day", () => {
-    const shipped = order([{ status: "success", created_at: "2026-11-22T08:00:00+03:00", tracking_company: "Aras Kargo" }]);
+    const shipped = order([
+      { status: "success", created_at: "2026-11-22T08:00:00+03:00", tracking_company: "Aras Kargo" },
+    ]);
     expect(mapShipment(shipped, withDefault, ISTANBUL, ISSUE).shipment?.delivery_date).toBe(ISSUE);
   });
 
   it("never after the invoicing date: a fulfillment dated later gives the invoicing date", () => {
     // The issue date is Turkey's today at most; a shop east of Turkey can fulfil on what is already tomorrow there.
-    const ahead = order([{ status: "success", created_at: "2026-11-23T01:00:00+04:00", tracking_company: "Aras Kargo" }]);
+    const ahead = order([
+      { status: "success", created_at: "2026-11-23T01:00:00+04:00", tracking_company: "Aras Kargo" },
+    ]);
     expect(mapShipment(ahead, withDefault, "Asia/Dubai", ISSUE).shipment?.delivery_date).toBe(ISSUE);
   });
 
@@ -125,7 +131,9 @@ describe("which fulfillment counts", () => {
 
 describe("the carrier", () => {
   it("a carrier of the table wins over the default, without a warning", () => {
-    const shipped = order([{ status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "MNG Kargo" }]);
+    const shipped = order([
+      { status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "MNG Kargo" },
+    ]);
     expect(mapShipment(shipped, withDefault, ISTANBUL, ISSUE)).toEqual({
       shipment: { company_title: mng.title, company_tax_number: mng.taxNumber, delivery_date: "2026-11-20" },
       errors: [],
@@ -134,16 +142,26 @@ describe("the carrier", () => {
   });
 
   it("an unknown tracking company: the default carrier, and a warning naming both", () => {
-    const shipped = order([{ status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "  Kolay   Gelsin " }]);
+    const shipped = order([
+      { status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "  Kolay   Gelsin " },
+    ]);
     expect(mapShipment(shipped, withDefault, ISTANBUL, ISSUE)).toEqual({
       shipment: { company_title: fallback.title, company_tax_number: fallback.taxNumber, delivery_date: "2026-11-20" },
       errors: [],
-      warnings: [{ code: "shipment.unknown_carrier", params: { trackingCompany: "Kolay Gelsin", carrier: fallback.title }, severity: "warning" }],
+      warnings: [
+        {
+          code: "shipment.unknown_carrier",
+          params: { trackingCompany: "Kolay Gelsin", carrier: fallback.title },
+          severity: "warning",
+        },
+      ],
     });
   });
 
   it("an unknown tracking company and no default carrier: an error naming it, and no shipment", () => {
-    const shipped = order([{ status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "Kolay Gelsin" }]);
+    const shipped = order([
+      { status: "success", created_at: "2026-11-20T12:00:00+03:00", tracking_company: "Kolay Gelsin" },
+    ]);
     expect(mapShipment(shipped, withoutDefault, ISTANBUL, ISSUE)).toEqual({
       errors: [{ code: "shipment.no_carrier", params: { trackingCompany: "Kolay Gelsin" }, severity: "error" }],
       warnings: [],

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { checkTaxId, isValidTckn, isValidVkn, normalizeTaxId } from "../../app/orders/tax-id";
 import { isValidTckn as oracleTckn, isValidVkn as oracleVkn } from "../../sandbox/taxnumbers";
 
-const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(""));
+const digits = (n: number) =>
+  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(""));
 const allSame = (value: string) => /^(\d)\1+$/.test(value);
 
 describe("VKN (10 digits, companies)", () => {
@@ -33,7 +34,8 @@ describe("VKN (10 digits, companies)", () => {
   });
 
   it("refuses other lengths and non-digits", () => {
-    for (const value of ["986000892", "98600089250", "98600O8925", "", "986000892a"]) expect(isValidVkn(value)).toBe(false);
+    for (const value of ["986000892", "98600089250", "98600O8925", "", "986000892a"])
+      expect(isValidVkn(value)).toBe(false);
     expect(checkTaxId("986000892", "vkn")).toMatchObject({ valid: false, kind: "vkn", problem: "length" });
     expect(checkTaxId("98600O8925")).toMatchObject({ valid: false, problem: "not_digits" });
   });
@@ -76,7 +78,7 @@ describe("TCKN (11 digits, citizens)", () => {
     // 0 + the check digits computed for the rest: arithmetically consistent, still not a citizen number.
     const body = "0123456789";
     const d = [...body].map(Number);
-    const tenth = (((d[0] + d[2] + d[4] + d[6] + d[8]) * 7 - (d[1] + d[3] + d[5] + d[7])) % 10 + 10) % 10;
+    const tenth = ((((d[0] + d[2] + d[4] + d[6] + d[8]) * 7 - (d[1] + d[3] + d[5] + d[7])) % 10) + 10) % 10;
     const candidate = body.slice(0, 9) + tenth;
     const eleventh = [...candidate].map(Number).reduce((a, b) => a + b, 0) % 10;
     const withZero = candidate + eleventh;

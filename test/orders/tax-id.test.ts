@@ -81,7 +81,12 @@ describe("normalizeTaxId: what people type between digits", () => {
   it("other characters stay, so the check can say the value is not digits", () => {
     expect(normalizeTaxId("TR 986.000.8925")).toBe("TR9860008925");
     expect(normalizeTaxId("+90_986,0008925")).toBe("+90_986,0008925");
-    expect(checkTaxId("TR9860008925")).toEqual({ valid: false, kind: null, value: "TR9860008925", problem: "not_digits" });
+    expect(checkTaxId("TR9860008925")).toEqual({
+      valid: false,
+      kind: null,
+      value: "TR9860008925",
+      problem: "not_digits",
+    });
   });
 });
 
@@ -95,7 +100,12 @@ describe("checkTaxId: which rule failed", () => {
     expect(checkTaxId("12345678950")).toEqual({ valid: true, kind: "tckn", value: "12345678950" });
     expect(checkTaxId("1112223339", "vkn")).toEqual({ valid: true, kind: "vkn", value: "1112223339" });
     expect(checkTaxId("12345678950", "tckn")).toEqual({ valid: true, kind: "tckn", value: "12345678950" });
-    expect(checkTaxId("1112223339", "tckn")).toEqual({ valid: false, kind: "tckn", value: "1112223339", problem: "length" });
+    expect(checkTaxId("1112223339", "tckn")).toEqual({
+      valid: false,
+      kind: "tckn",
+      value: "1112223339",
+      problem: "length",
+    });
     expect(checkTaxId("123456789012")).toEqual({ valid: false, kind: null, value: "123456789012", problem: "length" });
     expect(checkTaxId("123456789")).toEqual({ valid: false, kind: null, value: "123456789", problem: "length" });
   });
@@ -112,19 +122,34 @@ describe("checkTaxId: which rule failed", () => {
   });
 
   it("a leading 0 is a length-correct TCKN's own problem, and no problem for a VKN", () => {
-    expect(checkTaxId("01234567890")).toEqual({ valid: false, kind: "tckn", value: "01234567890", problem: "leading_zero" });
+    expect(checkTaxId("01234567890")).toEqual({
+      valid: false,
+      kind: "tckn",
+      value: "01234567890",
+      problem: "leading_zero",
+    });
     expect(checkTaxId("0720039666")).toMatchObject({ valid: true, kind: "vkn" });
   });
 
   it("repeated digits only when every digit is the same: a run at the start or the end is fine", () => {
     expect(checkTaxId("1112223339")).toMatchObject({ valid: true });
     expect(checkTaxId("0720039666")).toMatchObject({ valid: true });
-    expect(checkTaxId("22222222222")).toEqual({ valid: false, kind: "tckn", value: "22222222222", problem: "repeated" });
+    expect(checkTaxId("22222222222")).toEqual({
+      valid: false,
+      kind: "tckn",
+      value: "22222222222",
+      problem: "repeated",
+    });
     expect(checkTaxId("4444444444")).toEqual({ valid: false, kind: "vkn", value: "4444444444", problem: "repeated" });
   });
 
   it("a wrong check digit is the checksum's problem, for each kind", () => {
     expect(checkTaxId("1112223338")).toEqual({ valid: false, kind: "vkn", value: "1112223338", problem: "checksum" });
-    expect(checkTaxId("12345678951")).toEqual({ valid: false, kind: "tckn", value: "12345678951", problem: "checksum" });
+    expect(checkTaxId("12345678951")).toEqual({
+      valid: false,
+      kind: "tckn",
+      value: "12345678951",
+      problem: "checksum",
+    });
   });
 });
