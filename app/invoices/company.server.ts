@@ -23,7 +23,9 @@ export const readCompanyFromShopify: ReadCompany = async (shop, orderId, taxOffi
   return readPurchasingCompanyWith(await adminGraphql(shop), orderId, taxOfficeMetafield);
 };
 
-export type BuyerCompany = { company: PurchasingCompany | null; warnings: Problem[] } | { unread: string };
+/** The company read (null: bought by a customer) with its warnings. */
+export type CompanyRead = { company: PurchasingCompany | null; warnings: Problem[] };
+export type BuyerCompany = CompanyRead | { unread: string };
 
 /**
  * The company an order is invoiced to, or why the invoice must wait: Shopify could not be read (the caller retries

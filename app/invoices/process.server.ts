@@ -53,7 +53,7 @@ import { writeBackStart, writesBack } from "./write-back-due.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
 import { foldForSearch } from "../i18n/search-fold";
-import { buyerCompany, type BuyerCompany, type ReadCompany } from "./company.server";
+import { buyerCompany, type CompanyRead, type ReadCompany } from "./company.server";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -203,7 +203,7 @@ interface PostSource {
    * `standing`: the order as it stands, when the caller read it already (one parse of the snapshot per post);
    * `company`: a B2B order's company as Shopify holds it, and what reading it had to assume.
    */
-  build(now: Date, standing?: ShopifyOrder, company?: Extract<BuyerCompany, { company: unknown }>): Built;
+  build(now: Date, standing?: ShopifyOrder, company?: CompanyRead): Built;
   create(body: InvoiceRequest): Promise<InvoiceRecord>;
   /** A refusal after which the invoice may exist all the same: how to look, and what to say if it is not found. */
   afterRefusal(error: unknown): { settle: () => Promise<Settled>; unresolved: Problem | null } | null;
@@ -430,7 +430,7 @@ async function post(
   if (refusal) return needsAttention([problem(`settings.${refusal}`)]);
 
   // A B2B order is invoiced to its company as Shopify holds it now (not for the settings page's test invoices).
-  let company: Extract<BuyerCompany, { company: unknown }> | undefined;
+  let company: CompanyRead | undefined;
   if (asItStands && !row.isTest) {
     const found = await buyerCompany(
       row.shopDomain,
