@@ -15,7 +15,8 @@ export async function installShop(shop = SHOP, timezone = "Europe/Istanbul") {
 
 /**
  * Before each test: no shop's rows or sessions, then SHOP and OTHER_SHOP installed, so every test can check that one
- * shop never sees the other's data. Deleting the shops removes their rows (the schema cascades).
+ * shop never sees the other's data. Deleting the shops removes their rows (the schema cascades), not the recorded
+ * webhook deliveries, which belong to no shop row.
  */
 export function freshShopsForEachTest() {
   beforeEach(async () => {
