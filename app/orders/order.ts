@@ -9,9 +9,9 @@ const amount = z.union([
     .string()
     .trim()
     .regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
-  // Stryker disable next-line StringLiteral: zod 4's z.number() already refuses NaN and ±Infinity, so this refine never fails and its message is never read.
   z
     .number()
+    // Stryker disable next-line StringLiteral: zod 4's z.number() already refuses NaN and ±Infinity, so this refine never fails and its message is never read.
     .refine((n) => Number.isFinite(n), "finite number expected")
     .transform((n) => String(n)),
 ]);
