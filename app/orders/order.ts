@@ -11,8 +11,11 @@ const amount = z.union([
     .regex(/^-?\d+(\.\d+)?$/, "decimal amount expected"),
   z
     .number()
-    // Stryker disable next-line StringLiteral: zod 4's z.number() already refuses NaN and ±Infinity, so this refine never fails and its message is never read.
-    .refine((n) => Number.isFinite(n), "finite number expected")
+    .refine(
+      (n) => Number.isFinite(n),
+      // Stryker disable next-line StringLiteral: zod 4's z.number() already refuses NaN and ±Infinity, so this refine never fails and its message is never read.
+      "finite number expected",
+    )
     .transform((n) => String(n)),
 ]);
 const id = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
