@@ -14,7 +14,6 @@ import {
   InlineStack,
   Layout,
   Page,
-  ProgressBar,
   Select,
   Text,
   TextField,
@@ -29,6 +28,7 @@ import { useT, type T } from "../i18n/react";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { TitleHandle } from "../i18n/page-title";
 import { SectionCard } from "../ui/SectionCard";
+import { WorkProgress } from "../ui/WorkProgress";
 
 export const handle: TitleHandle = { title: "nav.accountant" };
 
@@ -167,8 +167,6 @@ const BADGE_TONE: Record<string, "info" | "success" | "critical" | "attention" |
 };
 
 function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string }) {
-  const settled = pack.pdfDone + pack.pdfFailed;
-  const percent = pack.total > 0 ? Math.round((settled / pack.total) * 100) : pack.state === "ready" ? 100 : 0;
   const active = pack.state === "queued" || pack.state === "building";
   return (
     <SectionCard
@@ -179,13 +177,17 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
     >
       {active && (
         <>
-          <ProgressBar progress={percent} animated={pack.total === 0} />
-          <Text as="p" id={`accountant-progress-${pack.id}`}>
+          <WorkProgress
+            settled={pack.pdfDone + pack.pdfFailed}
+            total={pack.total}
+            animated={pack.total === 0}
+            id={`accountant-progress-${pack.id}`}
+          >
             {pack.total === 0 && pack.state === "queued"
               ? t("accountant.listing")
               : t("accountant.progress", { done: pack.pdfDone, total: pack.total })}
             {pack.pdfFailed > 0 ? ` · ${t("accountant.progressFailed", { count: pack.pdfFailed })}` : ""}
-          </Text>
+          </WorkProgress>
           {pack.lastError && (
             <Text as="p" tone="caution">
               {t("accountant.retrying", { error: pack.lastError })}

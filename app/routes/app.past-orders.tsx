@@ -30,6 +30,7 @@ import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { RunView } from "../past-orders/runs.server";
 import type { TitleHandle } from "../i18n/page-title";
 import { SectionCard } from "../ui/SectionCard";
+import { WorkProgress } from "../ui/WorkProgress";
 
 export const handle: TitleHandle = { title: "nav.pastOrders" };
 
@@ -309,20 +310,22 @@ function Progress({
   act: (intent: string) => void;
 }) {
   const { progress } = run;
-  const settled = progress.done + progress.needsAttention + progress.failed;
-  const percent = progress.total > 0 ? Math.round((settled / progress.total) * 100) : 0;
   const range = { from: day(run.from, data.zone, t.locale), to: day(run.to, data.zone, t.locale, true) };
   return (
     <SectionCard title={t("past.progress.title", range)}>
-      <ProgressBar progress={percent} tone={progress.failed > 0 ? "critical" : "primary"} />
-      <Text as="p" id="past-progress">
+      <WorkProgress
+        settled={progress.done + progress.needsAttention + progress.failed}
+        total={progress.total}
+        tone={progress.failed > 0 ? "critical" : "primary"}
+        id="past-progress"
+      >
         {t("past.progress.counts", {
           done: progress.done,
           needsAttention: progress.needsAttention,
           failed: progress.failed,
           total: progress.total,
         })}
-      </Text>
+      </WorkProgress>
       {progress.alreadyInvoiced > 0 && (
         <Text as="p" tone="subdued" id="past-already">
           {t("past.progress.already", { count: progress.alreadyInvoiced })}
