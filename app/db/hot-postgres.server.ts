@@ -10,14 +10,12 @@ import {
   claimOrder,
   claimRowsSql,
   decodeJobRow,
-  decodeRefund,
   invoiceColumns,
   jobRowSql,
   JSON_COLUMNS,
   jsonText,
   newId,
   quote,
-  refundsSql,
 } from "./hot-sql";
 import { postgresConnectionString, postgresSchema } from "./provider";
 
@@ -207,15 +205,6 @@ export class PostgresStatements implements DialectStatements {
       types: UTC_TIMESTAMPS,
     });
     return decodeJobRow(rows[0], false);
-  };
-  readonly refundsOf: HotStatements["refundsOf"] = async (shop, orderId) => {
-    const { rows } = await this.pool.query({
-      name: "hot-refunds-of",
-      text: refundsSql("$1", "$2"),
-      values: [shop, orderId],
-      types: UTC_TIMESTAMPS,
-    });
-    return rows.map((row) => decodeRefund(row, false));
   };
   readonly finishJob: HotStatements["finishJob"] = async (job) => {
     // One statement, one round trip (was BEGIN, the row, the events, the scope read and the write-back, COMMIT): the
