@@ -90,21 +90,38 @@ function rowData(
   } satisfies Prisma.InvoiceUncheckedCreateInput;
 }
 
+/** The states a new row can start in: the targets of the events from "new". */
+type NewRowState = ReturnType<typeof targetOf<"record" | "record_waiting" | "record_cancelled">>;
+
 /**
- * Creates the row unless one exists for this shop and order; a repeated delivery changes nothing. Never creates
- * a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop". One prepared INSERT … ON CONFLICT DO NOTHING
- * and the events, in one transaction (app/db/hot.server.ts): every webhook takes this path.
+ * An order seen first now: its row in `state`, unless one exists for this shop and order (a repeated delivery
+ * changes nothing: "duplicate"). Never creates a shop: a shop removed meanwhile (shop/redact) gives "unknown_shop".
+ * One prepared INSERT … ON CONFLICT DO NOTHING and the events, in one transaction (app/db/hot.server.ts): every
+ * webhook takes this path. A queued row wakes the workers, unless the caller wakes them once for a batch.
  */
-async function createOnce(
+async function recordNew(
   shop: string,
-  data: ReturnType<typeof rowData>,
   order: OrderEnvelope,
-): Promise<"created" | "duplicate" | "unknown_shop"> {
-  const { events, ...values } = data;
+  payload: unknown,
+  state: NewRowState,
+  meta: DeliveryMeta,
+  now: Date,
+  read?: ReadOrderMeta,
+): Promise<WebhookOutcome> {
+  const { events, ...values } = rowData(shop, order, payload, state, meta, now, read);
   const created = await hot().insertInvoice(values, events.createMany.data);
-  if (created === "duplicate")
-    logger.debug({ shop, orderId: String(order.id) }, "order already recorded; delivery ignored");
-  return created;
+  const ids = { shop, orderId: String(order.id) };
+  if (created === "unknown_shop") return UNKNOWN_SHOP;
+  if (created === "duplicate") {
+    logger.debug(ids, "order already recorded; delivery ignored");
+    return { status: 200, result: "duplicate" };
+  }
+  if (state === STATE.queued && !read?.batched) await signalWork();
+  logger.info(
+    { ...ids, order: order.name, state, ...(read ? { source: read.source } : {}) },
+    read ? "order recorded from the Admin API" : "order recorded",
+  );
+  return { status: 200, result: state };
 }
 
 const READ_MESSAGES: Record<ReadOrderSource, string> = {
@@ -157,18 +174,7 @@ export async function recordReadOrder(
         ? "record"
         : "record_waiting",
   );
-  const created = await createOnce(
-    shop,
-    rowData(shop, envelope, payload, state, { topic: read.source }, now, read),
-    envelope,
-  );
-  if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
-  if (state === STATE.queued && !read.batched) await signalWork();
-  logger.info(
-    { shop, orderId: String(envelope.id), order: envelope.name, state, source: read.source },
-    "order recorded from the Admin API",
-  );
-  return { status: 200, result: state };
+  return recordNew(shop, envelope, payload, state, { topic: read.source }, now, read);
 }
 
 /** orders/paid: queue the invoice (trigger "paid"), or record it to wait for its trigger. */
@@ -182,11 +188,7 @@ export async function recordPaidOrder(
   if (!received.ok) return received.outcome;
   const { envelope, trigger } = received;
   const state = targetOf(trigger === "paid" ? "record" : "record_waiting");
-  const created = await createOnce(shop, rowData(shop, envelope, payload, state, meta, now), envelope);
-  if (created !== "created") return created === "duplicate" ? { status: 200, result: "duplicate" } : UNKNOWN_SHOP;
-  if (state === STATE.queued) await signalWork();
-  logger.info({ shop, orderId: String(envelope.id), order: envelope.name, state }, "order recorded");
-  return { status: 200, result: state };
+  return recordNew(shop, envelope, payload, state, meta, now);
 }
 
 /**
@@ -223,10 +225,7 @@ export async function recordFulfilledOrder(
     await signalWork();
     return { status: 200, result: "queued" };
   }
-  const created = await createOnce(shop, rowData(shop, envelope, payload, targetOf("record"), meta, now), envelope);
-  if (created === "unknown_shop") return UNKNOWN_SHOP;
-  if (created === "created") await signalWork();
-  return { status: 200, result: created === "created" ? "queued" : "duplicate" };
+  return recordNew(shop, envelope, payload, targetOf("record"), meta, now);
 }
 
 /**
@@ -284,15 +283,7 @@ export async function recordCancelledOrder(
     await signalWork();
     return { status: 200, result: "marked" };
   }
-  if (!existing) {
-    const created = await createOnce(
-      shop,
-      rowData(shop, envelope, payload, targetOf("record_cancelled"), meta, now),
-      envelope,
-    );
-    if (created === "unknown_shop") return UNKNOWN_SHOP;
-    return { status: 200, result: created === "created" ? "cancelled" : "duplicate" };
-  }
+  if (!existing) return recordNew(shop, envelope, payload, targetOf("record_cancelled"), meta, now);
   if (existing.cancelledInShop) return { status: 200, result: "duplicate" };
   // Formalised: the invoice stays; the merchant is told what applies (the invoice page's after-sale view).
   // At the service but not formalised: the worker reads it now and deletes it while the service allows it
