@@ -95,6 +95,9 @@ const schema = z.object({
   // Development only: lets the app call stand-ins on this machine (the invoicing sandbox) over http on loopback
   // addresses. Refused unless the app itself runs on localhost.
   LOCAL_SERVICES: flag,
+  // How long before an expiring offline token's end the app replaces it (Shopify's tokens live an hour; the library
+  // also uses 5 minutes). Tests with short-lived stand-in tokens lower it.
+  SHOPIFY_TOKEN_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(1).max(1800).default(300),
   // Development only: the origin of a local stand-in of Shopify's Admin GraphQL API (`npm run shopify:standin`),
   // used instead of https://SHOP for every shop. Refused unless the app itself runs on localhost.
   SHOPIFY_ADMIN_API_URL: z.preprocess(

@@ -1,11 +1,17 @@
-// The one shopifyApp() configuration: App Store distribution, embedded auth by token exchange,
-// sessions in Prisma (their Shopify tokens encrypted at rest), and the shop recorded after every authentication.
+// The one shopifyApp() configuration: App Store distribution, embedded auth by token exchange, expiring offline
+// tokens kept valid by one refresher per shop (docs/decisions/0044), sessions in Prisma (their Shopify tokens
+// encrypted at rest), and the shop recorded after every authentication.
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import prisma from "./db.server";
 import { PrismaSessions } from "./db/sessions.server";
 import { env } from "./env.server";
 import { EncryptedSessionStorage } from "./secrets/session-storage.server";
+import { API_VERSION } from "./shopify/api-version";
+import { libraryFetch } from "./shopify/library-fetch.server";
+import { OfflineTokenStorage } from "./shopify/offline-tokens.server";
+import { resumeAfterReconnect } from "./shops/connection.server";
 import { onAuthenticated } from "./shops/shops.server";
 
 const config = env();
@@ -18,11 +24,7 @@ const LIBRARY_LOG_LEVEL: Record<string, LogSeverity> = {
   warn: LogSeverity.Warning,
 };
 
-/**
- * The Admin API version the app's GraphQL documents, the stand-in and `shopify.app.toml` are written and checked
- * against; the schema tests, the stand-in and the webhook subscriptions move with it (docs/decisions/0035).
- */
-export const API_VERSION = ApiVersion.October26;
+export { API_VERSION };
 
 // `satisfies` checks the options as written: shopifyApp's generic parameter alone accepts an option the library no
 // longer has (customShopDomains went that way in @shopify/shopify-api 13, unnoticed: docs/decisions/0034).
@@ -35,12 +37,20 @@ const shopify = shopifyApp({
     .filter(Boolean),
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new EncryptedSessionStorage(new PrismaSessions(prisma)),
+  sessionStorage: new OfflineTokenStorage(
+    new EncryptedSessionStorage(new PrismaSessions(prisma)),
+    resumeAfterReconnect,
+  ),
   distribution: AppDistribution.AppStore,
   logger: { level: LIBRARY_LOG_LEVEL[config.LOG_LEVEL] ?? LogSeverity.Error },
-  future: { unstable_newEmbeddedAuthStrategy: true },
+  // Expiring offline tokens (required of public apps from 1 January 2027): the library asks for them in every token
+  // exchange; OfflineTokenStorage refreshes and migrates them under one lock per shop.
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
   hooks: { afterAuth: onAuthenticated },
 } satisfies Parameters<typeof shopifyApp>[0]);
+
+// The library's own requests (token exchange, the afterAuth shop query) go through the outbound guard too.
+setAbstractFetchFunc(libraryFetch());
 
 export default shopify;
 

@@ -10,6 +10,7 @@ const worker = await startWorker({
   appUrl: config.SHOPIFY_APP_URL,
   ...workerSettings(config),
   orders: async () => (await import("../app/shopify/order-readers.server")).shopifyOrders,
+  offlineTokens: true,
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

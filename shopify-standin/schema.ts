@@ -252,7 +252,16 @@ type Order implements Node {
 type OrderEdge { cursor: String! node: Order! }
 type OrderConnection { edges: [OrderEdge!]! nodes: [Order!]! pageInfo: PageInfo! }
 
-type Shop { name: String! myshopifyDomain: String! ianaTimezone: String! currencyCode: CurrencyCode! }
+type Domain { url: URL! }
+type Shop {
+  name: String!
+  email: String!
+  myshopifyDomain: String!
+  ianaTimezone: String!
+  currencyCode: CurrencyCode!
+  taxesIncluded: Boolean!
+  primaryDomain: Domain!
+}
 
 enum CountPrecision { AT_LEAST EXACT }
 type Count { count: Int! precision: CountPrecision! }

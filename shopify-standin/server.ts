@@ -3,7 +3,10 @@
 // query cost in `extensions.cost` with a leaky bucket and THROTTLED answers when it is empty, the access token
 // checked on every call, the mutations the app sends (tagsAdd, tagsRemove, metafieldsSet,
 // metafieldDefinitionCreate, flowTriggerReceive) answered as Shopify answers them and recorded.
-// Test controls under /__standin/ (never part of Shopify's API): faults, orders, B2B companies, recorded mutations.
+// The token endpoint (POST /admin/oauth/access_token) issues expiring offline tokens and refreshes them as Shopify
+// does (./tokens.ts).
+// Test controls under /__standin/ (never part of Shopify's API): faults, orders, B2B companies, recorded mutations,
+// tokens.
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -28,6 +31,7 @@ import { matches, parseSearch, type SearchWarning } from "./search";
 import { readBodyUpTo } from "../scripts/lib/cli";
 import { webhookHeaders } from "../scripts/lib/shopify-signing";
 import { bulkQueryLimit, checkBulkQuery, jsonlLines } from "./bulk";
+import { createTokenAuthority, type TokenAuthority } from "./tokens";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- resolvers receive graphql-js's untyped sources and arguments */
 
@@ -35,7 +39,15 @@ export interface StandinOptions {
   port?: number;
   host?: string;
   shop?: string;
+  /** The shop's non-expiring offline token, as an app installed before expiring tokens holds it (default: random). */
   accessToken?: string;
+  /** The app's client id and secret, which the token endpoint checks and session tokens are signed with. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Lifetime of an expiring access token in seconds (Shopify: 3600). */
+  tokenLifetimeSeconds?: number;
+  /** Non-expiring tokens are refused, as from 1 January 2027. */
+  legacyTokensRejected?: boolean;
   /** Webhook-shaped (REST) orders to serve. */
   orders?: unknown[];
   /** B2B companies and their locations; an order names one with its REST `company: { id, location_id }`. */
@@ -74,6 +86,8 @@ export interface Faults {
   serverErrors?: number;
   status?: number;
   latencyMs?: number;
+  /** Added to every token request (a slow token endpoint: renewals that overlap in time). */
+  tokenLatencyMs?: number;
   /** The next n bulk operations end FAILED with `bulkErrorCode` (default INTERNAL_SERVER_ERROR). */
   bulkFailures?: number;
   bulkErrorCode?: "ACCESS_DENIED" | "INTERNAL_SERVER_ERROR" | "TIMEOUT";
@@ -113,7 +127,10 @@ interface BulkOperationRecord {
 export interface Standin {
   url: string;
   shop: string;
+  /** The shop's non-expiring offline token (valid until migrated). */
   accessToken: string;
+  /** The shop's offline tokens: stats, the active pair, revoke (./tokens.ts). */
+  tokens: TokenAuthority;
   /** POST target of GraphQL requests for an API version. */
   graphqlUrl(version?: string): string;
   /** One GraphQL request in-process (no HTTP, no token check), as the HTTP endpoint answers it. */
@@ -146,6 +163,19 @@ export interface Standin {
 }
 
 const MAX_BODY = 1024 * 1024;
+
+/** The token request's fields, from a JSON or form body; null when it is neither. */
+function tokenRequestFields(raw: Buffer, contentType: string | undefined): Record<string, unknown> | null {
+  const text = raw.toString("utf8");
+  if ((contentType ?? "").includes("application/x-www-form-urlencoded"))
+    return Object.fromEntries(new URLSearchParams(text));
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 const MAX_PAGE = 250;
 const READ_WINDOW_DAYS = 60;
 const APP_NAMESPACE = "app--1";
@@ -368,6 +398,16 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
   const accessToken = options.accessToken ?? `shpat_${randomBytes(16).toString("hex")}`;
   let scopes = new Set(options.scopes ?? ["read_orders", "write_orders"]);
   const now = options.now ?? (() => new Date());
+  const tokens = createTokenAuthority({
+    shop,
+    legacyToken: accessToken,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    lifetimeSeconds: options.tokenLifetimeSeconds,
+    legacyRejected: options.legacyTokensRejected,
+    scopes: () => [...scopes],
+    now: () => now().getTime(),
+  });
   const timezone = options.timezone ?? "Europe/Istanbul";
   const log = options.log ?? (() => undefined);
   const maxQueryCost = options.maxQueryCost ?? 1000;
@@ -383,6 +423,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     serverErrors: 0,
     status: 503,
     latencyMs: options.latencyMs ?? 0,
+    tokenLatencyMs: 0,
     bulkFailures: 0,
     bulkErrorCode: "INTERNAL_SERVER_ERROR",
     bulkExpired: 0,
@@ -503,7 +544,15 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         }
         return null;
       },
-      shop: () => ({ name: shop.split(".")[0], myshopifyDomain: shop, ianaTimezone: timezone, currencyCode: "TRY" }),
+      shop: () => ({
+        name: shop.split(".")[0],
+        email: `owner@${shop}`,
+        myshopifyDomain: shop,
+        ianaTimezone: timezone,
+        currencyCode: "TRY",
+        taxesIncluded: true,
+        primaryDomain: { url: `https://${shop}` },
+      }),
     },
     Order: {
       // A B2B order's buyer is its company location (unknown to the stand-in: none, as for a deleted company); any
@@ -1058,6 +1107,18 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     };
     const raw = await readBodyUpTo(req, MAX_BODY);
     if (raw === null) return send(413, { errors: "Request body too large" });
+    if (url.pathname === "/admin/oauth/access_token") {
+      if (req.method !== "POST") return send(405, { errors: "Method Not Allowed" });
+      // Shopify's libraries send JSON; other clients send a form: both are read.
+      if (faults.tokenLatencyMs > 0) await sleep(faults.tokenLatencyMs);
+      const fields = tokenRequestFields(raw, req.headers["content-type"]);
+      if (!fields) return send(400, { error: "invalid_request", error_description: "The request body is malformed." });
+      const answer = tokens.grant(fields);
+      log(
+        `token ${String(fields.grant_type)} → ${answer.status}${answer.status === 200 ? "" : ` ${answer.json.error}`}`,
+      );
+      return send(answer.status, answer.json);
+    }
     let body: any = null;
     if (raw.length) {
       try {
@@ -1103,6 +1164,14 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         webhookTarget = { url: body.url, secret: body.secret };
         return send(200, { webhooks: webhookTarget.url });
       }
+      if (route === "GET /__standin/tokens") return send(200, { ...tokens.stats(), current: tokens.current() });
+      if (route === "POST /__standin/tokens") {
+        if (body?.reset === true) tokens.reset();
+        if (body?.revoke === true) tokens.revoke();
+        if (body?.rejectLegacy === true) tokens.rejectLegacy();
+        if (typeof body?.lifetimeSeconds === "number") tokens.setLifetime(body.lifetimeSeconds);
+        return send(200, tokens.stats());
+      }
       if (route === "GET /__standin/stats")
         return send(200, { ...counters, bucket: bucket.status(), orders: orders.size });
       return send(404, { error: "not found" });
@@ -1115,7 +1184,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (!match) return send(404, { errors: "Not Found" });
     if (req.method !== "POST") return send(405, { errors: "Method Not Allowed" });
     counters.requests++;
-    if (req.headers["x-shopify-access-token"] !== accessToken) {
+    const token = req.headers["x-shopify-access-token"];
+    if (tokens.check(typeof token === "string" ? token : undefined) !== "ok") {
       return send(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
     }
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
@@ -1134,6 +1204,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     if (next.serverErrors !== undefined) faults.serverErrors = Math.max(0, Math.floor(next.serverErrors));
     if (next.status !== undefined && next.status >= 500 && next.status <= 599) faults.status = next.status;
     if (next.latencyMs !== undefined) faults.latencyMs = Math.max(0, Math.floor(next.latencyMs));
+    if (next.tokenLatencyMs !== undefined) faults.tokenLatencyMs = Math.max(0, Math.floor(next.tokenLatencyMs));
     for (const key of ["bulkFailures", "bulkExpired", "bulkCutDownloads", "bulkDroppedWebhooks"] as const) {
       if (next[key] !== undefined) faults[key] = Math.max(0, Math.floor(next[key]!));
     }
@@ -1172,6 +1243,7 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     url,
     shop,
     accessToken,
+    tokens,
     graphqlUrl: (version = "2026-10") => `${url}/admin/api/${version}/graphql.json`,
     request: runGraphql,
     setFaults,

@@ -28,7 +28,7 @@ export async function refreshEditedOrder(
   row: { id: string; shopDomain: string; orderId: string; leaseOwner: string | null },
   readOrder: ReadOrder,
   now: Date,
-): Promise<{ ok: true; snapshot?: unknown } | { ok: false; reason: string }> {
+): Promise<{ ok: true; snapshot?: unknown } | { ok: false; reason: string; cause?: unknown }> {
   const edits = await prisma.orderEdit.findMany({
     where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null },
     select: { id: true },
@@ -38,7 +38,11 @@ export async function refreshEditedOrder(
   try {
     fresh = await readOrder(row.shopDomain, row.orderId);
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message.slice(0, 300) : String(error) };
+    return {
+      ok: false,
+      reason: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      cause: error,
+    };
   }
   const parsed = parseShopifyOrder(fresh);
   if (!parsed.ok || String(parsed.order.id) !== row.orderId)

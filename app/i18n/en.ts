@@ -33,6 +33,15 @@ export const en = {
     "An invoice must be made out within 7 days of delivery (VUK 231/5); a later one counts as not made out. The app counts from the order's date, so it warns early, never late. Fix what stops them, issue them, or close them if you issued them in the invoicing panel.",
   "banner.deadline.action": "Show late invoices",
   "banner.accountProblem.title": "Test and live invoice accounts are swapped",
+  "banner.connectionLost.title": "The app has no access to your store",
+  "banner.connectionLost.body":
+    "Shopify refused to renew the app's access on {at} ({reason}). Paid orders are still invoiced from what Shopify sent; reading orders (the check for missed orders, past orders, B2B companies) and writing invoice details to orders wait. Reload this page to reconnect.",
+  "banner.connectionRestored.title": "The app's access to your store is back",
+  "banner.connectionRestored.body":
+    "Shopify refused to renew the app's access on {lostAt} ({reason}); opening the app on {restoredAt} reconnected it. What waited meanwhile (invoices that needed an order read, order updates, the check for orders paid meanwhile) is running again.",
+  "connection.reason.invalid_grant": "its renewal key was revoked or had expired",
+  "connection.reason.invalid_subject_token": "the access from before Shopify's token change could not be exchanged",
+  "connection.reason.other": "Shopify gave no other reason",
   "banner.testMode.title": "Test mode is on",
   "banner.testMode.body":
     "Invoices are issued through the test account: they are not legal invoices and nothing reaches the tax authority. Turn test mode off in Settings to go live.",
@@ -214,6 +223,8 @@ export const en = {
     "The invoice can no longer be found at the service (deleted?). Check the invoicing panel.",
   "problem.invoice.cancelled_after_invoicing":
     "The order was cancelled in Shopify after its invoice was formalised, so the app could no longer delete it. 'After the sale' on this page says what applies to this invoice.",
+  "problem.shopify.reconnect":
+    "The app's access to your store was lost: Shopify refused to renew it. Open the app in your Shopify admin to reconnect; this invoice then continues on its own.",
   "problem.order.edited_unread":
     "The order was edited in Shopify and could not be read again ({details}). The invoice waits for the order as it stands and is retried on its own.",
   "problem.invoice.withdraw_refused":
@@ -811,6 +822,8 @@ export const en = {
   "history.source.past_orders": "Read from Shopify for invoicing past orders.",
   "history.source.bulk_action": "Read from Shopify when you chose Create invoices in the order list.",
   "history.note.uninstalled": "The app is uninstalled; the invoice waits until the shop installs it again.",
+  "history.note.reconnect":
+    "The app's access to Shopify was lost; the invoice waits until you open the app in your Shopify admin to reconnect.",
   "history.note.cancelled_before_post": "The order was cancelled in Shopify before it was invoiced: no invoice.",
   "history.note.cancelled_nothing_at_service":
     "The order was cancelled in Shopify and the service has no invoice for it.",

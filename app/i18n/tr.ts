@@ -28,6 +28,15 @@ export const tr: Record<keyof typeof en, string> = {
     "Uygulamanın kendi başına düzeltemeyeceği bir sorun bunları durdurdu: neyi değiştirmeniz gerektiğini görmek için faturayı açın, sonra yeniden deneyin.",
   "banner.attention.action": "Bunları göster",
   "banner.accountProblem.title": "Test ve canlı fatura hesapları yer değiştirmiş",
+  "banner.connectionLost.title": "Uygulamanın mağazanıza erişimi yok",
+  "banner.connectionLost.body":
+    "Shopify, uygulamanın erişimini {at} tarihinde yenilemeyi reddetti ({reason}). Ödenen siparişler Shopify'ın gönderdiklerinden faturalanmaya devam ediyor; siparişleri okumak (kaçan siparişlerin kontrolü, geçmiş siparişler, B2B şirketleri) ve fatura bilgilerini siparişlere yazmak bekliyor. Yeniden bağlanmak için bu sayfayı yenileyin.",
+  "banner.connectionRestored.title": "Uygulamanın mağazanıza erişimi geri geldi",
+  "banner.connectionRestored.body":
+    "Shopify, uygulamanın erişimini {lostAt} tarihinde yenilemeyi reddetti ({reason}); uygulamayı {restoredAt} tarihinde açmanız erişimi yeniden bağladı. Bu sırada bekleyenler (sipariş okuması gereken faturalar, sipariş güncellemeleri, bu sürede ödenen siparişlerin kontrolü) yeniden çalışıyor.",
+  "connection.reason.invalid_grant": "yenileme anahtarı iptal edilmiş ya da süresi dolmuş",
+  "connection.reason.invalid_subject_token": "Shopify'ın anahtar değişikliğinden önceki erişim değiştirilemedi",
+  "connection.reason.other": "Shopify başka bir neden bildirmedi",
   "banner.failed.title": "{count} fatura başarısız oldu",
   "banner.deadline.title": "{count} faturanın 7 günlük yasal süresi dolmak üzere veya doldu",
   "banner.deadline.body":
@@ -208,6 +217,8 @@ export const tr: Record<keyof typeof en, string> = {
     "Fatura serviste artık bulunamıyor (silinmiş olabilir). Fatura panelini kontrol edin.",
   "problem.invoice.cancelled_after_invoicing":
     "Sipariş, faturası resmileştikten sonra Shopify'da iptal edildi; uygulama faturayı artık silemez. Bu sayfadaki 'Satış sonrası' bölümü bu fatura için ne yapılacağını söyler.",
+  "problem.shopify.reconnect":
+    "Uygulamanın mağazanıza erişimi kesildi: Shopify erişimi yenilemeyi reddetti. Yeniden bağlamak için uygulamayı Shopify yönetim panelinizde açın; bu fatura ardından kendiliğinden devam eder.",
   "problem.order.edited_unread":
     "Sipariş Shopify'da düzenlendi ve yeniden okunamadı ({details}). Fatura siparişin son hâlini bekliyor; kendiliğinden yeniden denenecek.",
   "problem.invoice.withdraw_refused":
@@ -805,6 +816,8 @@ export const tr: Record<keyof typeof en, string> = {
   "history.source.past_orders": "Önceki siparişleri faturalamak için Shopify'dan okundu.",
   "history.source.bulk_action": "Sipariş listesinde Fatura kes seçildiğinde Shopify'dan okundu.",
   "history.note.uninstalled": "Uygulama kaldırılmış; fatura, mağaza uygulamayı yeniden kurana kadar bekliyor.",
+  "history.note.reconnect":
+    "Uygulamanın Shopify erişimi kesildi; fatura, uygulamayı Shopify yönetim panelinizde açıp yeniden bağlamanızı bekliyor.",
   "history.note.cancelled_before_post": "Sipariş faturalanmadan önce Shopify'da iptal edildi: fatura kesilmedi.",
   "history.note.cancelled_nothing_at_service":
     "Sipariş Shopify'da iptal edildi ve serviste bu sipariş için fatura yok.",

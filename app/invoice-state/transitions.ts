@@ -35,6 +35,7 @@ import type { InvoiceRecord } from "../invoicing-service/schemas";
 //   cancel_formalised   * → needs_attention                                    cancelledInShop, problems
 //   claim               queued → sending                                       leaseOwner, leaseUntil
 //   uninstalled         sending → queued                                       nextAttemptAt=null
+//   shopify_lost        sending → queued                                       nextAttemptAt=null, lastError, problems
 //   resume              queued → =                                             nextAttemptAt=now
 //   cancelled_unposted  sending → cancelled                                    nextAttemptAt=null
 //   retry               sending → queued                                       attempts, nextAttemptAt=later, lastError, problems
@@ -117,6 +118,7 @@ export const TRANSITIONS = {
   cancel_formalised: { from: ["*"], to: STATE.needs_attention, writes: "cancelledInShop, problems" },
   claim: { from: [STATE.queued], to: STATE.sending, writes: "leaseOwner, leaseUntil" },
   uninstalled: { from: [STATE.sending], to: STATE.queued, writes: "nextAttemptAt=null" },
+  shopify_lost: { from: [STATE.sending], to: STATE.queued, writes: "nextAttemptAt=null, lastError, problems" },
   resume: { from: [STATE.queued], to: "=", writes: "nextAttemptAt=now" },
   cancelled_unposted: { from: [STATE.sending], to: STATE.cancelled, writes: "nextAttemptAt=null" },
   retry: { from: [STATE.sending], to: STATE.queued, writes: "attempts, nextAttemptAt=later, lastError, problems" },

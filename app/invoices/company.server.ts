@@ -25,7 +25,8 @@ export const readCompanyFromShopify: ReadCompany = async (shop, orderId, taxOffi
 
 /** The company read (null: bought by a customer) with its warnings. */
 export type CompanyRead = { company: PurchasingCompany | null; warnings: Problem[] };
-export type BuyerCompany = CompanyRead | { unread: string };
+/** `reconnect`: the shop's Shopify connection is lost, so the read waits for the merchant, not for a backoff. */
+export type BuyerCompany = CompanyRead | { unread: string; reconnect: boolean };
 
 /**
  * The company an order is invoiced to, or why the invoice must wait: Shopify could not be read (the caller retries
@@ -50,6 +51,9 @@ export async function buyerCompany(
   } catch (error) {
     // The scope was taken back since it was recorded: the order is invoiced from its own fields, as without it.
     if (error instanceof AdminApiError && error.kind === "access_denied") return withoutScope;
-    return { unread: error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300) };
+    return {
+      unread: error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300),
+      reconnect: error instanceof AdminApiError && error.kind === "reconnect",
+    };
   }
 }

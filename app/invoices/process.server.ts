@@ -54,6 +54,7 @@ import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { buyerCompany, type CompanyRead, type ReadCompany } from "./company.server";
+import { AdminApiError } from "../shopify/errors";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -372,6 +373,7 @@ async function post(
         "order_unread",
         `order edited in Shopify; reading it again failed (${refreshed.reason})`,
         refreshed.reason,
+        refreshed.cause instanceof AdminApiError && refreshed.cause.kind === "reconnect",
       );
     if (refreshed.snapshot !== undefined) row = { ...row, orderSnapshot: refreshed.snapshot as Prisma.JsonValue };
   }
@@ -446,6 +448,7 @@ async function post(
         "company_unread",
         `reading the order's B2B company failed (${found.unread})`,
         found.unread,
+        found.reconnect,
       );
     company = found;
   }
@@ -728,7 +731,22 @@ function shopifyReadWaits(
   kind: string,
   message: string,
   reason: string,
+  reconnect: boolean,
 ): Outcome {
+  // Shopify refused the shop's token: only the merchant opening the app brings it back, so the row waits for that
+  // (app/shops/connection.server.ts resumes it) without spending an attempt.
+  if (reconnect)
+    return {
+      data: {
+        state: targetOf("shopify_lost"),
+        nextAttemptAt: null,
+        lastError: message,
+        problems: json([problem("shopify.reconnect", undefined, "warning")]),
+      },
+      events: [
+        { type: "waiting", message: `${message}; waits until the shop reconnects`, data: { note: "reconnect" } },
+      ],
+    };
   const attempts = row.attempts + 1;
   if (attempts >= RETRY.maxAttempts) return needsAttention([problem(code, { details: reason })]);
   const nextAttemptAt = new Date(deps.now().getTime() + retryDelayMs(attempts, deps.random));

@@ -493,7 +493,8 @@ async function finishIfDone(id: string, now: Date): Promise<void> {
 export async function advanceRuns(options: AdvanceOptions): Promise<boolean> {
   const now = options.now ?? (() => new Date());
   const runs = await prisma.backfillRun.findMany({
-    where: { state: { in: ["counting", "running"] } },
+    // A run of a shop whose Shopify connection is lost waits for it to come back (app/shops/connection.server.ts).
+    where: { state: { in: ["counting", "running"] }, shop: { shopifyConnectionLostAt: null } },
     orderBy: { createdAt: "asc" },
     select: { id: true, listedAllAt: true },
     take: 20,

@@ -197,6 +197,9 @@ export async function shopsDueForReconciliation(now: Date, intervalMs: number, l
   const shops = await prisma.shop.findMany({
     where: {
       uninstalledAt: null,
+      // A shop whose Shopify connection is lost waits for its merchant (app/shops/connection.server.ts asks for a
+      // pass when it is back).
+      shopifyConnectionLostAt: null,
       OR: [
         { reconciliation: null },
         {

@@ -20,6 +20,8 @@ import { useFreshValue } from "../ui/useFreshValue";
 import { problemText } from "../problems";
 import type { TitleHandle } from "../i18n/page-title";
 import { STATE } from "../invoice-state/transitions";
+import { shopifyConnectionOf } from "../shops/connection.server";
+import { ConnectionBanner } from "../shops/ConnectionBanner";
 
 export const handle: TitleHandle = { title: "home.title" };
 
@@ -27,8 +29,11 @@ export const handle: TitleHandle = { title: "home.title" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const data = await loadInvoicesPage(session.shop, new URL(request.url).searchParams);
-  return json({ shop: session.shop, ...data });
+  const [data, connection] = await Promise.all([
+    loadInvoicesPage(session.shop, new URL(request.url).searchParams),
+    shopifyConnectionOf(session.shop),
+  ]);
+  return json({ shop: session.shop, connection, ...data });
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -80,6 +85,7 @@ export default function Invoices() {
   return (
     <Page title={t("home.title")} secondaryActions={[{ content: t("nav.settings"), url: "/app/settings" }]}>
       <BlockStack gap="400">
+        <ConnectionBanner connection={data.connection} timezone={data.timezone} />
         {data.accountProblem && (
           <Banner
             tone="critical"

@@ -4,6 +4,8 @@
 //   refused.
 // - THROTTLED answers are retried after the time the bucket needs, at most `maxThrottledAttempts` times.
 // - 5xx, 429 and network failures are retried with exponential backoff and jitter, at most `maxAttempts` times.
+// - A 401 asks the credentials for a replaced token once (another process renewed it, or it expired early) and
+//   sends again; a second 401 is an AdminApiError("unauthorized").
 // - Everything else becomes an AdminApiError with a kind (access denied is AdminAccessDeniedError).
 // No I/O of its own besides the `fetch` it is given (app/shopify/admin.server.ts wires the real one).
 import type { z } from "zod";
@@ -20,7 +22,9 @@ export interface AdminClientOptions {
   shop: string;
   /** The GraphQL endpoint: https://SHOP/admin/api/VERSION/graphql.json (or the stand-in's). */
   endpoint: string;
-  accessToken: string;
+  /** A fixed token (tests, scripts), or `credentials` that keep one valid. */
+  accessToken?: string;
+  credentials?: AdminCredentials;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -37,11 +41,21 @@ export interface AdminClientOptions {
   bucket?: BucketState;
 }
 
+/** Where the client's access token comes from (app/shopify/admin.server.ts: the shop's offline session). */
+export interface AdminCredentials {
+  /** A token valid for the next request. */
+  token(): Promise<string>;
+  /** `token` was answered 401: a replaced one, or a throw when there is none. */
+  rejected(token: string): Promise<string>;
+}
+
 export interface ClientStats {
   requests: number;
   throttledRetries: number;
   failureRetries: number;
   waitedMs: number;
+  /** Tokens replaced after a 401. */
+  tokenRenewals: number;
 }
 
 export interface AdminGraphql {
@@ -108,7 +122,15 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
   const bucket = options.bucket ?? bucketOf(options.shop);
   /** The requested cost each query text had last time (the client cannot compute Shopify's cost itself). */
   const knownCost = new Map<string, number>();
-  const stats: ClientStats = { requests: 0, throttledRetries: 0, failureRetries: 0, waitedMs: 0 };
+  const stats: ClientStats = { requests: 0, throttledRetries: 0, failureRetries: 0, waitedMs: 0, tokenRenewals: 0 };
+  const credentials: AdminCredentials = options.credentials ?? {
+    token: async () => options.accessToken ?? "",
+    rejected: async () => {
+      throw new AdminApiError("unauthorized", `Shopify refused the access token of ${options.shop} (401)`, {
+        status: 401,
+      });
+    },
+  };
 
   const wait = async (ms: number) => {
     const bounded = Math.max(0, Math.min(maxWaitMs, Math.ceil(ms)));
@@ -128,7 +150,10 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
     await wait(((cost - available) / bucket.status.restoreRate) * 1000);
   }
 
-  async function send(body: string): Promise<{ status: number; answer: GraphqlAnswer | null; retryAfterMs?: number }> {
+  async function send(
+    body: string,
+    accessToken: string,
+  ): Promise<{ status: number; answer: GraphqlAnswer | null; retryAfterMs?: number }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
@@ -137,7 +162,7 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         headers: {
           "content-type": "application/json",
           accept: "application/json",
-          "x-shopify-access-token": options.accessToken,
+          "x-shopify-access-token": accessToken,
         },
         body,
         signal: controller.signal,
@@ -168,6 +193,8 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
     const body = JSON.stringify({ query, variables: variables ?? {} });
     let failures = 0;
     let throttles = 0;
+    let renewed = false;
+    let token = await credentials.token();
     for (;;) {
       const expected = knownCost.get(query);
       if (expected !== undefined) {
@@ -177,7 +204,7 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
       stats.requests++;
       let result: Awaited<ReturnType<typeof send>>;
       try {
-        result = await send(body);
+        result = await send(body, token);
       } catch (error) {
         const refusal = outboundRefusalOf(error);
         if (refusal) throw new AdminApiError("blocked", `the Admin API address was refused: ${refusal.message}`);
@@ -207,6 +234,13 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
           );
         stats.failureRetries++;
         await wait(Math.max(backoff(failures), result.retryAfterMs ?? 0));
+        continue;
+      }
+      if (status === 401 && !renewed) {
+        // Once per call: a renewed token that is refused too is not a timing matter.
+        renewed = true;
+        stats.tokenRenewals++;
+        token = await credentials.rejected(token);
         continue;
       }
       if (status === 401)

@@ -7,6 +7,8 @@ export type AdminApiErrorKind =
   | "no_session"
   /** 401: the access token is invalid or revoked (the app was uninstalled). */
   | "unauthorized"
+  /** Shopify refused to renew the offline token (revoked, expired): only the merchant opening the app reconnects it. */
+  | "reconnect"
   /** ACCESS_DENIED (or 403): the app lacks a scope, e.g. write_orders or read_all_orders. */
   | "access_denied"
   /** Still THROTTLED after the bounded retries. */

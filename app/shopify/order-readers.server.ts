@@ -1,7 +1,7 @@
 // The app's OrderReaders: Shopify's Admin GraphQL API with the shop's offline session (app/shopify).
 import { env } from "../env.server";
 import { guardedFetch } from "../http/outbound-guard.server";
-import { API_VERSION } from "../shopify.server";
+import { API_VERSION } from "./api-version";
 import { adminGraphql, listOrders, readOrder } from "./";
 import {
   BULK_FILE_HOSTS,

@@ -19,7 +19,11 @@ export interface LocalShopInput extends ConnectionInput {
   storefrontUrl?: string;
   /** Mapping settings; by default Yurtiçi Kargo (the one carrier tax number all sources agree on) ships. */
   mapping?: MappingSettingsInput;
-  /** The offline session's access token: the Admin API stand-in's (`npm run shopify:standin`); none by default. */
+  /**
+   * The offline session's access token: the Admin API stand-in's (`npm run shopify:standin`), a non-expiring one that
+   * the app migrates to an expiring pair at its first use, as it does a real shop's from before the change. None by
+   * default: a placeholder that no Shopify accepts, kept from being migrated or refreshed (it reaches no Shopify).
+   */
   accessToken?: string;
   /** The scopes the session records (default read_orders). */
   scopes?: string;
@@ -54,6 +58,8 @@ export async function installShopLocally(input: LocalShopInput) {
       isOnline: false,
       scope: scopes ?? "read_orders",
       accessToken: accessToken ?? "local-install-no-shopify-access",
+      // The placeholder "expires" in a year and has no refresh token: nothing asks Shopify for a new one.
+      ...(accessToken ? {} : { expires: new Date(Date.now() + 365 * 86_400_000) }),
     }),
   );
   await saveSettings(shop, connection, mapping ?? LOCAL_DEFAULT_MAPPING);

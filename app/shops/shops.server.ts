@@ -62,14 +62,20 @@ export async function recordShop(domain: string, profile: ShopProfile) {
   });
   if (typeof profile.taxesIncluded === "boolean")
     await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
-  if (before?.uninstalledAt) {
-    const resumed = await prisma.invoice.updateMany({
-      where: { shopDomain: domain, state: { in: fromStates("resume") }, nextAttemptAt: null, remoteId: null },
-      data: { nextAttemptAt: new Date() },
-    });
-    if (resumed.count > 0) await signalWork();
-  }
+  if (before?.uninstalledAt && (await resumeParkedInvoices(domain)) > 0) await signalWork();
   return shop;
+}
+
+/**
+ * The invoices that waited for the shop (uninstalled, or its Shopify connection lost) before they were posted:
+ * queued without a due time and without a remote id. Due now.
+ */
+export async function resumeParkedInvoices(domain: string, now = new Date()): Promise<number> {
+  const resumed = await prisma.invoice.updateMany({
+    where: { shopDomain: domain, state: { in: fromStates("resume") }, nextAttemptAt: null, remoteId: null },
+    data: { nextAttemptAt: now },
+  });
+  return resumed.count;
 }
 
 /**

@@ -15,6 +15,7 @@ export function ensureInProcessWorker(): void {
     appUrl: config.SHOPIFY_APP_URL,
     ...workerSettings(config),
     orders: shopifyOrders,
+    offlineTokens: true,
   });
   global.__inProcessWorker.catch((error: unknown) => {
     logger.error({ err: error }, "the in-process worker could not start");

@@ -19,6 +19,8 @@ import type { BuildOptions } from "../accountant/build.server";
 const HOUSEKEEPING_MS = 60 * 60_000;
 /** How often the scheduler looks for reconciliations due and past-orders runs to advance. */
 const SCHEDULER_MS = 1000;
+/** How often the token step migrates non-expiring offline tokens and refreshes dormant shops' (with `offlineTokens`). */
+const TOKEN_STEP_MS = 60 * 60_000;
 /** How often the accountant packages' loop looks for a package to build (a request also wakes it), and expires old ones. */
 const PACKAGES_POLL_MS = 2000;
 const PACKAGES_EXPIRY_MS = 60_000;
@@ -46,6 +48,12 @@ export interface WorkerOptions extends Omit<ProcessDeps, "now"> {
    */
   orders?: OrderReader | (() => Promise<OrderReader>);
   reconcileIntervalMs?: number;
+  /**
+   * The token step (app/shopify/offline-tokens.server.ts cycleOfflineTokens), at start and hourly in the scheduler:
+   * shops still on a non-expiring offline token are migrated, shops nobody used lately have theirs refreshed before
+   * the refresh token lapses. For workers that talk to Shopify itself (the web server's and `npm run worker`).
+   */
+  offlineTokens?: boolean;
   /** Check every shop's stored test and live accounts against the service once at start (default: yes). */
   checkAccounts?: boolean;
   /**
@@ -317,8 +325,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           import("../reconciliation/reconcile.server"),
           import("../past-orders/runs.server"),
         ]);
+        let tokenStepAt = 0;
         while (!stopped) {
           let more = false;
+          if (options.offlineTokens && now().getTime() - tokenStepAt >= TOKEN_STEP_MS) {
+            tokenStepAt = now().getTime();
+            await import("../shopify/offline-tokens.server")
+              .then(({ cycleOfflineTokens }) => cycleOfflineTokens())
+              .catch((error: unknown) => logger.error({ err: error }, "the offline token step failed"));
+          }
           try {
             if (reconcileEvery > 0) {
               for (const shop of await shopsDueForReconciliation(now(), reconcileEvery)) {

@@ -226,6 +226,11 @@ export async function processWriteBack(claim: ClaimedWriteBack, deps: WriteBackD
       await finish({ status: "no_scope", nextAttemptAt: null, lastError: reason });
       return;
     }
+    // Waits, without spending an attempt, until the shop reconnects (app/shops/connection.server.ts makes it due).
+    if (failure === "reconnect") {
+      await finish({ status: "pending", nextAttemptAt: null, lastError: reason });
+      return;
+    }
     const attempts = job.attempts + 1;
     if (failure === "refused" || attempts >= WRITEBACK.maxAttempts) {
       log.warn({ reason, attempts }, "writing the order back failed");

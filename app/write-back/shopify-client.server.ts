@@ -9,6 +9,7 @@ export function classifyAdminError(error: unknown): WriteFailure {
   if (error instanceof AdminAccessDeniedError) return "no_scope";
   if (error instanceof AdminApiError) {
     if (error.kind === "no_session" || error.kind === "unauthorized") return "no_scope";
+    if (error.kind === "reconnect") return "reconnect";
     return error.transient ? "transient" : "refused";
   }
   // A network failure or a bug outside the client: try again later (bounded by the step's attempts).

@@ -70,8 +70,11 @@ export async function adminFetchRequest(path: string, shop = SHOP, init: Request
   return new Request(new URL(path, APP_ORIGIN), { ...init, headers });
 }
 
-/** The offline session Shopify's token exchange would have stored for `shop`. */
-export function offlineSession(shop = SHOP): Session {
+/**
+ * The offline session Shopify's token exchange would have stored for `shop`: an expiring token (an hour) with its
+ * refresh token (90 days), as every exchange asks for since expiring offline tokens are on (decision 0044).
+ */
+export function offlineSession(shop = SHOP, now = Date.now()): Session {
   return new Session({
     id: `offline_${shop}`,
     shop,
@@ -79,5 +82,8 @@ export function offlineSession(shop = SHOP): Session {
     isOnline: false,
     scope: "read_orders",
     accessToken: `shpat_test_${shop.split(".")[0]}`,
+    expires: new Date(now + 3_600_000),
+    refreshToken: `shprt_test_${shop.split(".")[0]}`,
+    refreshTokenExpires: new Date(now + 90 * 86_400_000),
   });
 }

@@ -45,6 +45,7 @@ const expected: Record<
   cancel_formalised: { from: [...INVOICE_STATES], to: "needs_attention" },
   claim: { from: ["queued"], to: "sending" },
   uninstalled: { from: ["sending"], to: "queued" },
+  shopify_lost: { from: ["sending"], to: "queued" },
   resume: { from: ["queued"], to: "same" },
   cancelled_unposted: { from: ["sending"], to: "cancelled" },
   retry: { from: ["sending"], to: "queued" },

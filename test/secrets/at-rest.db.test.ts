@@ -53,7 +53,7 @@ describe("Shopify tokens at rest", () => {
     expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe(TOKEN);
     const found = await sessionStorage.findSessionsByShop(SHOP);
     expect(found.map((session) => [session.id, session.accessToken, session.refreshToken]).sort()).toEqual([
-      [`offline_${SHOP}`, TOKEN, undefined],
+      [`offline_${SHOP}`, TOKEN, `shprt_test_${SHOP.split(".")[0]}`],
       ["online_1", "shpua_online_token", "shprt_refresh_token"],
     ]);
   });
@@ -137,10 +137,10 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
     const settings = await prisma.shopSettings.findMany({
       select: { apiKeyEncrypted: true, accountWebhookSecret: true },
     });
-    const sessions = await prisma.session.findMany({ select: { accessToken: true } });
+    const sessions = await prisma.session.findMany({ select: { accessToken: true, refreshToken: true } });
     return [
       ...settings.flatMap((row) => [row.apiKeyEncrypted, row.accountWebhookSecret]),
-      ...sessions.map((row) => row.accessToken),
+      ...sessions.flatMap((row) => [row.accessToken, row.refreshToken]),
     ].filter((v): v is string => Boolean(v));
   }
 
@@ -148,16 +148,18 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
     const newKey = randomBytes(32);
     const during = keyRing(newKey, [TEST_KEY]);
     const report = await reencryptSecrets(prisma, { ring: during });
-    expect(report).toEqual({ rewritten: 5, current: 0, unreadable: [] });
+    // Two API keys, one account webhook secret, two offline sessions' access and refresh tokens.
+    expect(report).toEqual({ rewritten: 7, current: 0, unreadable: [] });
     const stored = await storedSecrets();
-    expect(stored).toHaveLength(5);
+    expect(stored).toHaveLength(7);
     for (const value of stored) expect(value.startsWith(`v2:${keyId(newKey)}:`)).toBe(true);
     const after = keyRing(newKey);
     const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: SHOP } });
     expect(decryptSecret(settings.apiKeyEncrypted!, SHOP, after)).toBe("fe_live_mine");
     const session = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${OTHER_SHOP}` } });
     expect(decryptSecret(session.accessToken, OTHER_SHOP, after)).toBe(`shpat_test_${OTHER_SHOP.split(".")[0]}`);
-    expect(await reencryptSecrets(prisma, { ring: during })).toEqual({ rewritten: 0, current: 5, unreadable: [] });
+    expect(decryptSecret(session.refreshToken!, OTHER_SHOP, after)).toBe(`shprt_test_${OTHER_SHOP.split(".")[0]}`);
+    expect(await reencryptSecrets(prisma, { ring: during })).toEqual({ rewritten: 0, current: 7, unreadable: [] });
   });
 
   it("names, never shows, a value no configured key reads, and leaves it as it is", async () => {
@@ -166,7 +168,7 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
     await prisma.shopSettings.update({ where: { shopDomain: OTHER_SHOP }, data: { apiKeyEncrypted: unreadable } });
     const report = await reencryptSecrets(prisma, { ring: keyRing(randomBytes(32), [TEST_KEY]) });
     expect(report.unreadable).toEqual([{ table: "ShopSettings", id: OTHER_SHOP, field: "apiKeyEncrypted" }]);
-    expect(report.rewritten).toBe(4);
+    expect(report.rewritten).toBe(6);
     expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: OTHER_SHOP } })).apiKeyEncrypted).toBe(
       unreadable,
     );
@@ -186,7 +188,7 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
       env: environment,
       timeout: 60_000,
     });
-    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ rewritten: 5, current: 0, unreadable: [] });
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ rewritten: 7, current: 0, unreadable: [] });
     for (const value of await storedSecrets())
       expect(value.startsWith(`v2:${keyId(Buffer.from(newKey, "hex"))}:`)).toBe(true);
     // This process still has only the old key: it no longer reads them (the rotation really happened).

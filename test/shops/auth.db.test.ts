@@ -70,7 +70,14 @@ describe("embedded install by token exchange", () => {
       const json = (value: unknown) =>
         new Response(JSON.stringify(value), { status: 200, headers: { "Content-Type": "application/json" } });
       if (url === `https://${SHOP}/admin/oauth/access_token`)
-        return json({ access_token: EXCHANGED, scope: "read_orders" });
+        // An expiring offline token, as Shopify answers an exchange that asks for one (expiring=1).
+        return json({
+          access_token: EXCHANGED,
+          scope: "read_orders",
+          expires_in: 3600,
+          refresh_token: "shprt_exchanged",
+          refresh_token_expires_in: 7_776_000,
+        });
       if (url === `https://${SHOP}/admin/api/2026-10/graphql.json`) {
         return json({
           data: {
@@ -103,6 +110,7 @@ describe("embedded install by token exchange", () => {
       subject_token: new URL(request.url).searchParams.get("id_token"),
       subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
       requested_token_type: "urn:shopify:params:oauth:token-type:offline-access-token",
+      expiring: "1",
     });
     // afterAuth read the shop with the exchanged token.
     expect(calls.find((call) => call.url.endsWith("/graphql.json"))?.token).toBe(EXCHANGED);
@@ -110,7 +118,11 @@ describe("embedded install by token exchange", () => {
     const row = await prisma.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
     expect(row.accessToken).not.toContain(EXCHANGED);
     expect(row.accessToken).toMatch(/^v2:[0-9a-f]{8}:/);
-    expect((await sessionStorage.loadSession(`offline_${SHOP}`))?.accessToken).toBe(EXCHANGED);
+    const stored = await sessionStorage.loadSession(`offline_${SHOP}`);
+    expect(stored).toMatchObject({ accessToken: EXCHANGED, refreshToken: "shprt_exchanged" });
+    // An hour from the exchange, and the refresh token sealed like the access token.
+    expect(stored!.expires!.getTime() - Date.now()).toBeGreaterThan(3_500_000);
+    expect(row.refreshToken).toMatch(/^v2:[0-9a-f]{8}:/);
     expect(await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).toMatchObject({
       name: "Demo Mağaza",
       currency: "TRY",
