@@ -95,9 +95,12 @@ const schema = z.object({
   // Development only: lets the app call stand-ins on this machine (the invoicing sandbox) over http on loopback
   // addresses. Refused unless the app itself runs on localhost.
   LOCAL_SERVICES: flag,
+  // GET /healthz answers the queue's figures (due, needing attention, worker) only with `Authorization: Bearer` this
+  // value; without it, or unset, only up or down (the figures span every shop).
+  HEALTH_TOKEN: z.preprocess(emptyIsUnset, z.string().min(16, "at least 16 characters").optional()),
   // How long before an expiring offline token's end the app replaces it (Shopify's tokens live an hour; the library
   // also uses 5 minutes). Tests with short-lived stand-in tokens lower it.
-  SHOPIFY_TOKEN_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(1).max(1800).default(300),
+  SHOPIFY_TOKEN_REFRESH_MARGIN_SECONDS: z.coerce.number().min(0.1).max(1800).default(300),
   // Development only: the origin of a local stand-in of Shopify's Admin GraphQL API (`npm run shopify:standin`),
   // used instead of https://SHOP for every shop. Refused unless the app itself runs on localhost.
   SHOPIFY_ADMIN_API_URL: z.preprocess(
@@ -128,18 +131,17 @@ export function decodeKey(value: string): Buffer | null {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/**
- * The test runner's own process: Vitest sets VITEST=true in its workers, and test/setup.ts turns LOCAL_SERVICES on.
- * Never NODE_ENV: a server started with NODE_ENV=test by mistake must keep every guard below.
- */
-function isTestRunner(source: Record<string, string | undefined>, config: Env): boolean {
-  return source.VITEST === "true" && config.LOCAL_SERVICES;
+/** Whether an app address is this machine's own. */
+function isLocalAppUrl(value: string | undefined): boolean {
+  return URL.canParse(value ?? "") && LOOPBACK_HOSTS.has(new URL(value!).hostname);
 }
 
-/** Development settings that would be dangerous in production are refused unless the app runs on localhost. */
-function localOnlyProblems(config: Env, source: Record<string, string | undefined>): string[] {
-  // The tests' app address is the Shopify test helpers' https://my-test-app.myshopify.io, with local stand-ins.
-  if (isTestRunner(source, config)) return [];
+/**
+ * Development settings that would be dangerous in production are refused unless the app runs on localhost, whatever
+ * else the environment says: no variable (VITEST, NODE_ENV=test) exempts a public address (issue 35, point 10). The
+ * tests run with a localhost app address (test/setup-env.ts).
+ */
+function localOnlyProblems(config: Env): string[] {
   const host = new URL(config.SHOPIFY_APP_URL).hostname;
   if (LOOPBACK_HOSTS.has(host)) return [];
   const problems: string[] = [];
@@ -164,7 +166,7 @@ function localOnlyProblems(config: Env, source: Record<string, string | undefine
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (result.success) {
-    const problems = localOnlyProblems(result.data, source);
+    const problems = localOnlyProblems(result.data);
     if (problems.length) throw new ConfigError(problems);
     return result.data;
   }
@@ -209,7 +211,9 @@ export function workerSettings(config: Env = env()): {
  * without) the full configuration. Tests are silent unless they ask.
  */
 export function logLevel(source: Record<string, string | undefined> = process.env): Env["LOG_LEVEL"] {
-  if (source.LOG_LEVEL === undefined && source.NODE_ENV === "test") return "silent";
+  // Only a local run may be silent by default: NODE_ENV=test on a public server must not hide its log.
+  if (source.LOG_LEVEL === undefined && source.NODE_ENV === "test" && isLocalAppUrl(source.SHOPIFY_APP_URL))
+    return "silent";
   const result = schema.shape.LOG_LEVEL.safeParse(source.LOG_LEVEL);
   if (!result.success)
     throw new ConfigError([

@@ -62,7 +62,16 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
     nonCanonicalSecretTarget(req.originalUrl) ? res.status(404).type("text/plain").send("Not Found") : next(),
   );
   routes?.(app);
-  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  // The peer's address for the routes that count a caller's failures (app/invoices/account-hint.server.ts): the socket's
+  // own, never a header a caller can write.
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: process.env.NODE_ENV,
+      getLoadContext: (req) => ({ clientAddress: req.socket.remoteAddress ?? "unknown" }),
+    }),
+  );
   return app;
 }
 

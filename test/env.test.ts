@@ -65,19 +65,21 @@ describe("configuration", () => {
     ).toBeUndefined();
   });
 
-  it("keeps every localhost-only guard with NODE_ENV=test: only the test runner itself (VITEST with LOCAL_SERVICES) is exempt", () => {
+  it("keeps every localhost-only guard with a public app address, whatever VITEST or NODE_ENV say (issue 35, point 10)", () => {
     const collector = { SHOPIFY_ADMIN_API_URL: "https://collector.example.net" };
     expect(() => parseEnv({ ...valid, NODE_ENV: "test", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
     expect(() => parseEnv({ ...valid, NODE_ENV: "test", LOCAL_SERVICES: "1" })).toThrow(/LOCAL_SERVICES is invalid/);
     expect(() => parseEnv({ ...valid, NODE_ENV: "test", LOCAL_ADMIN: "1" })).toThrow(/LOCAL_ADMIN is invalid/);
-    // Vitest's own mark alone is not enough, nor a value other than the one Vitest sets.
-    expect(() => parseEnv({ ...valid, VITEST: "true", ...collector })).toThrow(/SHOPIFY_ADMIN_API_URL is invalid/);
-    expect(() => parseEnv({ ...valid, VITEST: "1", LOCAL_SERVICES: "1", ...collector })).toThrow(
-      /SHOPIFY_ADMIN_API_URL is invalid/,
-    );
-    expect(parseEnv({ ...valid, VITEST: "true", LOCAL_SERVICES: "1", ...collector }).SHOPIFY_ADMIN_API_URL).toBe(
-      collector.SHOPIFY_ADMIN_API_URL,
-    );
+    // Vitest's own mark with LOCAL_SERVICES exempted a public address before: it no longer does.
+    for (const vitest of ["true", "1"])
+      expect(() =>
+        parseEnv({ ...valid, VITEST: vitest, NODE_ENV: "test", LOCAL_SERVICES: "1", LOCAL_ADMIN: "1", ...collector }),
+      ).toThrow(/LOCAL_SERVICES is invalid[\s\S]*SHOPIFY_ADMIN_API_URL is invalid/);
+    // On localhost, as the tests and the demo run, they are allowed.
+    expect(
+      parseEnv({ ...valid, SHOPIFY_APP_URL: "http://localhost:3999", LOCAL_SERVICES: "1", ...collector })
+        .SHOPIFY_ADMIN_API_URL,
+    ).toBe(collector.SHOPIFY_ADMIN_API_URL);
   });
 
   it("accepts a base64 encryption key of 32 bytes", () => {
@@ -148,7 +150,10 @@ describe("configuration", () => {
     );
     expect(logLevel({ LOG_LEVEL: "debug" })).toBe("debug");
     expect(logLevel({})).toBe("info");
-    expect(logLevel({ NODE_ENV: "test" })).toBe("silent");
+    // Silent by default only in a local test run: a public server with NODE_ENV=test keeps its log (issue 35, point 10).
+    expect(logLevel({ NODE_ENV: "test", SHOPIFY_APP_URL: "http://localhost:3999" })).toBe("silent");
+    expect(logLevel({ NODE_ENV: "test", SHOPIFY_APP_URL: "https://invoices.example.com" })).toBe("info");
+    expect(logLevel({ NODE_ENV: "test" })).toBe("info");
   });
 
   it(".env.example and the README list every variable, and .env.example parses once the required ones are filled", () => {

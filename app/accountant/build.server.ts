@@ -261,11 +261,12 @@ async function build(
         documentKind: true,
         remoteId: true,
         requestBody: true,
+        fiscalRecord: true,
         remoteTotals: true,
       },
     });
     for (const invoice of page) {
-      const issueDate = issueDateOf(invoice.requestBody);
+      const issueDate = issueDateOf(invoice.fiscalRecord ?? invoice.requestBody);
       if (!issueDate || issueDate < row.fromDate || issueDate > row.toDate) continue;
       items.push({
         id: invoice.id,

@@ -191,6 +191,45 @@ export async function listPackages(shop: string, now = new Date()): Promise<Pack
   });
 }
 
+/**
+ * Packages of the shop whose period holds one of these issue days (customers/redact erased a buyer of theirs): their
+ * files go at once, and they are built again without the person, as a new package is (back to queued). Returns how many.
+ */
+export async function rebuildPackagesCovering(shop: string, days: string[], root?: string): Promise<number> {
+  if (days.length === 0) return 0;
+  const packages = await prisma.accountantPackage.findMany({
+    where: { shopDomain: shop, state: { in: ["ready", ...ACTIVE_PACKAGE_STATES] } },
+    select: { id: true, fromDate: true, toDate: true },
+  });
+  const affected = packages.filter((p) => days.some((day) => day >= p.fromDate && day <= p.toDate));
+  for (const { id } of affected) {
+    await rm(packageDir(id, root), { recursive: true, force: true });
+    await prisma.accountantPackage.updateMany({
+      where: { id },
+      data: {
+        state: "queued",
+        nextAttemptAt: new Date(),
+        attempts: 0,
+        leaseOwner: null,
+        leaseUntil: null,
+        fileSize: null,
+        expiresAt: null,
+        total: 0,
+        pdfDone: 0,
+        pdfFailed: 0,
+        startedAt: null,
+        finishedAt: null,
+        lastError: null,
+      },
+    });
+  }
+  if (affected.length > 0) {
+    logger.info({ shop, packages: affected.length }, "accountant packages built again after a customer's redaction");
+    await signalWork();
+  }
+  return affected.length;
+}
+
 // ---- Housekeeping
 
 /** Deletes the files of packages past their time and marks them expired. Returns how many. */

@@ -9,6 +9,7 @@ import { lineTotals } from "../invoicing-service/totals";
 import { dateIn } from "../orders/dates";
 import type { Locale } from "../i18n/i18n";
 import type { ReturnRow } from "../after-sale/returns.server";
+import { buyerRedacted as buyerRedactedIn } from "../invoicing-service/fiscal-record";
 
 /** One legal invoice of the period as the database holds it. */
 export interface PackageInvoice {
@@ -18,8 +19,10 @@ export interface PackageInvoice {
   ettn: string | null;
   documentKind: string | null;
   remoteId: number;
-  /** The body the invoice was (last) posted with. */
+  /** The body the invoice was (last) posted with (customers/redact takes the person out of it). */
   requestBody: unknown;
+  /** Its fiscal facts, which no redaction touches (app/invoicing-service/fiscal-record.ts); absent on older rows. */
+  fiscalRecord?: unknown;
   /** The service's totals of it (lines_total, tax_total, grand_total …), when read. */
   remoteTotals: unknown;
 }
@@ -97,8 +100,11 @@ export interface InvoiceFacts {
   serialNumber: string;
   ettn: string;
   kind: "e_invoice" | "e_archive" | null;
+  /** The buyer's title or name; empty when customers/redact erased a person (`buyerRedacted`). */
   buyer: string;
   taxNumber: string;
+  /** The buyer was a person whose data the customer had erased: the package says so in the buyer's column. */
+  buyerRedacted: boolean;
   currency: string;
   /** The exchange rate sent with the invoice (TRY per unit of `currency`); "1" for TRY. */
   currencyRate: string;
@@ -122,7 +128,8 @@ export type FactsResult =
 
 /** What one invoice contributes, from the body it was posted with. */
 export function invoiceFacts(invoice: PackageInvoice): FactsResult {
-  const parsed = BodySchema.safeParse(invoice.requestBody);
+  // The fiscal record first: it holds the lines and dates even after the buyer's data was erased from the body.
+  const parsed = BodySchema.safeParse(invoice.fiscalRecord ?? invoice.requestBody);
   if (!parsed.success)
     return {
       ok: false,
@@ -161,8 +168,23 @@ export function invoiceFacts(invoice: PackageInvoice): FactsResult {
       : body.currency_rate != null && body.currency_rate !== ""
         ? dec(body.currency_rate)
         : null;
-  const customer = body.customer ?? {};
-  const buyer = customer.title?.trim() || [customer.name, customer.surname].filter(Boolean).join(" ").trim();
+  const posted = BodySchema.shape.customer.safeParse((invoice.requestBody as { customer?: unknown } | null)?.customer);
+  const fiscalBuyer = (
+    invoice.fiscalRecord as { buyer?: { type?: string; title?: string; tax_number?: string } } | null
+  )?.buyer;
+  const customer = (posted.success ? posted.data : null) ?? body.customer ?? {};
+  const buyerRedacted = buyerRedactedIn(invoice.requestBody) && fiscalBuyer?.type !== "company";
+  const buyer = buyerRedacted
+    ? ""
+    : customer.title?.trim() ||
+      [customer.name, customer.surname].filter(Boolean).join(" ").trim() ||
+      fiscalBuyer?.title?.trim() ||
+      "";
+  const taxNumber = buyerRedacted
+    ? ""
+    : customer.tax_number != null
+      ? String(customer.tax_number)
+      : (fiscalBuyer?.tax_number ?? "");
   const grand = (invoice.remoteTotals as { grand_total?: unknown } | null)?.grand_total;
   const serviceTotal =
     typeof grand === "string" && /^-?\d+(\.\d+)?$/.test(grand) && !dec(grand).eq(round2(total)) ? money(grand) : null;
@@ -176,7 +198,8 @@ export function invoiceFacts(invoice: PackageInvoice): FactsResult {
       ettn: invoice.ettn ?? "",
       kind: invoice.documentKind === "e_invoice" || invoice.documentKind === "e_archive" ? invoice.documentKind : null,
       buyer,
-      taxNumber: customer.tax_number == null ? "" : String(customer.tax_number),
+      taxNumber,
+      buyerRedacted,
       currency,
       currencyRate: fx && fx.gt(0) ? fx.toFixed() : "",
       rates,
@@ -290,6 +313,7 @@ const TEXT = {
     kind: "Belge",
     order: "Sipariş",
     buyer: "Alıcı",
+    buyerRedacted: "Kişi (müşterinin isteğiyle kişisel verileri silindi)",
     taxNumber: "VKN/TCKN",
     net: (rate: string) => `Matrah %${rate}`,
     vat: (rate: string) => `KDV %${rate}`,
@@ -344,6 +368,7 @@ const TEXT = {
     kind: "Document",
     order: "Order",
     buyer: "Buyer",
+    buyerRedacted: "A person (personal data erased at the customer's request)",
     taxNumber: "Tax number (VKN/TCKN)",
     net: (rate: string) => `Net ${rate} %`,
     vat: (rate: string) => `VAT ${rate} %`,
@@ -443,7 +468,7 @@ export function invoicesTable(content: PackageContent, locale: Locale): Table {
       f.ettn,
       kindText(f.kind),
       f.orderName,
-      f.buyer,
+      f.buyerRedacted ? t.buyerRedacted : f.buyer,
       f.taxNumber,
       ...perRate,
       exemptions,

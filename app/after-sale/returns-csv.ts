@@ -52,8 +52,10 @@ const HEADERS: Record<Locale, string[]> = {
 
 // Where a spreadsheet may start a cell inside a value: its start, and after a `,` or `;` (a file opened with the other
 // separator, or one that ignores quotes, splits there), a tab or a line break. A cell is risky when, past blanks and
-// quotes, it starts with = + - @, or when it starts with a tab or CR (OWASP's list).
-const CELL_START = /(^|[,;\t\r\n])(?=[\s"]*[=+\-@]|[\t\r])/g;
+// quotes, it starts with = + - @, or when it starts with a tab or CR (OWASP's list). The blanks skipped are those that
+// start no cell (not a tab or a line break): each character is then looked at from one cell start only, so the
+// defusing stays linear in the text's length (skipping line breaks made a run of them quadratic: 20,000 took 0.7 s).
+const CELL_START = /(^|[,;\t\r\n])(?=(?:[^\S\t\r\n]|")*[=+\-@]|[\t\r])/g;
 const PLAIN_NUMBER = /^-?\d+([.,]\d+)?$/;
 
 /**

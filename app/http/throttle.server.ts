@@ -77,5 +77,5 @@ export class Throttle {
 export const DRY_RUNS = new Throttle({ capacity: 5, refillMs: 12_000 });
 /** Starts and resumes of a run: the same. */
 export const RUN_STARTS = new Throttle({ capacity: 5, refillMs: 12_000 });
-/** Failed account-webhook calls per shop in the path: ten at once, then one every 6 s; the rest are refused unread. */
+/** Failed account-webhook calls per caller: ten at once, then one every 6 s; the rest are answered 429. */
 export const ACCOUNT_WEBHOOK_FAILURES = new Throttle({ capacity: 10, refillMs: 6_000 });

@@ -27,35 +27,35 @@ export async function receiveAccountWebhook(
   secret: string,
   request: Request,
   now = new Date(),
+  caller = "unknown caller",
 ): Promise<HintOutcome> {
-  // Failed calls are counted per shop of the path (one bucket for whatever is no shop's domain); once there were
-  // too many, calls are refused unread, and the burst is logged once when it starts and once when it ends.
-  // The shop name only: the path's secret part is never logged.
-  const key = isShopDomain(shop) ? shop : "(not a shop domain)";
+  // The address is checked first, so a call with the right one always goes through. Failed calls are counted per
+  // caller (the peer's address), never per shop of the path, which anyone can name: a flood of wrong addresses for a
+  // shop slows its sender down, not the service's calls for that shop (issue 35, point 4). A caller over its budget
+  // is answered 429, and the burst is logged once when it starts and once when it ends. The path's secret part is
+  // never logged.
   const logShop = shop.slice(0, 100);
-  const open = ACCOUNT_WEBHOOK_FAILURES.check(key, now.getTime());
-  if (!open.allowed) {
-    if (open.firstRefusal)
+  if (!isShopDomain(shop) || !(await verifyAccountWebhook(shop, secret))) {
+    const failure = ACCOUNT_WEBHOOK_FAILURES.take(caller, now.getTime());
+    if (!failure.allowed) {
+      if (failure.firstRefusal)
+        logger.warn(
+          { shop: logShop, caller },
+          "account webhook: too many calls with an unknown address from one caller; refused (429) and not logged until they stop",
+        );
+      return {
+        status: 429,
+        body: { ok: false, error: "too many failed calls" },
+        retryAfter: Math.ceil(failure.retryAfterMs / 1000),
+      };
+    }
+    if (failure.refusedBefore > 0)
       logger.warn(
-        { shop: logShop },
-        "account webhook: too many calls with an unknown address; refused (429) and not logged until they stop",
+        { caller, refused: failure.refusedBefore },
+        "account webhook: a burst of calls with an unknown address is over",
       );
-    return {
-      status: 429,
-      body: { ok: false, error: "too many failed calls" },
-      retryAfter: Math.ceil(open.retryAfterMs / 1000),
-    };
-  }
-  if (open.refusedBefore > 0)
-    logger.warn(
-      { shop: logShop, refused: open.refusedBefore },
-      "account webhook: a burst of calls with an unknown address is over",
-    );
-  if (!(await verifyAccountWebhook(shop, secret))) {
-    const failure = ACCOUNT_WEBHOOK_FAILURES.take(key, now.getTime());
     // The first failure after a quiet time is logged; the rest of a burst is counted, and logged as a burst.
-    if (failure.allowed && failure.quiet)
-      logger.warn({ shop: logShop }, "account webhook with an unknown address rejected");
+    else if (failure.quiet) logger.warn({ shop: logShop, caller }, "account webhook with an unknown address rejected");
     return { status: 401, body: { ok: false, error: "unknown address" } };
   }
   // A body over the limit throws the shared 413 answer (app/http/body-limit.server.ts).

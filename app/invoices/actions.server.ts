@@ -213,6 +213,7 @@ export async function issueTestInvoicesForReal(
           serialNumber: null,
           pdfUrl: null,
           requestBody: dbNull(),
+          fiscalRecord: dbNull(),
           remoteTotals: dbNull(),
           problems: [],
           lastError: null,

@@ -55,6 +55,7 @@ import { postAccountRefusal } from "../settings/accounts.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { buyerCompany, type CompanyRead, type ReadCompany } from "./company.server";
 import { AdminApiError } from "../shopify/errors";
+import { fiscalRecordOf } from "../invoicing-service/fiscal-record";
 
 export interface ProcessDeps {
   now: () => Date;
@@ -462,6 +463,8 @@ async function post(
     row.leaseOwner!,
     {
       requestBody: mapped.body,
+      // What customers/redact never erases: the books keep the invoice whoever its buyer was.
+      fiscalRecord: fiscalRecordOf(mapped.body),
       problems: mapped.warnings,
       saleChannelId: connection.saleChannelId,
       invoiceIntegrationId: connection.invoiceIntegrationId,

@@ -1,5 +1,5 @@
-// Text that reaches a legal document is cleaned of characters a reader cannot see: control characters and every
-// default-ignorable code point (bidirectional overrides and isolates, zero-width characters, fillers, tags...) that
+// Text that reaches a legal document is cleaned of characters a reader cannot see: control characters, every format
+// control and every default-ignorable code point (bidirectional overrides and isolates, zero-width characters, fillers, tags...) that
 // make text display in another order or hide parts of it ("Trojan Source" style spoofing of a name, an address or
 // an amount in words). Turkish letters, every other script and emoji stay as they are: a zero-width joiner inside an
 // emoji sequence (👨‍👩‍👧) and an emoji's presentation selector (❤️) are kept.
@@ -16,7 +16,10 @@ const WHITESPACE_CONTROLS = /[\t\n\r\u2028\u2029]/g;
 // selectors, tag characters, ...), so a new one needs no change here. Tag characters go even after 🏴 (a subdivision
 // flag then shows as a black flag): they can carry a whole hidden ASCII text. The joiner and the two presentation
 // selectors are left to the emoji rules below.
-const IGNORABLE = /(?!\u200D|\uFE0E|\uFE0F)\p{Default_Ignorable_Code_Point}/gu;
+// Format controls (\p{Cf}) that Unicode does not list as ignorable are invisible all the same: the interlinear
+// annotation marks U+FFF9-U+FFFB (they hide the text between them), the Egyptian hieroglyph format controls
+// U+13430-U+1343F; and the Braille pattern blank U+2800 draws nothing although it is a symbol.
+const IGNORABLE = /(?!\u200D|\uFE0E|\uFE0F)[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]/gu;
 // A text or emoji presentation selector is kept only right after a character that has both forms (❤️, ©️, 1️⃣).
 const STRAY_SELECTOR = /(?<!\p{Emoji})[\uFE0E\uFE0F]/gu;
 // A zero-width joiner is kept only between two parts of an emoji (optionally after a variation selector or skin tone).
@@ -27,7 +30,7 @@ const STRAY_JOINER =
 // One character class with the property inside (an alternation, or a written-out list of the property's ranges
 // with surrogates in it, measured 1.5-3x slower on Turkish text).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const ANY_TO_CLEAN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\p{Default_Ignorable_Code_Point}]/u;
+const ANY_TO_CLEAN = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u2800\p{Default_Ignorable_Code_Point}\p{Cf}]/u;
 
 /** One string, cleaned. */
 export function cleanText(value: string): string {

@@ -1,20 +1,10 @@
-// Health for load balancers and uptime checks: the database answers, and how much work is waiting.
+// Health for load balancers and uptime checks: up or down to anyone; the queue's figures with HEALTH_TOKEN
+// (app/http/health.server.ts).
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import prisma from "../db.server";
-import { workerStatus } from "../worker/runtime.server";
-import { STATE } from "../invoice-state/transitions";
+import { healthOf } from "../http/health.server";
 
-export const loader = async () => {
-  try {
-    const [due, attention] = await Promise.all([
-      prisma.invoice.count({ where: { nextAttemptAt: { lte: new Date() } } }),
-      prisma.invoice.count({ where: { state: STATE.needs_attention } }),
-    ]);
-    return json(
-      { ok: true, database: "up", worker: workerStatus(), due, needsAttention: attention },
-      { headers: { "Cache-Control": "no-store" } },
-    );
-  } catch {
-    return json({ ok: false, database: "down" }, { status: 503, headers: { "Cache-Control": "no-store" } });
-  }
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const health = await healthOf(request);
+  return json(health.body, { status: health.status, headers: health.headers });
 };

@@ -556,6 +556,11 @@ export type OrderPurchasingCompanyQuery = { order: { id: string, purchasingEntit
       | { __typename: 'PurchasingCompany', company: { id: string, name: string, taxOffice: { value: string } | null }, location: { id: string, name: string, taxSettings: { taxRegistrationId: string | null }, billingAddress: { address1: string, address2: string | null, city: string | null, province: string | null, zoneCode: string | null, zip: string | null, country: string | null, countryCode: CountryCode, companyName: string, firstName: string | null, lastName: string | null, phone: string | null } | null, taxOffice: { value: string } | null } }
      | null } | null };
 
+export type InstallCheckQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type InstallCheckQuery = { shop: { name: string } };
+
 export type ReadOrderQueryVariables = Exact<{
   id: string | number;
 }>;

@@ -38,20 +38,20 @@ export async function adminGraphql(shop: string, overrides: Partial<AdminClientO
 }
 
 /**
- * The client's token: the one read when it was made while it stays valid for the margin (a client can live through
- * a long page-by-page read or a bulk run), then the stored or renewed one.
+ * The client's token, read again before every request (one row read): a client can live through a long page-by-page
+ * read or a bulk run, and a renewal by another process revokes the token this one held (Shopify keeps one active).
+ * The first request uses the one read when the client was made.
  */
 function tokenSource(shop: string, first: Session): AdminCredentials {
-  let session = first;
-  const margin = env().SHOPIFY_TOKEN_REFRESH_MARGIN_SECONDS * 1000;
+  let session: Session | null = first;
   return {
     async token() {
-      if (!session.expires || session.expires.getTime() - Date.now() <= margin) session = await offlineSession(shop);
-      return session.accessToken!;
+      const current = session ?? (await offlineSession(shop));
+      session = null;
+      return current.accessToken!;
     },
     async rejected(token) {
-      session = await offlineSession(shop, { rejected: token });
-      return session.accessToken!;
+      return (await offlineSession(shop, { rejected: token })).accessToken!;
     },
   };
 }

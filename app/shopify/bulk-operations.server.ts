@@ -145,9 +145,10 @@ const FinishPayload = z.object({
 });
 
 /**
- * bulk_operations/finish: the operation of this shop has ended. Its row takes the status, and the next step of
- * whatever reads it asks Shopify at once (the delivery carries no file address). An operation the app does not
- * know (another app install's, one long given up) changes nothing.
+ * bulk_operations/finish: an operation of this shop may have ended. The delivery only makes the next step of whatever
+ * reads it ask Shopify at once: the status it carries is not taken (a signed body of an earlier operation sent again,
+ * or one for another shop's address, must not fail a run), Shopify's own answer to `node(id:)` is (issue 35, point 7).
+ * Only a running operation of the delivery's own shop is touched; any other changes nothing.
  */
 export async function recordBulkFinish(shop: string, payload: unknown, now = new Date()): Promise<DeliveryOutcome> {
   const parsed = FinishPayload.safeParse(payload);
@@ -157,12 +158,7 @@ export async function recordBulkFinish(shop: string, payload: unknown, now = new
   if (!FINAL.includes(status)) return { status: 400, error: `unknown bulk operation status ${parsed.data.status}` };
   const updated = await prisma.bulkOperation.updateMany({
     where: { shopDomain: shop, operationId: parsed.data.admin_graphql_api_id, status: { in: RUNNING } },
-    data: {
-      status,
-      errorCode: parsed.data.error_code ? parsed.data.error_code.toUpperCase() : null,
-      finishedAt: now,
-      nextPollAt: now,
-    },
+    data: { nextPollAt: now },
   });
   return { status: 200, result: updated.count ? "recorded" : "unknown_operation" };
 }

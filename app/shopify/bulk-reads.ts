@@ -117,7 +117,12 @@ export interface DownloadOptions {
   /** The most bytes read before the download is given up (a file this large is not read in bulk). */
   maxBytes: number;
   timeoutMs?: number;
+  /** The longest line (default BULK_LINE_MAX_CHARS). */
+  maxLineBytes?: number;
 }
+
+/** A line of a bulk file is one node (an order without its connections, a line item): far below this. */
+export const BULK_LINE_MAX_CHARS = 1024 * 1024;
 
 type Line = Record<string, unknown> & { id?: unknown; __parentId?: unknown; __typename?: unknown };
 
@@ -172,7 +177,17 @@ export async function downloadBulkOrders(
       );
     }
     const decoder = new TextDecoder();
-    let rest = "";
+    // The line being read: its pieces so far, joined once its end is found. Each chunk is searched for line ends once
+    // (a long line grows by pieces, never rescanned or copied again: linear in the file's length), and no line may
+    // grow past the limit.
+    let pieces: string[] = [];
+    let partLength = 0;
+    const lineLimit = options.maxLineBytes ?? BULK_LINE_MAX_CHARS;
+    const tooLong = () =>
+      new AdminApiError(
+        "invalid_response",
+        `line ${lines + 1} of the bulk file is over the ${lineLimit}-character limit`,
+      );
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         bytes += chunk.byteLength;
@@ -180,11 +195,24 @@ export async function downloadBulkOrders(
           controller.abort();
           throw new AdminApiError("invalid_response", `the bulk file is over the ${options.maxBytes}-byte limit`);
         }
-        rest += decoder.decode(chunk, { stream: true });
+        const text = decoder.decode(chunk, { stream: true });
+        let start = 0;
         let newline: number;
-        while ((newline = rest.indexOf("\n")) >= 0) {
-          take(rest.slice(0, newline));
-          rest = rest.slice(newline + 1);
+        while ((newline = text.indexOf("\n", start)) >= 0) {
+          const piece = text.slice(start, newline);
+          if (partLength + piece.length > lineLimit) throw tooLong();
+          take(partLength ? pieces.join("") + piece : piece);
+          pieces = [];
+          partLength = 0;
+          start = newline + 1;
+        }
+        if (start < text.length) {
+          partLength += text.length - start;
+          if (partLength > lineLimit) {
+            controller.abort();
+            throw tooLong();
+          }
+          pieces.push(text.slice(start));
         }
       }
     } catch (error) {
@@ -194,7 +222,7 @@ export async function downloadBulkOrders(
         `the bulk file's download stopped after ${bytes} bytes (${(error as Error).message})`,
       );
     }
-    rest += decoder.decode();
+    const rest = pieces.join("") + decoder.decode();
     if (Number.isFinite(declared) && declared > 0 && bytes < declared)
       throw new AdminApiError("unavailable", `the bulk file's download stopped after ${bytes} of ${declared} bytes`);
     // A file cut exactly between lines is still detected by its length; a cut inside a line leaves a partial line.

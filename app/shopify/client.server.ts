@@ -4,8 +4,9 @@
 //   refused.
 // - THROTTLED answers are retried after the time the bucket needs, at most `maxThrottledAttempts` times.
 // - 5xx, 429 and network failures are retried with exponential backoff and jitter, at most `maxAttempts` times.
-// - A 401 asks the credentials for a replaced token once (another process renewed it, or it expired early) and
-//   sends again; a second 401 is an AdminApiError("unauthorized").
+// - A 401 asks the credentials for a replaced token (another process renewed it, which revokes the one in flight, or
+//   it expired early) and sends again, at most TOKEN_RETRIES times a call; the credentials renew a token only when
+//   the one refused is still the stored one. Then an AdminApiError("unauthorized").
 // - Everything else becomes an AdminApiError with a kind (access denied is AdminAccessDeniedError).
 // No I/O of its own besides the `fetch` it is given (app/shopify/admin.server.ts wires the real one).
 import type { z } from "zod";
@@ -43,7 +44,7 @@ export interface AdminClientOptions {
 
 /** Where the client's access token comes from (app/shopify/admin.server.ts: the shop's offline session). */
 export interface AdminCredentials {
-  /** A token valid for the next request. */
+  /** A token valid for the next request (asked before every request). */
   token(): Promise<string>;
   /** `token` was answered 401: a replaced one, or a throw when there is none. */
   rejected(token: string): Promise<string>;
@@ -107,6 +108,8 @@ interface GraphqlAnswer {
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 520, 522, 524]);
+/** 401s answered with a replaced token in one call: a renewal elsewhere can revoke the token between two sends. */
+const TOKEN_RETRIES = 2;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 
@@ -193,8 +196,9 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
     const body = JSON.stringify({ query, variables: variables ?? {} });
     let failures = 0;
     let throttles = 0;
-    let renewed = false;
-    let token = await credentials.token();
+    let renewals = 0;
+    /** A token handed back for a refused one, used by the very next send. */
+    let replacement: string | null = null;
     for (;;) {
       const expected = knownCost.get(query);
       if (expected !== undefined) {
@@ -202,6 +206,10 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         bucket.reserve(expected, now());
       }
       stats.requests++;
+      // Read before every send: a wait (the bucket, a backoff) can outlast the token, or another process's renewal
+      // can revoke it.
+      const token: string = replacement ?? (await credentials.token());
+      replacement = null;
       let result: Awaited<ReturnType<typeof send>>;
       try {
         result = await send(body, token);
@@ -236,12 +244,15 @@ export function createAdminClient(options: AdminClientOptions): AdminGraphql {
         await wait(Math.max(backoff(failures), result.retryAfterMs ?? 0));
         continue;
       }
-      if (status === 401 && !renewed) {
-        // Once per call: a renewed token that is refused too is not a timing matter.
-        renewed = true;
+      if (status === 401 && renewals < TOKEN_RETRIES) {
+        renewals++;
         stats.tokenRenewals++;
-        token = await credentials.rejected(token);
-        continue;
+        const replaced = await credentials.rejected(token);
+        // The same token back: nothing newer exists, and it was refused.
+        if (replaced !== token) {
+          replacement = replaced;
+          continue;
+        }
       }
       if (status === 401)
         throw new AdminApiError(

@@ -23,9 +23,6 @@ import { EncryptedSessionStorage } from "../secrets/session-storage.server";
 import { AdminApiError } from "./errors";
 import { offlineSessionId, requestOfflineToken, TokenRequestError, type TokenGrant } from "./token-endpoint.server";
 
-/** The library refreshes (or exchanges) an offline token this long before it expires; the app does the same. */
-export const LIBRARY_MARGIN_MS = 5 * 60_000;
-
 export interface OfflineTokenOptions {
   /** An Admin API call was answered 401 with this token: replace it (unless another process already did). */
   rejected?: string;
@@ -128,6 +125,10 @@ async function renew(
       return { kind: "ok", session };
     }
     if (error.kind === "refused") {
+      // Replaced meanwhile by a request that holds no lock of ours (the library's token exchange, another process on
+      // SQLite): the stored token is good, nothing is lost.
+      const now = await store.loadSession(offlineSessionId(shop));
+      if (now?.accessToken && now.accessToken !== session.accessToken) return { kind: "ok", session: now };
       logger.warn({ shop, grant: grant.grant, code: error.code }, "Shopify refused the shop's offline token");
       return { kind: "refused", reason: error.code };
     }
@@ -198,11 +199,12 @@ async function markConnectionRestored(shop: string): Promise<boolean> {
 
 /**
  * The session storage the library is given (shopify.server.ts): the sealed sessions, with the offline one kept
- * valid. Loading it renews it first when it expires within the library's own margin, so an admin request never
- * makes the library exchange a token another process is refreshing; when the shop's connection is lost it is
- * answered without a token, so the library gets a new one by token exchange (the merchant is there). Storing one
- * (that exchange) takes the shop's token lock, and a lost connection is restored: `onRestored` resumes the work
- * that waited for it.
+ * valid by the app. Loading it renews it first when need be (offlineSession), and hands it to the library without
+ * its expiry: renewing is the app's, under its lock, and the library would otherwise exchange the page's session
+ * token for a new pair whenever less than its own 5 minutes are left, revoking the tokens other processes are using
+ * and refreshing. When the shop's connection is lost it is answered without a token, so the library gets a new one
+ * by token exchange (the merchant is there). Storing one (that exchange) takes the shop's token lock, and a lost
+ * connection is restored: `onRestored` resumes the work that waited for it.
  */
 export class OfflineTokenStorage implements SessionStore {
   constructor(
@@ -215,7 +217,8 @@ export class OfflineTokenStorage implements SessionStore {
     // Without a token (none stored, or one no configured key opens) the library exchanges the page's session token.
     if (!stored?.accessToken || stored.isOnline || id !== offlineSessionId(stored.shop)) return stored;
     try {
-      return await offlineSession(stored.shop, { marginMs: LIBRARY_MARGIN_MS });
+      const valid = await offlineSession(stored.shop);
+      return new Session({ ...valid.toObject(), expires: undefined });
     } catch (error) {
       if (!(error instanceof AdminApiError)) throw error;
       if (error.kind === "no_session") return undefined;

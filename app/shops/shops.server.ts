@@ -3,6 +3,7 @@ import prisma from "../db.server";
 import type { ShopProfileQuery } from "../shopify/admin.generated";
 import { signalWork } from "../jobs/signal.server";
 import { fromStates } from "../invoice-state/transitions";
+import { installStateAtShopify, type InstallState } from "../shopify/install-check.server";
 
 export interface ShopProfile {
   name?: string | null;
@@ -58,7 +59,8 @@ export async function recordShop(domain: string, profile: ShopProfile) {
   const shop = await prisma.shop.upsert({
     where: { domain },
     create: { domain, ...data },
-    update: { ...data, uninstalledAt: null },
+    // A shop back before its data was erased keeps it: a pending shop/redact is dropped.
+    update: { ...data, uninstalledAt: null, redactRequestedAt: null },
   });
   if (typeof profile.taxesIncluded === "boolean")
     await applyTaxDefault(domain, profile.taxesIncluded, before?.taxesIncluded ?? null);
@@ -114,13 +116,30 @@ export async function onAuthenticated({
 }
 
 /**
- * app/uninstalled: the access tokens are dead, so the sessions go at once. Invoices stay until
- * shop/redact (48 hours later), so a merchant who reinstalls by mistake loses nothing; meanwhile nothing
- * is posted for the shop (the worker parks its rows until recordShop sees it again).
+ * The app is uninstalled: the access tokens are dead, so the sessions go at once. Invoices stay until shop/redact (48
+ * hours later), so a merchant who reinstalls by mistake loses nothing; meanwhile nothing is posted for the shop (the
+ * worker parks its rows until recordShop sees it again).
  */
-export async function markUninstalled(domain: string) {
+export async function markUninstalled(domain: string, now = new Date()) {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop: domain } }),
-    prisma.shop.updateMany({ where: { domain }, data: { uninstalledAt: new Date() } }),
+    prisma.shop.updateMany({ where: { domain }, data: { uninstalledAt: now } }),
   ]);
+}
+
+/**
+ * app/uninstalled. Its signed body is the same for every delivery to a shop and the event id that tells deliveries
+ * apart is not signed, so a delivery sent again later could log an installed shop out. Shopify revokes the app's
+ * tokens when it is uninstalled: if the shop's token still opens the Admin API, the app is installed and the delivery
+ * is refused (answered 200, logged). When Shopify cannot be asked, the uninstall is believed: a shop logged out by
+ * mistake is back at its merchant's next visit, one left installed would keep work going for a shop that left.
+ */
+export async function uninstallReported(
+  domain: string,
+  probe: (shop: string) => Promise<InstallState> = installStateAtShopify,
+): Promise<"uninstalled" | "refused_installed"> {
+  const hasSession = await prisma.session.findFirst({ where: { shop: domain, isOnline: false }, select: { id: true } });
+  if (hasSession && (await probe(domain)) === "installed") return "refused_installed";
+  await markUninstalled(domain);
+  return "uninstalled";
 }

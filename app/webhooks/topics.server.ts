@@ -10,11 +10,11 @@ import type { DeliveryOutcome } from "../shopify/webhook-response";
 import {
   findCustomerData,
   redactCustomer,
-  redactShop,
+  requestShopRedaction,
   type CustomerRedactPayload,
   type DataRequestPayload,
 } from "../privacy/compliance.server";
-import { markUninstalled } from "../shops/shops.server";
+import { uninstallReported } from "../shops/shops.server";
 import {
   bulkFinishShape,
   cancelledShape,
@@ -84,12 +84,19 @@ export const WEBHOOK_TOPICS = {
   ),
   // A bulk query operation the app started has ended; the reading it serves goes on (app/shopify/bulk-operations.server.ts).
   "bulk_operations/finish": { shape: bulkFinishShape, work: ({ shop, payload }) => recordBulkFinish(shop, payload) },
+  // Replays of these three (the same signed body, another event id) are refused by what they would act on: the app
+  // still installed, or what existed when the request was first received (app/privacy, app/shops). 200 either way.
   "app/uninstalled": {
     shape: shopShape,
     work: async ({ shop, topic }) => {
-      await markUninstalled(shop);
-      logger.info({ shop, topic }, "app uninstalled: sessions removed, posting paused");
-      return { status: 200, result: "uninstalled" };
+      const result = await uninstallReported(shop);
+      if (result === "refused_installed")
+        logger.warn(
+          { shop, topic },
+          "app/uninstalled refused: Shopify still accepts the app's token (a replayed delivery)",
+        );
+      else logger.info({ shop, topic }, "app uninstalled: sessions removed, posting paused");
+      return { status: 200, result };
     },
   },
   "customers/data_request": {
@@ -104,17 +111,25 @@ export const WEBHOOK_TOPICS = {
   "customers/redact": {
     shape: customerRequestShape("orders_to_redact"),
     work: async ({ shop, topic, payload }) => {
-      const count = await redactCustomer(shop, payload as CustomerRedactPayload);
-      logger.info({ shop, topic, invoices: count }, "customer redacted");
+      const done = await redactCustomer(shop, payload as CustomerRedactPayload);
+      logger.info(
+        { shop, topic, invoices: done.invoices, packages: done.packages, firstReceivedAt: done.firstReceivedAt },
+        "customer redacted",
+      );
       return { status: 200, result: "redacted" };
     },
   },
   "shop/redact": {
     shape: shopRedactShape,
     work: async ({ shop, topic }) => {
-      await redactShop(shop);
-      logger.info({ shop, topic }, "shop redacted: all data removed");
-      return { status: 200, result: "redacted" };
+      const result = await requestShopRedaction(shop);
+      if (result === "refused_installed" || result === "unconfirmed")
+        logger.warn(
+          { shop, topic, result },
+          "shop/redact not acted on: the app is installed, or Shopify could not say",
+        );
+      else logger.info({ shop, topic, result }, "shop/redact");
+      return { status: 200, result };
     },
   },
 } satisfies Record<string, TopicHandler>;

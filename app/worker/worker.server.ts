@@ -270,6 +270,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       await sweepOrphanDirs(new Date()).catch((error: unknown) =>
         logger.warn({ err: error }, "sweeping accountant package directories failed"),
       );
+    // shop/redact requests that have come due: uninstalled for 48 hours and not back (app/privacy/compliance.server.ts).
+    await import("../privacy/compliance.server")
+      .then(({ redactDueShops }) => redactDueShops(now()))
+      .catch((error: unknown) => logger.warn({ err: error }, "erasing shops due for shop/redact failed"));
     // Hourly: a Flow reminder comes at most an hour after its threshold (48 h, 24 h before the deadline).
     if (options.deadlineReminders ?? true)
       await scheduleDeadlineCalls(now()).catch((error: unknown) =>

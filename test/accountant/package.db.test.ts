@@ -27,6 +27,7 @@ import {
   ORPHAN_GRACE_MS,
 } from "../../app/accountant/packages.server";
 import { loader as download } from "../../app/routes/accountant-package.$token";
+import { redactCustomer } from "../../app/privacy/compliance.server";
 import { callRoute } from "../helpers/routes";
 import { startWorker } from "../../app/worker/worker.server";
 
@@ -523,5 +524,55 @@ describe("the accountant package", () => {
       reason: "invalid",
     });
     expect(await prisma.accountantPackage.count()).toBe(0);
+  });
+
+  it("keeps every invoice and total after a buyer's data is erased, says the buyer was erased, and builds a finished package again", async () => {
+    const month = await october();
+    const asked = await requestPackage(SHOP, PERIOD, "tr");
+    const id = (asked as { id: string }).id;
+    await buildPackage(id, { owner: "test", pdfAttempts: 1, pdfRetryBaseMs: 5, concurrency: 3 });
+    const workbookRows = async () => {
+      const files = await unzip(Buffer.from(await (await downloadOf(SHOP)).arrayBuffer()));
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(files.get("muhasebe-2026-10.xlsx")! as unknown as ArrayBuffer);
+      return {
+        invoices: sheetRows(workbook.getWorksheet("Faturalar")!),
+        summary: sheetRows(workbook.getWorksheet("Özet")!),
+        csv: files.get("faturalar.csv")!.toString("utf8"),
+      };
+    };
+    const before = await workbookRows();
+    expect(before.csv).toContain("Yılmaz");
+
+    // Ayşe Yılmaz (a person) asks to be erased: the invoices of three orders were hers; the company's stays named.
+    const hers = [month.mixed, month.usd, month.failing].map((m) => m.row.orderId);
+    const redacted = await redactCustomer(SHOP, {
+      shop_domain: SHOP,
+      customer: { id: 424242 },
+      orders_to_redact: hers.map(Number),
+    });
+    expect(redacted).toMatchObject({ invoices: 3, packages: 1 });
+    // The finished package's file went at once, and it is built again.
+    expect(await prisma.accountantPackage.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      state: "queued",
+      fileSize: null,
+    });
+    expect((await listPackages(SHOP))[0].downloadPath).toBeNull();
+    await buildPackage(id, { owner: "test", pdfAttempts: 1, pdfRetryBaseMs: 5, concurrency: 3 });
+    const after = await workbookRows();
+
+    // The same invoices, serials and amounts to the kuruş; the person is gone from the package.
+    const money = (rows: typeof before.invoices) =>
+      rows.map((r) => [r["Fatura no"], r["Fatura tarihi"], dec(r["Toplam"]).toFixed(2)]);
+    expect(after.invoices).toHaveLength(before.invoices.length);
+    expect(money(after.invoices)).toEqual(money(before.invoices));
+    expect(after.summary).toEqual(before.summary);
+    expect(after.csv).not.toContain("Yılmaz");
+    expect(after.csv).not.toContain("11111111111");
+    const bySerial = new Map(after.invoices.map((r) => [r["Fatura no"], r]));
+    expect(bySerial.get(month.mixed.record.serial_number)!["Alıcı"]).toBe(
+      "Kişi (müşterinin isteğiyle kişisel verileri silindi)",
+    );
+    expect(bySerial.get(month.exempt.record.serial_number)!["VKN/TCKN"]).toBe(VKN);
   });
 });

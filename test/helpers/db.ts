@@ -2,7 +2,7 @@
 import { beforeEach } from "vitest";
 import prisma from "../../app/db.server";
 import { sessionStorage } from "../../app/shopify.server";
-import { recordShop } from "../../app/shops/shops.server";
+import { markUninstalled, recordShop } from "../../app/shops/shops.server";
 import { offlineSession, OTHER_SHOP, SHOP } from "./shopify";
 
 export { prisma };
@@ -25,6 +25,11 @@ export function freshShopsForEachTest() {
     await installShop(SHOP);
     await installShop(OTHER_SHOP);
   });
+}
+
+/** The shop as the app sees it `hours` after its app/uninstalled: sessions gone, uninstalledAt then. */
+export async function uninstalledFor(shop: string, hours: number, now = Date.now()) {
+  await markUninstalled(shop, new Date(now - hours * 3_600_000));
 }
 
 let orderSeq = 1000;

@@ -5,7 +5,7 @@ import { action as customersRedact } from "../../app/routes/webhooks.customers.r
 import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
 import { callRoute } from "../helpers/routes";
 import { OTHER_SHOP, SHOP, signedWebhookRequest } from "../helpers/shopify";
-import { createInvoiceRow, freshShopsForEachTest, prisma } from "../helpers/db";
+import { createInvoiceRow, freshShopsForEachTest, prisma, uninstalledFor } from "../helpers/db";
 
 async function snapshot() {
   return {
@@ -33,9 +33,10 @@ describe("app/uninstalled and the compliance webhooks", () => {
     expect(await prisma.session.count({ where: { shop: OTHER_SHOP } })).toBe(1);
   });
 
-  it("shop/redact deletes everything of that shop and nothing of another", async () => {
+  it("shop/redact, 48 hours after the uninstall, deletes everything of that shop and nothing of another", async () => {
     await createInvoiceRow(SHOP);
     const kept = await createInvoiceRow(OTHER_SHOP);
+    await uninstalledFor(SHOP, 49);
     const response = await callRoute(
       shopRedact,
       signedWebhookRequest({ topic: "shop/redact", body: { shop_id: 1, shop_domain: SHOP } }),

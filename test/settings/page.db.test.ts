@@ -6,7 +6,7 @@ import { apiKeyFor, getSettings, saveConnection } from "../../app/settings/setti
 import { formFromSettings, type SettingsForm } from "../../app/settings/schema";
 import { callRoute } from "../helpers/routes";
 import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { APP_URL } from "@shopify/shopify-api/test-helpers";
+import { TEST_APP_URL as APP_URL } from "../setup-env";
 import { freshShopsForEachTest, prisma } from "../helpers/db";
 
 // A stand-in for the invoicing service's account endpoints: one key works, every other gets 401.

@@ -42,6 +42,22 @@ async function refusal(promise: Promise<unknown>): Promise<AdminApiError> {
 }
 
 describe("reading a bulk file", () => {
+  it("refuses a line over the line limit, and reads long lines split across many chunks (issue 35, point 6)", async () => {
+    // 8 MiB on one line: refused as soon as the line passes the limit, not after it is all in memory.
+    files["/long-line"] = { body: `{"id":"gid://shopify/Order/1","name":"${"x".repeat(8 * 1024 * 1024)}"}\n` };
+    const error = await refusal(downloadBulkOrders(fetch, `${base}/long-line`, { maxBytes: 64 * 1024 * 1024 }));
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toMatch(/line 1 of the bulk file is over the 1048576-character limit/);
+    // A line just under it, arriving in many chunks, is read whole, with the lines around it.
+    const long = JSON.stringify({ id: "gid://shopify/Order/7", name: "#7", note: "y".repeat(900_000), refunds: [] });
+    files["/split"] = { body: [order(6), long, line(70, 7)].join("\n") + "\n" };
+    const orders = await downloadBulkOrders(fetch, `${base}/split`, { maxBytes: 10 * 1024 * 1024 });
+    expect(orders.map((o) => [o.id, String(o.note ?? "").length])).toEqual([
+      ["gid://shopify/Order/6", 0],
+      ["gid://shopify/Order/7", 900_000],
+    ]);
+  });
+
   it("gathers children under their orders whatever the line order", async () => {
     files["/ok"] = {
       body: [line(11, 2), order(1), line(12, 1, "ShippingLine"), order(2), line(13, 1)].join("\n") + "\n",

@@ -10,7 +10,7 @@ import { sessionStorage } from "../../app/shopify.server";
 import { pruneWebhookDeliveries } from "../../app/webhooks/deliveries.server";
 import { callRoute } from "../helpers/routes";
 import { offlineSession, SHOP, signedWebhookRequest } from "../helpers/shopify";
-import { installShop, prisma } from "../helpers/db";
+import { installShop, prisma, uninstalledFor } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 
 const NEVER_INSTALLED = "never-installed.myshopify.com";
@@ -144,6 +144,7 @@ describe("webhook deliveries", () => {
       },
     });
     expect(await pruneWebhookDeliveries()).toBe(1);
+    await uninstalledFor(SHOP, 49);
     await callRoute(shopRedact, signedWebhookRequest({ topic: "shop/redact", body: { shop_domain: SHOP } }));
     expect(await prisma.webhookDelivery.count({ where: { shopDomain: SHOP } })).toBe(0);
   });
