@@ -33,7 +33,7 @@ import { listReturns } from "../after-sale/returns.server";
 import { returnPathText } from "../after-sale/returns-csv";
 import { delayHonouringRetryAfter, retryDelayMs } from "../jobs/backoff";
 import { writeCsv, writeWorkbook } from "./files.server";
-import { packageDir, zipPath } from "./packages.server";
+import { keepNewestReady, packageDir, zipPath } from "./packages.server";
 import {
   contentOf,
   failuresText,
@@ -422,6 +422,7 @@ async function build(
   await rm(pdfDir, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
   log.info({ invoices: items.length, missing: failures.length, bytes: size }, "accountant package ready");
+  await keepNewestReady(row.shopDomain);
 }
 
 type PdfOutcome = { ok: true } | { ok: false; reason: string; attempts: number };

@@ -191,6 +191,32 @@ export async function listPackages(shop: string, now = new Date()): Promise<Pack
   });
 }
 
+/** Ready packages a shop keeps at once (the page lists the last PACKAGES_SHOWN): a year of monthly packages. */
+export const READY_KEPT = 12;
+
+/**
+ * A shop keeps its READY_KEPT newest ready packages: an older one's file goes and it is marked expired, so a shop
+ * asking for package after package cannot fill the disk (issue 35, point 11). Returns how many went.
+ */
+export async function keepNewestReady(shop: string, keep = READY_KEPT, root?: string): Promise<number> {
+  const older = await prisma.accountantPackage.findMany({
+    where: { shopDomain: shop, state: "ready" },
+    orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
+    skip: keep,
+    select: { id: true },
+  });
+  for (const { id } of older) {
+    await rm(packageDir(id, root), { recursive: true, force: true });
+    await prisma.accountantPackage.updateMany({
+      where: { id, state: "ready" },
+      data: { state: "expired", fileSize: null },
+    });
+  }
+  if (older.length > 0)
+    logger.info({ shop, packages: older.length }, "older accountant packages removed: a shop keeps 12");
+  return older.length;
+}
+
 /**
  * Packages of the shop whose period holds one of these issue days (customers/redact erased a buyer of theirs): their
  * files go at once, and they are built again without the person, as a new package is (back to queued). Returns how many.

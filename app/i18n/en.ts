@@ -111,6 +111,7 @@ export const en = {
   "onboarding.sendTest": "Send a test invoice",
   "onboarding.testSent": "Test invoice queued",
   "onboarding.notConfigured": "Finish the settings first: API key, sales channel and test account.",
+  "onboarding.testThrottled": "Several test invoices were sent just now: wait a minute before the next one.",
   "onboarding.done": "Done",
 
   // Problems (app/problems.ts): what stopped an invoice or what it assumed, and what to fix where. `{name}` from the problem's params.
@@ -633,6 +634,8 @@ export const en = {
   "past.reconcile.button": "Check now",
   "past.reconcile.done": "Checked: {read} orders read, {recorded} missed orders found and queued.",
   "past.reconcile.busy": "A check is running already; its result shows here when it ends.",
+  "past.reconcile.throttled":
+    "Checked several times in a short while: try again in a minute. The app also checks by itself every hour.",
   "past.reconcile.failed": "The check failed: {error}",
   "past.range.title": "Date range",
   "past.range.from": "From",

@@ -108,6 +108,7 @@ export const tr: Record<keyof typeof en, string> = {
   "onboarding.sendTest": "Test faturası gönder",
   "onboarding.testSent": "Test faturası sıraya alındı",
   "onboarding.notConfigured": "Önce ayarları tamamlayın: API anahtarı, satış kanalı ve test hesabı.",
+  "onboarding.testThrottled": "Az önce birkaç test faturası gönderildi: bir sonrakinden önce bir dakika bekleyin.",
   "onboarding.done": "Tamam",
 
   // Sorunlar (app/problems.ts)
@@ -625,6 +626,8 @@ export const tr: Record<keyof typeof en, string> = {
   "past.reconcile.button": "Şimdi denetle",
   "past.reconcile.done": "Denetlendi: {read} sipariş okundu, {recorded} kaçan sipariş bulunup kuyruğa alındı.",
   "past.reconcile.busy": "Bir denetim zaten sürüyor; bitince sonucu burada görünür.",
+  "past.reconcile.throttled":
+    "Kısa sürede birkaç kez denetlendi: bir dakika sonra yeniden deneyin. Uygulama ayrıca her saat kendiliğinden denetler.",
   "past.reconcile.failed": "Denetim başarısız oldu: {error}",
   "past.range.title": "Tarih aralığı",
   "past.range.from": "Başlangıç",

@@ -36,7 +36,7 @@ export async function receiveAccountWebhook(
   // never logged.
   const logShop = shop.slice(0, 100);
   if (!isShopDomain(shop) || !(await verifyAccountWebhook(shop, secret))) {
-    const failure = ACCOUNT_WEBHOOK_FAILURES.take(caller, now.getTime());
+    const failure = await ACCOUNT_WEBHOOK_FAILURES.take(caller, now.getTime());
     if (!failure.allowed) {
       if (failure.firstRefusal)
         logger.warn(

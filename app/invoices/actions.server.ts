@@ -10,8 +10,10 @@ import type { OrderReader } from "../shopify/order-reader";
 import { interactiveOrders } from "../shopify/order-readers.server";
 import { foldForSearch } from "../i18n/search-fold";
 import { fromStates, nextState, targetOf, transition, type InvoiceState } from "../invoice-state/transitions";
+import { TEST_INVOICES } from "../http/throttle.server";
 
-export type ActionResult = { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" };
+export type ActionResult =
+  { ok: true } | { ok: false; reason: "not_found" | "not_allowed" | "not_configured" | "throttled" };
 
 /** An invoice the merchant may retry: stopped by a problem or failed, and not an order cancelled before the service had it. */
 export function mayRetry(row: { state: string; cancelledInShop: boolean; remoteId: number | null }): boolean {
@@ -130,6 +132,8 @@ export async function sendTestInvoice(shop: string, now = new Date()): Promise<A
   if (!settings?.apiKeyEncrypted || !settings.saleChannelId || !settings.dummyIntegrationId) {
     return { ok: false, reason: "not_configured" };
   }
+  // Each one is a row and a call to the service: a burst is refused (issue 35, point 11).
+  if (!(await TEST_INVOICES.take(shop, now.getTime())).allowed) return { ok: false, reason: "throttled" };
   const order = sampleTestOrder(now);
   const row = await prisma.invoice.create({
     data: {

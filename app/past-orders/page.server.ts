@@ -5,7 +5,7 @@ import { z } from "zod";
 import prisma from "../db.server";
 import { zoneOrTurkey } from "../orders/dates";
 import { env } from "../env.server";
-import { DRY_RUNS, RUN_STARTS } from "../http/throttle.server";
+import { DRY_RUNS, RUN_STARTS, RECONCILE_NOW } from "../http/throttle.server";
 import { logger } from "../logger.server";
 import {
   discardRun,
@@ -64,8 +64,8 @@ export type PastOrdersActionResult =
   | { intent: "invalid"; result: { ok: false; reason: "invalid" } };
 
 /** Dry runs read the shop's orders, starts and resumes queue them: a burst of either is throttled per shop. */
-function throttled(shop: string, intent: "dry_run" | "start" | "resume", now: Date): boolean {
-  const verdict = (intent === "dry_run" ? DRY_RUNS : RUN_STARTS).take(shop, now.getTime());
+async function throttled(shop: string, intent: "dry_run" | "start" | "resume", now: Date): Promise<boolean> {
+  const verdict = await (intent === "dry_run" ? DRY_RUNS : RUN_STARTS).take(shop, now.getTime());
   if (verdict.allowed) {
     if (verdict.refusedBefore > 0)
       logger.info({ shop, intent, refused: verdict.refusedBefore }, "past orders: a burst of requests is over");
@@ -88,7 +88,7 @@ export async function pastOrdersAction(
   const action = parsed.data;
   if (
     (action.intent === "dry_run" || action.intent === "start" || action.intent === "resume") &&
-    throttled(shop, action.intent, now)
+    (await throttled(shop, action.intent, now))
   ) {
     return { intent: action.intent, result: { ok: false, reason: "throttled" } };
   }
@@ -110,6 +110,9 @@ export async function pastOrdersAction(
     case "discard":
       return { intent: action.intent, result: await discardRun(shop, action.id, now) };
     case "reconcile":
+      // Each pass reads the shop's orders through the Admin API: a burst of "check now" is refused (issue 35, point 11).
+      if (!(await RECONCILE_NOW.take(shop, now.getTime())).allowed)
+        return { intent: "reconcile", result: { status: "throttled" } };
       // Asked for: the worker runs it too if this pass is turned away (another is running).
       await prisma.reconciliation.upsert({
         where: { shopDomain: shop },

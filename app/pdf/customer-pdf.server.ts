@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { STATE } from "../invoice-state/transitions";
+import { PDF_LINK, PDF_SHOP, type Verdict } from "../http/throttle.server";
 
 const signature = (shop: string, invoiceId: string, version: number) =>
   createHmac("sha256", env().SHOPIFY_API_SECRET)
@@ -50,4 +51,15 @@ export async function verifyCustomerPdf(invoiceId: string, given: string): Promi
   // Only a formalised invoice in force: not yet formalised, failed or cancelled (void) is not offered.
   if (row.remoteId === null || row.state !== STATE.completed) return { ok: false, status: 409 };
   return { ok: true, shop: row.shopDomain };
+}
+
+/** 429 with Retry-After, once verified: any one link, and all of a shop's links together, are throttled. */
+export async function pdfLinkThrottled(shop: string, invoiceId: string, now = Date.now()): Promise<Response | null> {
+  const link = await PDF_LINK.take(invoiceId, now);
+  const verdict: Verdict = link.allowed ? await PDF_SHOP.take(shop, now) : link;
+  if (verdict.allowed) return null;
+  return new Response("Too many requests for this invoice's PDF: try again shortly.", {
+    status: 429,
+    headers: { "Retry-After": String(Math.ceil(verdict.retryAfterMs / 1000)) },
+  });
 }

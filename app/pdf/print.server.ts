@@ -9,9 +9,13 @@ import prisma from "../db.server";
 import { env } from "../env.server";
 import { openInvoicePdf, type PdfClientFor } from "./formal-pdf.server";
 import { STATE } from "../invoice-state/transitions";
+import { PDF_SHOP, PRINTS } from "../http/throttle.server";
 
 /** At most this many orders in one print (Shopify's bulk selection is larger; a print of 50 invoices is plenty). */
 export const PRINT_MAX_ORDERS = 50;
+/** A print merges PDFs in memory (pdf-lib): one over this is left out, and it stops adding past the total. */
+export const PRINT_PDF_MAX_BYTES = 5 * 1024 * 1024;
+export const PRINT_TOTAL_MAX_BYTES = 40 * 1024 * 1024;
 export const PRINT_TOKEN_TTL_MS = 10 * 60_000;
 
 export type PrintStatus = "ready" | "not_yet" | "none";
@@ -89,23 +93,45 @@ export function verifyPrintToken(token: string, now = Date.now()): { shop: strin
   }
 }
 
-export type MergedPdf = { ok: true; bytes: Uint8Array; count: number } | { ok: false; status: 404 | 409 | 502 };
+export type MergedPdf =
+  | { ok: true; bytes: Uint8Array; count: number; leftOut: number }
+  | { ok: false; status: 404 | 409 | 429 | 502; retryAfterMs?: number };
 
-/** The invoices' formal PDFs (read with the shop's key, shop-scoped) as one document, in the given order. */
+/**
+ * The invoices' formal PDFs (read with the shop's key, shop-scoped; kept copies first) as one document, in the given
+ * order. A shop's prints are throttled, and what is held at once is bounded: a PDF over PRINT_PDF_MAX_BYTES is left
+ * out, and the print stops at PRINT_TOTAL_MAX_BYTES of PDFs (`leftOut` counts both) (issue 35, point 3).
+ */
 export async function mergedInvoicePdf(
   shop: string,
   invoiceIds: string[],
   clientFor?: PdfClientFor,
+  now = Date.now(),
 ): Promise<MergedPdf> {
+  for (const throttle of [PRINTS, PDF_SHOP]) {
+    const verdict = await throttle.take(shop, now);
+    if (!verdict.allowed) return { ok: false, status: 429, retryAfterMs: verdict.retryAfterMs };
+  }
   const merged = await PDFDocument.create();
   let count = 0;
+  let leftOut = 0;
+  let total = 0;
   for (const id of invoiceIds) {
+    if (total >= PRINT_TOTAL_MAX_BYTES) {
+      leftOut++;
+      continue;
+    }
     const download = await openInvoicePdf(shop, id, clientFor);
     if (!download.ok) {
       if (invoiceIds.length === 1) return { ok: false, status: download.status };
       continue;
     }
-    const bytes = new Uint8Array(await new Response(download.body).arrayBuffer());
+    const bytes = await readUpTo(download.body, Math.min(PRINT_PDF_MAX_BYTES, PRINT_TOTAL_MAX_BYTES - total));
+    if (!bytes) {
+      leftOut++;
+      continue;
+    }
+    total += bytes.byteLength;
     let source: PDFDocument;
     try {
       source = await PDFDocument.load(bytes);
@@ -117,5 +143,23 @@ export async function mergedInvoicePdf(
     count++;
   }
   if (count === 0) return { ok: false, status: 502 };
-  return { ok: true, bytes: await merged.save(), count };
+  return { ok: true, bytes: await merged.save(), count, leftOut };
+}
+
+/** The whole stream if it is at most `max` bytes; null (and the stream cancelled) once it is more. */
+async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }

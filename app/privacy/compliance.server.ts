@@ -115,6 +115,8 @@ export async function redactCustomer(
       where: { invoiceId: { in: ids } },
       data: { data: { redacted: true }, message: null },
     }),
+    // The kept copy of the formal PDF names the buyer; the service keeps the legal one.
+    prisma.invoicePdf.deleteMany({ where: { invoiceId: { in: ids } } }),
   ]);
   const days = rows.map((row) => fiscalRecordOf(row.fiscalRecord ?? row.requestBody)?.issue_date);
   const packages = await rebuildPackagesCovering(

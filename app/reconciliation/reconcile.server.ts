@@ -34,6 +34,8 @@ export interface ReconcileCounts {
 export type ReconcileResult =
   | ({ status: "done"; since: string } & ReconcileCounts)
   | { status: "busy" }
+  /** "Check now" asked too often (RECONCILE_NOW): the hourly pass still runs. */
+  | { status: "throttled" }
   /** A bulk read of a long gap is under way; a later pass records its orders. */
   | { status: "waiting" }
   | { status: "unknown_shop" }

@@ -41,7 +41,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const form = await (await bufferedRequest(request, BODY_LIMITS.adminAction)).formData();
   if (form.get("intent") === "send_test") {
     const result = await sendTestInvoice(session.shop);
-    return json({ ...result, intent: "send_test" as const }, { status: result.ok ? 200 : 409 });
+    return json(
+      { ...result, intent: "send_test" as const },
+      { status: result.ok ? 200 : "reason" in result && result.reason === "throttled" ? 429 : 409 },
+    );
   }
   if (form.get("intent") === "issue_for_real") {
     const result = await issueTestInvoicesForReal(session.shop);
@@ -66,7 +69,13 @@ export default function Invoices() {
     const result = testFetcher.data;
     if (!result || testFetcher.state !== "idle") return;
     if (result.ok) shopify.toast.show(t("onboarding.testSent"));
-    else shopify.toast.show(t("onboarding.notConfigured"), { isError: true });
+    else
+      shopify.toast.show(
+        t(
+          "reason" in result && result.reason === "throttled" ? "onboarding.testThrottled" : "onboarding.notConfigured",
+        ),
+        { isError: true },
+      );
   }, [testFetcher.data, testFetcher.state, shopify, t]);
 
   // An answer to "issue for real" closes its confirmation (while rendering); its toast is an effect.

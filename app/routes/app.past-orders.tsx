@@ -74,6 +74,7 @@ function ActionMessage({ outcome, t, days }: { outcome: PastOrdersActionResult |
         <Banner tone="success">{t("past.reconcile.done", { read: result.read, recorded: result.recorded })}</Banner>
       );
     if (result.status === "busy") return <Banner tone="info">{t("past.reconcile.busy")}</Banner>;
+    if (result.status === "throttled") return <Banner tone="warning">{t("past.reconcile.throttled")}</Banner>;
     if (result.status === "failed")
       return <Banner tone="critical">{t("past.reconcile.failed", { error: result.error })}</Banner>;
     return null;

@@ -7,6 +7,11 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
   const grant = verifyPrintToken(params.token ?? "");
   if (!grant) return new Response("Not Found", { status: 404 });
   const merged = await mergedInvoicePdf(grant.shop, grant.invoiceIds);
+  if (!merged.ok && merged.status === 429)
+    return new Response("Too many prints: try again shortly.", {
+      status: 429,
+      headers: { "Retry-After": String(Math.ceil((merged.retryAfterMs ?? 1000) / 1000)) },
+    });
   if (!merged.ok)
     return new Response(
       merged.status === 409 ? "The invoice is not ready yet." : "The invoice PDF could not be read.",

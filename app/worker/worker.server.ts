@@ -270,6 +270,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       await sweepOrphanDirs(new Date()).catch((error: unknown) =>
         logger.warn({ err: error }, "sweeping accountant package directories failed"),
       );
+    await import("../http/throttle.server")
+      .then(({ pruneThrottleBuckets }) => pruneThrottleBuckets(now().getTime()))
+      .catch((error: unknown) => logger.warn({ err: error }, "pruning throttle buckets failed"));
     // shop/redact requests that have come due: uninstalled for 48 hours and not back (app/privacy/compliance.server.ts).
     await import("../privacy/compliance.server")
       .then(({ redactDueShops }) => redactDueShops(now()))

@@ -12,12 +12,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { clientFor, companyCustomer, invoiceBody, waitFor } from "../contract/helpers";
 import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
-import { OTHER_SHOP, SHOP } from "../helpers/shopify";
+import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { Decimal } from "../../app/invoicing-service/money";
 import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
 import {
   expirePackages,
+  keepNewestReady,
   listPackages,
   packageDir,
   requestPackage,
@@ -239,7 +240,7 @@ async function downloadOf(shop: string) {
   const [view] = await listPackages(shop);
   expect(view.downloadPath).toMatch(/^\/accountant-package\/[\w-]+\.[\w-]+$/);
   const token = view.downloadPath!.split("/").pop()!;
-  return callRoute(download, new Request(`https://my-test-app.myshopify.io${view.downloadPath}`), { token });
+  return callRoute(download, new Request(`${APP_ORIGIN}${view.downloadPath}`), { token });
 }
 
 describe("the accountant package", () => {
@@ -504,6 +505,36 @@ describe("the accountant package", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it("keeps a shop's twelve newest ready packages: an older one's file goes, another shop's stay (issue 35, point 11)", async () => {
+    const made = async (shop: string, month: number) => {
+      const row = await prisma.accountantPackage.create({
+        data: {
+          shopDomain: shop,
+          fromDate: `2025-${String(month).padStart(2, "0")}-01`,
+          toDate: `2025-${String(month).padStart(2, "0")}-28`,
+          state: "ready",
+          fileSize: BigInt(1),
+          finishedAt: new Date(Date.UTC(2026, 0, month)),
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
+      });
+      mkdirSync(packageDir(row.id), { recursive: true });
+      writeFileSync(path.join(packageDir(row.id), "p.zip"), "zip");
+      return row.id;
+    };
+    const mine = [];
+    for (let month = 1; month <= 14; month++) mine.push(await made(SHOP, month));
+    const theirs = await made(OTHER_SHOP, 1);
+    expect(await keepNewestReady(SHOP)).toBe(2);
+    const states = await prisma.accountantPackage.findMany({
+      where: { id: { in: mine } },
+      orderBy: { finishedAt: "asc" },
+    });
+    expect(states.map((p) => p.state)).toEqual([...Array(2).fill("expired"), ...Array(12).fill("ready")]);
+    expect(readdirSync(path.dirname(packageDir(mine[0])))).not.toContain(mine[0]);
+    expect((await prisma.accountantPackage.findUniqueOrThrow({ where: { id: theirs } })).state).toBe("ready");
   });
 
   it("refuses a period in the future, reversed or longer than a year", async () => {

@@ -7,7 +7,7 @@ import { loader as returnsLoader } from "../../app/routes/app.returns";
 import { loader as csvLoader } from "../../app/routes/app.returns.csv";
 import { todayIn } from "../../app/after-sale/invoice-view.server";
 import { callRoute } from "../helpers/routes";
-import { adminDocumentRequest, adminFetchRequest, OTHER_SHOP, SHOP } from "../helpers/shopify";
+import { adminDocumentRequest, adminFetchRequest, APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import { freshShopsForEachTest, prisma } from "../helpers/db";
 import { deliver, scenario } from "../helpers/after-sale";
 
@@ -140,7 +140,7 @@ describe("after-sale pages", () => {
       "Tüketici iadesini kayda alın (gider pusulası)",
     ]);
     // Unauthenticated: no CSV.
-    const anonymous = await callRoute(csvLoader, new Request("https://my-test-app.myshopify.io/app/returns/csv"));
+    const anonymous = await callRoute(csvLoader, new Request(`${APP_ORIGIN}/app/returns/csv`));
     expect(anonymous.status).not.toBe(200);
   });
 });

@@ -21,6 +21,7 @@ export async function installShop(shop = SHOP, timezone = "Europe/Istanbul") {
 export function freshShopsForEachTest() {
   beforeEach(async () => {
     await prisma.shop.deleteMany();
+    await prisma.privacyRequest.deleteMany();
     await prisma.session.deleteMany();
     await installShop(SHOP);
     await installShop(OTHER_SHOP);

@@ -161,6 +161,7 @@ export function pipelineForEachTest(
   const pipeline = withTestPipeline(options);
   beforeEach(async () => {
     await prisma.shop.deleteMany();
+    await prisma.privacyRequest.deleteMany();
     pipeline.sandbox.faults.reset();
     await (options.setUp ?? ((started) => connectShop(started.sandbox, SHOP)))(pipeline);
     // Last: what the set-up made the sandbox log (a new account's invoiced waybill, say) is not this test's.
@@ -178,6 +179,7 @@ export function sandboxForEachTest(options: SandboxOptions & { shops?: string[] 
   const sandbox = withSandbox(sandboxOptions);
   beforeEach(async () => {
     await prisma.shop.deleteMany();
+    await prisma.privacyRequest.deleteMany();
     await prisma.session.deleteMany();
     for (const shop of shops) await connectShop(sandbox, shop);
     sandbox.faults.reset();

@@ -2,10 +2,12 @@
 import { Session } from "@shopify/shopify-api";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { shopifyHmac as sign, webhookHeaders } from "../../scripts/lib/shopify-signing";
+import { TEST_APP_URL } from "../setup-env";
 
 export const SHOP = "demo-store.myshopify.com";
 export const OTHER_SHOP = "other-store.myshopify.com";
-export const APP_ORIGIN = "https://my-test-app.myshopify.io";
+/** The app's address in tests (SHOPIFY_APP_URL, test/setup-env.ts): requests to the routes are made to it. */
+export const APP_ORIGIN = TEST_APP_URL;
 
 /** Shopify's webhook signature: base64 HMAC-SHA256 of the raw body, keyed with the app's secret. */
 export function shopifyHmac(rawBody: string, secret = API_SECRET_KEY): string {

@@ -294,5 +294,10 @@ describe("invoices page (app home)", () => {
     const rows = await prisma.invoice.findMany();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ shopDomain: SHOP, isTest: true, state: "queued" });
+    // A burst is refused past five (each is a row and a call to the service): 429, nothing created (issue 35, point 11).
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(await prisma.invoice.count()).toBe(5);
   });
 });

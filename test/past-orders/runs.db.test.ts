@@ -17,7 +17,7 @@ import {
   type RunActionResult,
 } from "../../app/past-orders/runs.server";
 import { pastOrdersAction } from "../../app/past-orders/page.server";
-import { DRY_RUNS, RUN_STARTS } from "../../app/http/throttle.server";
+import { DRY_RUNS, RECONCILE_NOW, RUN_STARTS } from "../../app/http/throttle.server";
 import { logger } from "../../app/logger.server";
 import { encryptSecret } from "../../app/secrets/crypto.server";
 import { LOCAL_DEFAULT_MAPPING } from "../../app/shops/local-install.server";
@@ -314,8 +314,8 @@ describe("a burst of dry runs and starts, and the runs nobody started", () => {
   beforeEach(async () => {
     await connect(SHOP);
     await connect(OTHER_SHOP);
-    DRY_RUNS.clear();
-    RUN_STARTS.clear();
+    await DRY_RUNS.clear();
+    await RUN_STARTS.clear();
   });
 
   const dryRun = async (shop: string, at: Date) => ({
@@ -351,6 +351,17 @@ describe("a burst of dry runs and starts, and the runs nobody started", () => {
           .result as RunActionResult,
       );
     expect(answers.filter((r) => !r.ok && r.reason === "throttled")).toHaveLength(15);
+  });
+
+  it('a burst of "check now" is refused after three, for this shop only (issue 35, point 11)', async () => {
+    await RECONCILE_NOW.clear();
+    const check = async (shop: string) =>
+      (await pastOrdersAction(shop, { intent: "reconcile" }, fakeReader([]), "t", now)).result as { status: string };
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await check(SHOP)).status);
+    expect(statuses.slice(0, 3).every((status) => status !== "throttled")).toBe(true);
+    expect(statuses.slice(3)).toEqual(["throttled", "throttled", "throttled"]);
+    expect((await check(OTHER_SHOP)).status).not.toBe("throttled");
   });
 
   it("dry runs replaced, discarded or left alone are removed; a started run stays", async () => {

@@ -1,6 +1,7 @@
 // The customer's signed link to an invoice PDF (order status page, e-mails, Flow): it opens exactly one legal,
 // formalised invoice of one shop, streamed from the service with that shop's key; anything else is a 404 or 409.
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { PDF_LINK, PDF_SHOP } from "../../app/http/throttle.server";
 import { loader } from "../../app/routes/invoice-pdf.$id.$signature";
 import { customerPdfUrl, verifyCustomerPdf } from "../../app/pdf/customer-pdf.server";
 import { redactCustomer } from "../../app/privacy/compliance.server";
@@ -25,6 +26,36 @@ const open = (url: string) => {
 };
 
 describe("the customer's PDF link", () => {
+  beforeEach(async () => {
+    await PDF_LINK.clear();
+    await PDF_SHOP.clear();
+  });
+
+  it("100 GETs of one link at once ask the service once, the rest of the burst is refused 429, and the kept copy serves later reads (issue 35, point 3)", async () => {
+    const invoice = await completedInvoice("8101");
+    const url = linkOf(SHOP, invoice.id);
+    const pdfReads = () =>
+      sandbox.requests.filter((line) => line.startsWith(`GET /api/invoices/${invoice.remoteId}/formal-pdf`)).length;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => open(url)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PDF_LINK.rule.capacity);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - PDF_LINK.rule.capacity);
+    expect(Number(answers.find((r) => r.status === 429)!.headers.get("retry-after"))).toBeGreaterThan(0);
+    const bodies = await Promise.all(
+      answers.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())),
+    );
+    expect(new Set(bodies.map((b) => b.toString("base64"))).size).toBe(1);
+    expect(pdfReads()).toBe(1);
+    // The copy is kept in the database for every process; later reads do not reach the service.
+    expect(await prisma.invoicePdf.count({ where: { invoiceId: invoice.id } })).toBe(1);
+    await PDF_LINK.clear();
+    expect((await open(url)).status).toBe(200);
+    expect(pdfReads()).toBe(1);
+    // customers/redact drops the copy (it names the buyer).
+    await redactCustomer(SHOP, { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [8101] });
+    expect(await prisma.invoicePdf.count({ where: { invoiceId: invoice.id } })).toBe(0);
+  });
+
   it("streams the formal PDF, named by the serial number, from an address of the app", async () => {
     const invoice = await completedInvoice("8001");
     const url = linkOf(SHOP, invoice.id);
@@ -86,7 +117,7 @@ describe("the customer's PDF link", () => {
     const link = linkOf(SHOP, redacted.id);
     expect((await open(link)).status).toBe(200);
 
-    expect(await redactCustomer(SHOP, { shop_domain: SHOP, customer: { id: 7001 } })).toBe(1);
+    expect((await redactCustomer(SHOP, { shop_domain: SHOP, customer: { id: 7001 } })).invoices).toBe(1);
     expect((await open(link)).status).toBe(404);
     expect(await verifyCustomerPdf(redacted.id, new URL(link).pathname.split("/")[3])).toEqual({
       ok: false,

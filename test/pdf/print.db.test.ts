@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loader as apiLoader } from "../../app/routes/api.print.invoices";
 import { loader as printLoader } from "../../app/routes/print.invoices.$token";
 import { PRINT_TOKEN_TTL_MS, signPrintToken, verifyPrintToken } from "../../app/pdf/print.server";
+import { PDF_SHOP, PRINTS } from "../../app/http/throttle.server";
 import { printQuery, printSummary } from "../../extensions/order-invoice-print/src/print-summary.js";
 import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
@@ -53,6 +54,25 @@ describe("print actions", () => {
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     const document = await PDFDocument.load(new Uint8Array(await pdf.arrayBuffer()));
     expect(document.getPageCount()).toBe(2);
+  });
+
+  it("a shop's prints are throttled: five at once, then 429 with Retry-After; the PDFs are read from the service once (issue 35, point 3)", async () => {
+    await PRINTS.clear();
+    await PDF_SHOP.clear();
+    const invoice = await completedInvoice("7201");
+    const token = signPrintToken(SHOP, [invoice.id]);
+    const statuses = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 7; i++) {
+      const response = await callRoute(printLoader, new Request(`${APP_ORIGIN}/print/invoices/${token}`), { token });
+      statuses.push(response.status);
+      if (response.status === 429) refused = response;
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(
+      sandbox.requests.filter((line) => line.includes(`/api/invoices/${invoice.remoteId}/formal-pdf`)),
+    ).toHaveLength(1);
   });
 
   it("offers nothing to print when no selected order has a completed invoice", async () => {

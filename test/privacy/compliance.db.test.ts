@@ -121,6 +121,40 @@ describe("app/uninstalled and the compliance webhooks", () => {
     expect(after.events.every((event) => event.message === null)).toBe(true);
   });
 
+  it("customers/redact also clears what a past-orders dry run kept of what buyers typed (issue 35, point 5)", async () => {
+    const typed = "10000000146";
+    const run = await prisma.backfillRun.create({
+      data: {
+        shopDomain: SHOP,
+        fromDate: new Date("2026-10-01T00:00:00Z"),
+        toDate: new Date("2026-11-01T00:00:00Z"),
+        state: "ready",
+        plan: {
+          orders: 3,
+          reasons: { "customer.invalid_tax_number": 1 },
+          reasonExamples: { "customer.invalid_tax_number": { order: "#1001", params: { value: typed } } },
+        },
+      },
+    });
+    await createInvoiceRow(SHOP, { customerId: "7001" });
+    const response = await callRoute(
+      customersRedact,
+      signedWebhookRequest({
+        topic: "customers/redact",
+        body: { shop_domain: SHOP, customer: { id: 7001 }, orders_to_redact: [] },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const after = await prisma.backfillRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(JSON.stringify(after.plan)).not.toContain(typed);
+    // The counts and what was wrong stay: the dry run still reads right.
+    expect(after.plan).toMatchObject({
+      orders: 3,
+      reasons: { "customer.invalid_tax_number": 1 },
+      reasonExamples: { "customer.invalid_tax_number": { order: "#1001", params: { value: "[redacted]" } } },
+    });
+  });
+
   it("customers/data_request is accepted and changes nothing", async () => {
     await createInvoiceRow(SHOP);
     const before = await snapshot();

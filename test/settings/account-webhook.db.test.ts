@@ -25,7 +25,7 @@ const pipeline = pipelineForEachTest({
   setUp: async ({ sandbox }) => {
     await connectShop(sandbox, SHOP);
     await connectShop(sandbox, OTHER_SHOP);
-    ACCOUNT_WEBHOOK_FAILURES.clear();
+    await ACCOUNT_WEBHOOK_FAILURES.clear();
   },
 });
 

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { BULK_THRESHOLD } from "../../app/shopify/bulk-operations.server";
+import { BULK_THRESHOLD, followBulkRead, recordBulkFinish } from "../../app/shopify/bulk-operations.server";
 import { dbProvider, hot } from "../../app/db.server";
 import { advanceRun, BACKLOG_MAX, latestRun, startDryRun, startRun } from "../../app/past-orders/runs.server";
 import { createdBetweenQuery } from "../../app/shopify/order-reader";
@@ -297,6 +297,33 @@ describe("past orders read in bulk", () => {
     expect(operation.status).toBe("COMPLETED");
     expect(operation.polls).toBeGreaterThanOrEqual(1);
   }, 60_000);
+
+  it("a finish delivery saying FAILED, for an operation Shopify says is running, fails nothing (issue 35, point 7)", async () => {
+    const reader = standinReader(standin);
+    standin.setFaults({ bulkMsPerObject: 1000 });
+    try {
+      const started = await reader.bulk!.start(SHOP, "financial_status:paid");
+      if (!started.ok) throw new Error(started.message);
+      const row = await prisma.bulkOperation.create({
+        data: { shopDomain: SHOP, operationId: started.id, purpose: "past_orders", status: "RUNNING" },
+      });
+      // A signed body of this shop's (an earlier delivery sent again, or one made to look so): FAILED.
+      expect(
+        await recordBulkFinish(SHOP, { admin_graphql_api_id: started.id, status: "failed", error_code: "timeout" }),
+      ).toEqual({ status: 200, result: "recorded" });
+      expect(await prisma.bulkOperation.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+        status: "RUNNING",
+        errorCode: null,
+      });
+      // The step it wakes asks Shopify, which says running: the read goes on.
+      expect(await followBulkRead(reader.bulk!, row.id, new Date())).toMatchObject({ state: "waiting" });
+      expect((await prisma.bulkOperation.findUniqueOrThrow({ where: { id: row.id } })).status).toBe("RUNNING");
+    } finally {
+      standin.setFaults({ bulkMsPerObject: 0.5 });
+      await standin.finishBulkOperations();
+      await prisma.bulkOperation.deleteMany({ where: { shopDomain: SHOP } });
+    }
+  });
 
   it("never runs more bulk operations at once than the API version allows: one more falls back to paging", async () => {
     // Five of the shop's bulk operations already run at Shopify (from 2026-01 five are allowed), known to the app.
