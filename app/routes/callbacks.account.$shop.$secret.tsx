@@ -6,11 +6,19 @@ import { receiveAccountWebhook } from "../invoices/account-hint.server";
 
 export const loader = () => json({ error: "method not allowed" }, { status: 405 });
 
+/** Wrong addresses are counted per caller: the peer address the production server passes (server/app-server.ts). */
+const callerOf = (context: ActionFunctionArgs["context"]) =>
+  typeof context.clientAddress === "string" ? context.clientAddress : undefined;
+
 export const action = async ({ request, params, context }: ActionFunctionArgs) => {
   if (request.method !== "POST") return json({ error: "method not allowed" }, { status: 405 });
-  // Wrong addresses are counted per caller: the peer address the production server passes (server/app-server.ts).
-  const caller = typeof context.clientAddress === "string" ? context.clientAddress : undefined;
-  const outcome = await receiveAccountWebhook(params.shop ?? "", params.secret ?? "", request, new Date(), caller);
+  const outcome = await receiveAccountWebhook(
+    params.shop ?? "",
+    params.secret ?? "",
+    request,
+    new Date(),
+    callerOf(context),
+  );
   return json(outcome.body, {
     status: outcome.status,
     headers: outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined,

@@ -1,8 +1,8 @@
 // Health for load balancers and uptime checks: up or down to anyone; the queue's figures with HEALTH_TOKEN
-// (app/http/health.server.ts).
+// (app/worker/health.server.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { healthOf } from "../http/health.server";
+import { healthOf } from "../worker/health.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const health = await healthOf(request);

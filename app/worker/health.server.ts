@@ -5,7 +5,7 @@ import { timingSafeEqual } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { STATE } from "../invoice-state/transitions";
-import { workerStatus } from "../worker/runtime.server";
+import { workerStatus } from "./runtime.server";
 
 const noStore = { "Cache-Control": "no-store" };
 
