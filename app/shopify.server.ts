@@ -56,5 +56,6 @@ export default shopify;
 
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
+export const login = shopify.login;
 export const sessionStorage = shopify.sessionStorage;
 export const unauthenticated = shopify.unauthenticated;

@@ -1,7 +1,8 @@
 // Builds one accountant package in the worker (docs/decisions/0038-accountant-package.md):
 //   1. lease the row (one builder over all processes; the lease is renewed while it works, a dead builder's row is
 //      taken again once its lease runs out);
-//   2. list the period's legal invoices (completed, live, issue date in the period), page by page;
+//   2. list the period's legal invoices (completed, live, issue date in the period), page by page, and those the
+//      merchant issued in the invoicing panel and recorded in the app during the period (serials only);
 //   3. read each formal PDF from the service with the shop's key, ACCOUNTANT_PDF_CONCURRENCY at once, streamed to
 //      its own file (a PDF is never held whole in memory); a PDF on disk from an earlier attempt is not read again, so
 //      a restart goes on where the build stopped. A PDF that cannot be read is retried with backoff a few times, then
@@ -27,10 +28,12 @@ import {
   ResponseFormatError,
 } from "../invoicing-service/errors";
 import { apiKeyFor } from "../settings/settings.server";
-import { zoneOrTurkey } from "../orders/dates";
+import { dateIn, zoneOrTurkey } from "../orders/dates";
+import { STATE } from "../invoice-state/transitions";
+import { closureFrom } from "../invoices/closure";
 import { pdfFileName } from "../pdf/formal-pdf.server";
 import { listReturns } from "../after-sale/returns.server";
-import { returnPathText } from "../after-sale/returns-csv";
+import { csvDate, defaultDecimal, returnPathText, type CsvDecimal, type CsvOptions } from "../after-sale/returns-csv";
 import { delayHonouringRetryAfter, retryDelayMs } from "../jobs/backoff";
 import { writeCsv, writeWorkbook } from "./files.server";
 import { keepNewestReady, packageDir, zipPath } from "./packages.server";
@@ -43,6 +46,7 @@ import {
   packageBaseName,
   packageTables,
   type FactsResult,
+  type PanelInvoice,
   type PdfFailure,
 } from "./workbook";
 
@@ -190,6 +194,54 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
 
 type Row = Awaited<ReturnType<typeof prisma.accountantPackage.findUniqueOrThrow>>;
 
+/** The package's decimal separator: the merchant's choice, else the language's own (a comma in Turkish). */
+export function csvDecimalOf(chosen: string | null, locale: "tr" | "en"): CsvDecimal {
+  return chosen === "comma" || chosen === "point" ? chosen : defaultDecimal(locale);
+}
+
+/**
+ * The invoices the merchant issued in the invoicing panel and recorded in the app during the period (closed by hand
+ * with the panel's serial, on a day of the period in the shop's zone): their serials belong in the books.
+ */
+async function panelInvoices(
+  row: Row,
+  bounds: ReturnType<typeof candidateBounds>,
+  zone: string,
+): Promise<PanelInvoice[]> {
+  const found: PanelInvoice[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await prisma.invoice.findMany({
+      where: {
+        shopDomain: row.shopDomain,
+        state: STATE.closed,
+        isTest: false,
+        serialNumber: { not: null },
+        updatedAt: { gte: bounds.updatedSince },
+        ...(cursor ? { id: { gt: cursor } } : {}),
+      },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: { id: true, orderName: true, serialNumber: true, closure: true },
+    });
+    for (const invoice of page) {
+      const closure = closureFrom(invoice.closure);
+      const recordedOn = closure?.as === "panel" ? dateIn(closure.at, zone) : undefined;
+      if (!recordedOn || recordedOn < row.fromDate || recordedOn > row.toDate) continue;
+      found.push({
+        id: invoice.id,
+        orderName: invoice.orderName,
+        serialNumber: invoice.serialNumber!,
+        recordedOn,
+        note: closure?.reason ?? "",
+      });
+    }
+    if (page.length < PAGE) break;
+    cursor = page[page.length - 1].id;
+  }
+  return found;
+}
+
 interface Item {
   id: string;
   remoteId: number;
@@ -263,6 +315,7 @@ async function build(
         requestBody: true,
         fiscalRecord: true,
         remoteTotals: true,
+        orderCreatedAt: true,
       },
     });
     for (const invoice of page) {
@@ -276,11 +329,12 @@ async function build(
         issueDate,
         orderName: invoice.orderName,
       });
-      facts.push(invoiceFacts({ ...invoice, remoteId: invoice.remoteId! }));
+      facts.push(invoiceFacts({ ...invoice, remoteId: invoice.remoteId! }, zone));
     }
     if (page.length < PAGE) break;
     cursor = page[page.length - 1].id;
   }
+  const panel = await panelInvoices(row, bounds, zone);
   items.sort(
     (a, b) =>
       a.issueDate.localeCompare(b.issueDate) ||
@@ -364,13 +418,15 @@ async function build(
   failures.sort(
     (a, b) => a.issueDate.localeCompare(b.issueDate) || (a.serialNumber ?? "").localeCompare(b.serialNumber ?? ""),
   );
-  const content = contentOf(facts, returns, failures);
-  const tables = packageTables(content, locale, zone, (r) => returnPathText(r, locale));
+  const builtOn = DateTime.fromJSDate(now(), { zone }).toISODate()!;
+  const content = contentOf(facts, returns, failures, { panel, period: { to: row.toDate, builtOn } });
+  const csv: CsvOptions = { locale, decimal: csvDecimalOf(row.csvDecimal, locale), zone };
+  const tables = packageTables(content, locale, zone, (r) => returnPathText(r, locale, (day) => csvDate(day, locale)));
   const work = path.join(dir, "work");
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  await writeWorkbook(path.join(work, `${base}.xlsx`), tables);
-  for (const table of tables) await writeCsv(path.join(work, `${table.file}.csv`), table);
+  await writeWorkbook(path.join(work, `${base}.xlsx`), tables, locale);
+  for (const table of tables) await writeCsv(path.join(work, `${table.file}.csv`), table, csv);
   if (failures.length || content.unreadable.length)
     await writeFile(
       path.join(work, failuresTextName(locale)),

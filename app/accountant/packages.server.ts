@@ -8,7 +8,8 @@ import { DateTime } from "luxon";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { logger } from "../logger.server";
-import { zoneOrTurkey } from "../orders/dates";
+import { dateIn, TURKEY_ZONE, zoneOrTurkey } from "../orders/dates";
+import type { CsvDecimal } from "../after-sale/returns-csv";
 import { signalWork } from "../jobs/signal.server";
 import type { Locale } from "../i18n/i18n";
 import { lastDayOfMonth, packageBaseName } from "./workbook";
@@ -47,7 +48,7 @@ export type RequestResult = { ok: true; id: string } | { ok: false; reason: Peri
 /** Asks the worker for a package of [from, to] (days in the shop's zone). One package at a time per shop is built. */
 export async function requestPackage(
   shop: string,
-  period: { from: string; to: string },
+  period: { from: string; to: string; csvDecimal?: CsvDecimal },
   locale: Locale,
   now = new Date(),
 ): Promise<RequestResult> {
@@ -66,6 +67,7 @@ export async function requestPackage(
       fromDate: period.from,
       toDate: period.to,
       locale,
+      csvDecimal: period.csvDecimal ?? null,
       state: "queued",
       nextAttemptAt: now,
       createdAt: now,
@@ -161,11 +163,13 @@ export interface PackageView {
   lastError: string | null;
   /** A signed link valid for DOWNLOAD_LINK_TTL_MS, for a ready package only. */
   downloadPath: string | null;
+  /** Built on or before its period's last day (in the shop's zone): the period's later invoices are not in it. */
+  builtBeforeEnd: boolean;
 }
 
 export const PACKAGES_SHOWN = 10;
 
-export async function listPackages(shop: string, now = new Date()): Promise<PackageView[]> {
+export async function listPackages(shop: string, now = new Date(), zone = TURKEY_ZONE): Promise<PackageView[]> {
   const rows = await prisma.accountantPackage.findMany({
     where: { shopDomain: shop },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -187,6 +191,7 @@ export async function listPackages(shop: string, now = new Date()): Promise<Pack
       finishedAt: row.finishedAt?.toISOString() ?? null,
       lastError: row.lastError,
       downloadPath: ready ? `/accountant-package/${signDownload(shop, row.id, now.getTime())}` : null,
+      builtBeforeEnd: (dateIn((row.finishedAt ?? now).toISOString(), zone) ?? "") <= row.toDate,
     };
   });
 }

@@ -26,13 +26,14 @@ export async function accountantPage(shop: string, now = new Date()) {
     defaultMonth: months[1],
     defaultFrom: today.startOf("month").toISODate()!,
     ttlHours: env().ACCOUNTANT_PACKAGE_TTL_HOURS,
-    packages: await listPackages(shop, now),
+    packages: await listPackages(shop, now, zone),
   };
 }
 
+const Decimal = z.enum(["comma", "point"]).optional();
 const ActionSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("month"), month: z.string().max(7) }),
-  z.object({ kind: z.literal("range"), from: z.string().max(10), to: z.string().max(10) }),
+  z.object({ kind: z.literal("month"), month: z.string().max(7), decimal: Decimal }),
+  z.object({ kind: z.literal("range"), from: z.string().max(10), to: z.string().max(10), decimal: Decimal }),
 ]);
 
 export type AccountantActionResult = RequestResult | { ok: false; reason: "invalid" };
@@ -48,5 +49,5 @@ export async function accountantAction(
   const period =
     parsed.data.kind === "month" ? monthPeriod(parsed.data.month) : { from: parsed.data.from, to: parsed.data.to };
   if (!period) return { ok: false, reason: "invalid" };
-  return requestPackage(shop, period, locale, now);
+  return requestPackage(shop, { ...period, csvDecimal: parsed.data.decimal }, locale, now);
 }

@@ -10,6 +10,8 @@ import { dateIn } from "../orders/dates";
 import type { Locale } from "../i18n/i18n";
 import type { ReturnRow } from "../after-sale/returns.server";
 import { buyerRedacted as buyerRedactedIn } from "../invoicing-service/fiscal-record";
+import { daysLate } from "../invoices/deadline";
+import { csvDate } from "../after-sale/returns-csv";
 
 /** One legal invoice of the period as the database holds it. */
 export interface PackageInvoice {
@@ -25,6 +27,20 @@ export interface PackageInvoice {
   fiscalRecord?: unknown;
   /** The service's totals of it (lines_total, tax_total, grand_total …), when read. */
   remoteTotals: unknown;
+  /** The order's (or waybill's) date: the 7-day deadline counts from it. */
+  orderCreatedAt?: Date;
+}
+
+/**
+ * An invoice the merchant issued in the invoicing panel and recorded in the app (closed by hand with its serial): it
+ * belongs in the books, but the app never had its amounts or PDF. `recordedOn`: the day it was recorded (shop's zone).
+ */
+export interface PanelInvoice {
+  id: string;
+  orderName: string;
+  serialNumber: string;
+  recordedOn: string;
+  note: string;
 }
 
 /** A PDF the package lacks, and why. */
@@ -38,8 +54,12 @@ export interface PdfFailure {
   attempts: number;
 }
 
-/** A cell: text, or an exact amount (two decimals) that the workbook writes as a number and the CSV as text. */
-export type Cell = string | { amount: string };
+/**
+ * A cell: text; an exact amount (two decimals) that the workbook writes as a number and the CSV as text with the
+ * package's decimal separator; or a day (YYYY-MM-DD) that the workbook writes as a date and the CSV as the package's
+ * language writes dates.
+ */
+export type Cell = string | { amount: string } | { date: string };
 
 export interface Table {
   /** Sheet name, and the CSV file's name without ".csv". */
@@ -120,14 +140,16 @@ export interface InvoiceFacts {
   totalTry: Decimal | null;
   /** The service's own grand total, when it differs from the lines' (named in the summary, never hidden). */
   serviceTotal: string | null;
+  /** Issued this many days after its 7-day deadline (0: in time; unknown order date: 0). */
+  daysLate: number;
 }
 
 export type FactsResult =
   | { ok: true; facts: InvoiceFacts }
   | { ok: false; unreadable: { id: string; orderName: string; serialNumber: string | null; reason: string } };
 
-/** What one invoice contributes, from the body it was posted with. */
-export function invoiceFacts(invoice: PackageInvoice): FactsResult {
+/** What one invoice contributes, from the body it was posted with; `zone`: the shop's, for the deadline's day. */
+export function invoiceFacts(invoice: PackageInvoice, zone = "Europe/Istanbul"): FactsResult {
   // The fiscal record first: it holds the lines and dates even after the buyer's data was erased from the body.
   const parsed = BodySchema.safeParse(invoice.fiscalRecord ?? invoice.requestBody);
   if (!parsed.success)
@@ -208,6 +230,7 @@ export function invoiceFacts(invoice: PackageInvoice): FactsResult {
       total,
       totalTry: fx && fx.gt(0) ? round2(total.mul(fx)) : null,
       serviceTotal,
+      daysLate: invoice.orderCreatedAt ? daysLate(invoice.orderCreatedAt, body.issue_date, zone) : 0,
     },
   };
 }
@@ -233,6 +256,16 @@ export interface PackageContent {
   summary: CurrencySummary[];
   returns: ReturnRow[];
   failures: PdfFailure[];
+  /** Invoices issued in the invoicing panel and recorded in the app, by the day they were recorded. */
+  panel: PanelInvoice[];
+  /** The period ends on or after the day the package was built: later invoices of the period are not in it. */
+  builtBeforeEnd: { builtOn: string; periodEnd: string } | null;
+}
+
+/** What the package knows besides the invoices, returns and failures. */
+export interface PackageExtras {
+  panel?: PanelInvoice[];
+  period?: { to: string; builtOn: string };
 }
 
 const byRate = (a: string, b: string) => dec(a).cmp(dec(b));
@@ -242,12 +275,23 @@ export function packageContent(
   invoices: PackageInvoice[],
   returns: ReturnRow[],
   failures: PdfFailure[],
+  extras: PackageExtras = {},
 ): PackageContent {
-  return contentOf(invoices.map(invoiceFacts), returns, failures);
+  return contentOf(
+    invoices.map((invoice) => invoiceFacts(invoice)),
+    returns,
+    failures,
+    extras,
+  );
 }
 
 /** The same from facts read page by page (the builder keeps the facts, never every stored body at once). */
-export function contentOf(results: FactsResult[], returns: ReturnRow[], failures: PdfFailure[]): PackageContent {
+export function contentOf(
+  results: FactsResult[],
+  returns: ReturnRow[],
+  failures: PdfFailure[],
+  extras: PackageExtras = {},
+): PackageContent {
   const facts: InvoiceFacts[] = [];
   const unreadable: PackageContent["unreadable"] = [];
   for (const result of results) {
@@ -292,7 +336,20 @@ export function contentOf(results: FactsResult[], returns: ReturnRow[], failures
       totalTry: tryTotals.every((t) => t !== null) ? tryTotals.reduce<Decimal>((s, t) => s.add(t!), ZERO) : null,
     };
   });
-  return { invoices: facts, unreadable, rates, summary, returns, failures };
+  const panel = [...(extras.panel ?? [])].sort(
+    (a, b) => a.recordedOn.localeCompare(b.recordedOn) || a.serialNumber.localeCompare(b.serialNumber),
+  );
+  const period = extras.period;
+  return {
+    invoices: facts,
+    unreadable,
+    rates,
+    summary,
+    returns,
+    failures,
+    panel,
+    builtBeforeEnd: period && period.to >= period.builtOn ? { builtOn: period.builtOn, periodEnd: period.to } : null,
+  };
 }
 
 // ---- Tables (sheets and CSV files)
@@ -307,6 +364,15 @@ const TEXT = {
     summaryFile: "ozet",
     failures: "Eksik PDF",
     failuresFile: "eksik-pdf",
+    panel: "Panelde kesilen",
+    panelFile: "panelde-kesilen",
+    recordedOn: "Uygulamaya kaydedildiği gün",
+    note: "Not",
+    panelCount: "Fatura panelinde kesilen (tutarları ve PDF'leri bu pakette yok)",
+    daysLate: "Gecikme (gün)",
+    lateCount: "7 günlük süreden sonra kesilen",
+    notOver: (builtOn: string, end: string) =>
+      `Dönem bitmeden hazırlandı (${builtOn}; dönem ${end} tarihinde bitiyor): sonraki faturalar bu pakette yok`,
     date: "Fatura tarihi",
     serial: "Fatura no",
     ettn: "ETTN",
@@ -362,6 +428,15 @@ const TEXT = {
     summaryFile: "summary",
     failures: "Missing PDFs",
     failuresFile: "missing-pdfs",
+    panel: "Issued in the panel",
+    panelFile: "issued-in-panel",
+    recordedOn: "Recorded in the app on",
+    note: "Note",
+    panelCount: "Issued in the invoicing panel (their amounts and PDFs are not in this package)",
+    daysLate: "Days late",
+    lateCount: "Issued after the 7-day deadline",
+    notOver: (builtOn: string, end: string) =>
+      `Built before the period ended (on ${builtOn}; the period ends ${end}): later invoices are not in this package`,
     date: "Invoice date",
     serial: "Invoice number",
     ettn: "ETTN",
@@ -433,6 +508,7 @@ export function failureText(reason: string, locale: Locale): string {
 
 const kindText = (kind: string | null) => (kind === "e_invoice" ? "e-Fatura" : kind === "e_archive" ? "e-Arşiv" : "");
 const amount = (value: Decimal): Cell => ({ amount: money(value) });
+const day = (ymd: string | null | undefined): Cell => (ymd ? { date: ymd } : "");
 const rateLabel = (rate: string) => `%${rate}`;
 
 export function invoicesTable(content: PackageContent, locale: Locale): Table {
@@ -452,6 +528,7 @@ export function invoicesTable(content: PackageContent, locale: Locale): Table {
     t.currency,
     t.currencyRate,
     t.totalTry,
+    t.daysLate,
     t.check,
   ];
   const rows = content.invoices.map((f): Cell[] => {
@@ -463,7 +540,7 @@ export function invoicesTable(content: PackageContent, locale: Locale): Table {
       .map(([code, e]) => `${code}${e.reason ? ` ${e.reason}` : ""}: ${money(e.net)}`)
       .join("; ");
     return [
-      f.issueDate,
+      day(f.issueDate),
       f.serialNumber,
       f.ettn,
       kindText(f.kind),
@@ -477,6 +554,7 @@ export function invoicesTable(content: PackageContent, locale: Locale): Table {
       f.currency,
       f.currencyRate,
       f.totalTry ? amount(f.totalTry) : "",
+      f.daysLate > 0 ? String(f.daysLate) : "",
       f.serviceTotal ? t.serviceTotal(f.serviceTotal) : "",
     ];
   });
@@ -488,6 +566,18 @@ export function summaryTable(content: PackageContent, locale: Locale): Table {
   const t = TEXT[locale];
   const header = [t.section, t.currency, t.rate, t.count, t.netPlain, t.vatPlain, t.extraTax, t.total];
   const rows: Cell[][] = [];
+  // First of all: a package built before its period ended lacks the period's later invoices.
+  if (content.builtBeforeEnd)
+    rows.push([
+      t.notOver(csvDate(content.builtBeforeEnd.builtOn, locale), csvDate(content.builtBeforeEnd.periodEnd, locale)),
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+    ]);
   for (const c of content.summary) {
     for (const r of c.rates)
       rows.push([
@@ -542,6 +632,9 @@ export function summaryTable(content: PackageContent, locale: Locale): Table {
   }
   for (const [currency, s] of [...refunds.entries()].sort(([a], [b]) => a.localeCompare(b)))
     rows.push([t.returnsTotal, currency, "", String(s.count), "", "", "", amount(s.sum)]);
+  const late = content.invoices.filter((f) => f.daysLate > 0).length;
+  if (late) rows.push([t.lateCount, "", "", String(late), "", "", "", ""]);
+  if (content.panel.length) rows.push([t.panelCount, "", "", String(content.panel.length), "", "", "", ""]);
   for (const u of content.unreadable)
     rows.push([`${t.unreadable}: ${u.serialNumber ?? u.orderName}`, "", "", "", "", "", "", ""]);
   for (const f of content.failures)
@@ -579,10 +672,10 @@ export function returnsTable(
   const rows: Cell[][] = [];
   for (const row of content.returns) {
     const base: Cell[] = [
-      dateIn(row.refundedAt, zone) ?? row.refundedAt.slice(0, 10),
+      day(dateIn(row.refundedAt, zone) ?? row.refundedAt.slice(0, 10)),
       row.orderName,
       row.serialNumber ?? "",
-      row.issueDate ?? "",
+      day(row.issueDate),
       row.ettn ?? "",
       kindText(row.documentKind),
       row.buyerName ?? "",
@@ -615,7 +708,7 @@ export function failuresTable(content: PackageContent, locale: Locale): Table {
   const header = [t.date, t.serial, t.ettn, t.order, t.reason, t.attempts];
   const rows: Cell[][] = [
     ...content.failures.map((f): Cell[] => [
-      f.issueDate,
+      day(f.issueDate),
       f.serialNumber ?? "",
       f.ettn ?? "",
       f.orderName,
@@ -634,12 +727,23 @@ export function failuresTable(content: PackageContent, locale: Locale): Table {
   return { sheet: t.failures, file: t.failuresFile, header, rows };
 }
 
+/** The invoices issued in the invoicing panel: serial and order, for the books (only when there is one). */
+export function panelTable(content: PackageContent, locale: Locale): Table {
+  const t = TEXT[locale];
+  return {
+    sheet: t.panel,
+    file: t.panelFile,
+    header: [t.recordedOn, t.serial, t.order, t.note],
+    rows: content.panel.map((p): Cell[] => [day(p.recordedOn), p.serialNumber, p.orderName, p.note]),
+  };
+}
+
 /** The text file that names every invoice whose PDF is missing (only written when there is one). */
 export function failuresText(content: PackageContent, locale: Locale, period: { from: string; to: string }): string {
   const lines =
     locale === "tr"
       ? [
-          `${period.from} - ${period.to} dönemi: ${content.failures.length} faturanın PDF'i bu pakette YOK.`,
+          `${csvDate(period.from, locale)} - ${csvDate(period.to, locale)} dönemi: ${content.failures.length} faturanın PDF'i bu pakette YOK.`,
           "Bu faturaları panelden ya da uygulamanın fatura sayfasından tek tek indirin.",
           "",
         ]
@@ -650,7 +754,7 @@ export function failuresText(content: PackageContent, locale: Locale, period: { 
         ];
   for (const f of content.failures)
     lines.push(
-      `${f.issueDate}\t${f.serialNumber ?? "-"}\t${f.ettn ?? "-"}\t${f.orderName}\t${failureText(f.reason, locale)}`,
+      `${csvDate(f.issueDate, locale)}\t${f.serialNumber ?? "-"}\t${f.ettn ?? "-"}\t${f.orderName}\t${failureText(f.reason, locale)}`,
     );
   return lines.join("\r\n") + "\r\n";
 }
@@ -671,6 +775,7 @@ export function packageTables(
     returnsTable(content, locale, zone, pathText),
     summaryTable(content, locale),
     failuresTable(content, locale),
+    ...(content.panel.length ? [panelTable(content, locale)] : []),
   ];
 }
 

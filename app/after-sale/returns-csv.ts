@@ -1,12 +1,35 @@
 // The Returns export for the accountant: CSV that Excel opens as it is (UTF-8 with a BOM, `;` between fields,
-// every field quoted) and, as an option, amounts with a decimal comma (Excel set to Turkish). Pure.
+// every field quoted), dates as the export's language writes them (06.12.2026 in Turkish, 2026-12-06 in English) and
+// amounts with a decimal comma (Excel set to Turkish) or point. The accountant package's CSV files follow the same
+// rules (app/accountant/files.server.ts). Pure.
 import { translateKey, type Locale } from "../i18n/i18n";
+import { dateIn, TURKEY_ZONE } from "../orders/dates";
 import type { ReturnRow } from "./returns.server";
+
+export type CsvDecimal = "comma" | "point";
 
 export interface CsvOptions {
   locale: Locale;
   /** "comma": 1234,50 (Turkish Excel); "point": 1234.50. */
-  decimal: "comma" | "point";
+  decimal: CsvDecimal;
+  /** The shop's time zone: a refund's date is its day there (Turkey's by default). */
+  zone?: string;
+}
+
+/** A CSV's decimal separator unless the merchant chose the other: a comma in Turkish (Excel set to Turkish). */
+export function defaultDecimal(locale: Locale): CsvDecimal {
+  return locale === "tr" ? "comma" : "point";
+}
+
+/** An exact two-decimal amount ("1249.90") with the chosen separator. */
+export function csvAmount(value: string, decimal: CsvDecimal): string {
+  return decimal === "comma" ? value.replace(".", ",") : value;
+}
+
+/** A day (YYYY-MM-DD) as the language writes it: 20.11.2026 in Turkish, 2026-11-20 in English; "" stays "". */
+export function csvDate(day: string, locale: Locale): string {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  return parts && locale === "tr" ? `${parts[3]}.${parts[2]}.${parts[1]}` : day;
 }
 
 const HEADERS: Record<Locale, string[]> = {
@@ -68,17 +91,18 @@ export function csvField(value: string): string {
 }
 
 export function returnsCsv(rows: ReturnRow[], options: CsvOptions, pathText: (row: ReturnRow) => string): string {
-  const amount = (v: string) => (options.decimal === "comma" ? v.replace(".", ",") : v);
+  const amount = (v: string) => csvAmount(v, options.decimal);
+  const day = (v: string | null) => (v ? csvDate(v, options.locale) : "");
   const yes = options.locale === "tr" ? "evet" : "yes";
   const no = options.locale === "tr" ? "hayır" : "no";
   const kind = (k: string | null) => (k === "e_invoice" ? "e-Fatura" : k === "e_archive" ? "e-Arşiv" : "");
   const lines = [HEADERS[options.locale]];
   for (const row of rows) {
     const base = [
-      row.refundedAt.slice(0, 10),
+      day(dateIn(row.refundedAt, options.zone ?? TURKEY_ZONE) ?? row.refundedAt.slice(0, 10)),
       row.orderName,
       row.serialNumber ?? "",
-      row.issueDate ?? "",
+      day(row.issueDate),
       row.ettn ?? "",
       kind(row.documentKind),
       row.buyerName ?? "",

@@ -1,3 +1,9 @@
+import { CURRENT_VAT_RATES, LEGACY_VAT_RATES } from "../invoicing-service/vat-rates";
+
+// The valid VAT rates, as the one list holds them (app/invoicing-service/vat-rates.ts).
+const CURRENT = CURRENT_VAT_RATES.join(", ");
+const LEGACY = LEGACY_VAT_RATES.join(", ");
+
 export const en = {
   "app.title": "e-Invoices",
   "nav.invoices": "Invoices",
@@ -17,6 +23,8 @@ export const en = {
   "kind.e_invoice": "e-Invoice",
   "kind.e_archive": "e-Archive",
   "badge.test": "Test",
+  "badge.stateLabel": "State:",
+  "badge.kindLabel": "Document:",
 
   // Dashboard strip
   "dashboard.today": "Invoices today",
@@ -90,6 +98,9 @@ export const en = {
   "list.empty.title": "No invoices yet",
   "list.empty.body": "Paid orders will appear here as they are invoiced.",
   "list.live": "Updating while invoices are in progress…",
+  "list.paidDiffers": "paid {paid}",
+  "list.paidDiffersWhy":
+    "The order paid another amount: gift cards and tips are not invoiced, nor what was refunded before the invoice. The invoice's page says what made the difference.",
   "list.guest": "Guest",
 
   // Onboarding
@@ -129,8 +140,7 @@ export const en = {
     "Refund adjustments on the order (e.g. a shipping refund) are not reflected on the invoice. Check the invoice amount.",
   "problem.order.issue_date_clamped":
     "The issue date was set to {date} so that it is not later than today in Turkey. Check the shop's time zone.",
-  "problem.line.unsupported_tax_rate":
-    "Line '{line}' has a {rate}% tax rate; e-invoices accept only 0, 1, 10, 20 (and legacy 8, 18) %. Fix the product's tax rate in Shopify > Settings > Taxes and duties.",
+  "problem.line.unsupported_tax_rate": `Line '{line}' has a {rate}% tax rate; e-invoices accept only ${CURRENT} (and legacy ${LEGACY}) %. Fix the product's tax rate in Shopify > Settings > Taxes and duties.`,
   "problem.line.zero_rate_without_exemption":
     "Line '{line}' has 0% VAT but no exemption code and text are set. Enter the exemption code and its official text under Settings > VAT exemption (e.g. 301 – 11/1-a Mal İhracatı).",
   "problem.line.negative_amount":
@@ -246,6 +256,9 @@ export const en = {
   "detail.openOrder": "Open order in Shopify",
   "detail.orderDate": "Order date",
   "detail.received": "Received by the app",
+  "detail.issuedLateOne": "issued 1 day after its 7-day deadline",
+  "detail.issuedLate": "issued {days} days after its 7-day deadline",
+  "detail.serialFromPanel": "issued in the invoicing panel, outside the app",
   "detail.invoiceDate": "Invoice date",
   "detail.deadline": "Legal deadline (7 days)",
   "detail.deadline.near": "This invoice's 7-day legal deadline ends {at}",
@@ -290,6 +303,13 @@ export const en = {
   "detail.invoicedNow": "Invoice queued",
   "detail.notAllowed": "This action is not possible in the invoice's current state.",
   "detail.notFound": "Invoice not found.",
+  "login.title": "Open the app from your Shopify admin",
+  "login.body":
+    "This page was opened outside your Shopify admin. Enter your shop's address: the app opens in your admin (Shopify installs it first if it is not installed yet).",
+  "login.shop": "Shop address",
+  "login.open": "Open in Shopify",
+  "login.missing": "Enter your shop's address, e.g. magazam.myshopify.com.",
+  "login.invalid": "That is not a shop address: it ends in .myshopify.com, e.g. magazam.myshopify.com.",
   "error.title": "Something went wrong",
   "error.notFound": "This page does not exist.",
   "error.body":
@@ -565,7 +585,7 @@ export const en = {
   "waybill.error.positive": "A number greater than 0 (e.g. 12.5 or 12,5).",
   "waybill.error.non_negative": "A price of 0 or more (e.g. 18.40 or 18,40).",
   "waybill.error.unit": "Use a UN/ECE unit code such as C62.",
-  "waybill.error.tax_rate": "VAT rate {rate} is not accepted: e-invoices take 0, 1, 10, 20 (and legacy 8, 18) %.",
+  "waybill.error.tax_rate": `VAT rate {rate} is not accepted: e-invoices take ${CURRENT} (and legacy ${LEGACY}) %.`,
   "waybill.error.exemption_code": "A 0 % line needs its exemption code: 3 digits, e.g. 301.",
   "waybill.error.exemption_pair": "A 0 % line needs the official text of its exemption code.",
   "waybill.error.date": "Enter a date.",
@@ -670,6 +690,7 @@ export const en = {
   "past.plan.alreadyCancelled": "In the app, cancelled (not invoiced)",
   "past.plan.alreadyClosed": "In the app, closed by hand (issued in the panel, or no invoice needed)",
   "past.plan.toInvoice": "Would be invoiced",
+  "past.plan.giftCardSales": "Gift card sales (no invoice now: invoiced when the card is spent)",
   "past.plan.needsAttention": "Would need your attention",
   "past.plan.quota": "Quota they would use",
   "past.plan.quotaTest": "0 (test mode: invoices go to the test account)",
@@ -683,7 +704,7 @@ export const en = {
   "past.discard": "Discard",
   "past.progress.title": "Invoicing past orders: {from} – {to}",
   "past.progress.counts":
-    "Of {total} orders to invoice: {done} done · {needsAttention} need attention · {failed} failed",
+    "Of {total} orders: {done} invoiced · {noInvoice} need no invoice (gift cards only, or cancelled or refunded before invoicing) · {needsAttention} need attention · {failed} failed",
   "past.progress.already": "{count} orders of the range were invoiced before this run: skipped, never invoiced twice.",
   "past.progress.reading": "Still reading orders from Shopify; the total may grow.",
   "past.progress.queued": "{count} in the queue (today's orders always go first).",
@@ -740,6 +761,7 @@ export const en = {
   "event.withdrawn": "Deleted at the service",
   "event.reissue": "Re-issued",
   "event.after_sale": "After the sale",
+  "state.issued_in_panel": "Issued in the panel",
   "state.closed": "Closed by hand",
   "event.order_updated": "Order changed in Shopify",
   "event.order_read": "Order read again from Shopify",
@@ -831,6 +853,8 @@ export const en = {
   "history.note.cancelled_nothing_at_service":
     "The order was cancelled in Shopify and the service has no invoice for it.",
   "history.note.refunded_before_invoice": "The order was fully refunded before it was invoiced: no invoice.",
+  "history.note.gift_card_sale":
+    "The order sold gift cards only: no invoice now. A gift card is a means of payment; what is bought with it is invoiced when it is spent.",
   "history.note.cancelled_withdrawn":
     "The order was cancelled in Shopify; its invoice was deleted before it was formalised.",
   "history.note.refunded_withdrawn": "The order was fully refunded; its invoice was deleted before it was formalised.",
@@ -897,6 +921,11 @@ export const en = {
   "accountant.form.month": "A month",
   "accountant.form.range": "A date range",
   "accountant.form.monthLabel": "Month",
+  "accountant.form.decimal": "Decimals in the CSV files",
+  "accountant.form.decimal.comma": "Comma: 1234,50 (Excel in Turkish)",
+  "accountant.form.decimal.point": "Point: 1234.50",
+  "accountant.notOver":
+    "Built before the period ended ({to}): invoices issued after it was built are not in it. Ask for it again once the period is over.",
   "accountant.form.from": "From",
   "accountant.form.to": "To",
   "accountant.form.submit": "Build the package",

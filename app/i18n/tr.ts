@@ -1,4 +1,9 @@
+import { CURRENT_VAT_RATES, LEGACY_VAT_RATES } from "../invoicing-service/vat-rates";
 import type { en } from "./en";
+
+// The valid VAT rates, as the one list holds them (app/invoicing-service/vat-rates.ts).
+const CURRENT = CURRENT_VAT_RATES.join(", ");
+const LEGACY = LEGACY_VAT_RATES.join(", ");
 
 export const tr: Record<keyof typeof en, string> = {
   "app.title": "e-Faturalar",
@@ -18,6 +23,8 @@ export const tr: Record<keyof typeof en, string> = {
   "kind.e_invoice": "e-Fatura",
   "kind.e_archive": "e-Arşiv",
   "badge.test": "Test",
+  "badge.stateLabel": "Durum:",
+  "badge.kindLabel": "Belge türü:",
 
   "dashboard.today": "Bugünkü faturalar",
   "dashboard.inFlight": "Sürüyor",
@@ -89,6 +96,9 @@ export const tr: Record<keyof typeof en, string> = {
   "list.empty.title": "Henüz fatura yok",
   "list.empty.body": "Ödenen siparişler faturalandıkça burada görünür.",
   "list.live": "Süren faturalar oldukça liste güncelleniyor…",
+  "list.paidDiffers": "ödenen {paid}",
+  "list.paidDiffersWhy":
+    "Siparişte başka bir tutar ödendi: hediye kartı ve bahşiş faturalanmaz, faturadan önce iade edilen de. Farkın nedenini faturanın sayfası söyler.",
   "list.guest": "Misafir",
 
   "onboarding.title": "e-Faturayı kurun",
@@ -126,8 +136,7 @@ export const tr: Record<keyof typeof en, string> = {
     "Siparişteki iade düzeltmeleri (ör. kargo iadesi) faturaya yansıtılmadı. Fatura tutarını kontrol edin.",
   "problem.order.issue_date_clamped":
     "Fatura tarihi, Türkiye saatine göre bugünden sonraya düşmesin diye {date} olarak alındı. Ayarlar > Saat dilimi doğru mu kontrol edin.",
-  "problem.line.unsupported_tax_rate":
-    "'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli. Shopify > Ayarlar > Vergiler'de bu ürünün vergi oranını düzeltin.",
+  "problem.line.unsupported_tax_rate": `'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %${CURRENT} (ve eski %${LEGACY}) geçerli. Shopify > Ayarlar > Vergiler'de bu ürünün vergi oranını düzeltin.`,
   "problem.line.zero_rate_without_exemption":
     "'{line}' kalemi %0 KDV'li, fakat istisna kodu ve açıklaması ayarlanmamış. Ayarlar > KDV istisnası bölümünde istisna kodunu ve resmi açıklamasını girin (ör. 301 – 11/1-a Mal İhracatı).",
   "problem.line.negative_amount":
@@ -239,6 +248,9 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.openOrder": "Siparişi Shopify'da aç",
   "detail.orderDate": "Sipariş tarihi",
   "detail.received": "Uygulamaya ulaştı",
+  "detail.issuedLateOne": "7 günlük süreden 1 gün sonra kesildi",
+  "detail.issuedLate": "7 günlük süreden {days} gün sonra kesildi",
+  "detail.serialFromPanel": "uygulama dışında, fatura panelinde kesildi",
   "detail.invoiceDate": "Fatura tarihi",
   "detail.deadline": "Yasal süre (7 gün)",
   "detail.deadline.near": "Bu faturanın 7 günlük yasal süresi {at} tarihinde doluyor",
@@ -283,6 +295,13 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.invoicedNow": "Fatura sıraya alındı",
   "detail.notAllowed": "Faturanın şu anki durumunda bu işlem yapılamaz.",
   "detail.notFound": "Fatura bulunamadı.",
+  "login.title": "Uygulamayı Shopify yönetim panelinizden açın",
+  "login.body":
+    "Bu sayfa Shopify yönetim panelinizin dışında açıldı. Mağazanızın adresini girin: uygulama panelinizde açılır (kurulu değilse Shopify önce kurar).",
+  "login.shop": "Mağaza adresi",
+  "login.open": "Shopify'da aç",
+  "login.missing": "Mağazanızın adresini girin, ör. magazam.myshopify.com.",
+  "login.invalid": "Bu bir mağaza adresi değil: .myshopify.com ile biter, ör. magazam.myshopify.com.",
   "error.title": "Bir sorun oluştu",
   "error.notFound": "Bu sayfa yok.",
   "error.body":
@@ -557,8 +576,7 @@ export const tr: Record<keyof typeof en, string> = {
   "waybill.error.positive": "0'dan büyük bir sayı (ör. 12,5).",
   "waybill.error.non_negative": "0 veya daha büyük bir fiyat (ör. 18,40).",
   "waybill.error.unit": "C62 gibi bir UN/ECE birim kodu kullanın.",
-  "waybill.error.tax_rate":
-    "%{rate} KDV oranı kabul edilmez: e-faturada yalnızca %0, 1, 10, 20 (ve eski %8, 18) geçerli.",
+  "waybill.error.tax_rate": `%{rate} KDV oranı kabul edilmez: e-faturada yalnızca %${CURRENT} (ve eski %${LEGACY}) geçerli.`,
   "waybill.error.exemption_code": "%0 KDV'li kalem istisna kodu ister: 3 hane, ör. 301.",
   "waybill.error.exemption_pair": "%0 KDV'li kalem istisna kodunun resmi açıklamasını ister.",
   "waybill.error.date": "Bir tarih girin.",
@@ -662,6 +680,7 @@ export const tr: Record<keyof typeof en, string> = {
   "past.plan.alreadyCancelled": "Uygulamada, iptal edilmiş (faturalanmadı)",
   "past.plan.alreadyClosed": "Uygulamada, elle kapatılmış (panelde kesildi ya da fatura gerekmiyor)",
   "past.plan.toInvoice": "Faturalanacak",
+  "past.plan.giftCardSales": "Hediye kartı satışları (şimdi fatura yok: kart harcandığında faturalanır)",
   "past.plan.needsAttention": "İlgilenmeniz gerekecek",
   "past.plan.quota": "Kullanacakları kontör",
   "past.plan.quotaTest": "0 (test modu: faturalar test hesabına gider)",
@@ -675,7 +694,7 @@ export const tr: Record<keyof typeof en, string> = {
   "past.discard": "Vazgeç",
   "past.progress.title": "Geçmiş siparişler faturalanıyor: {from} – {to}",
   "past.progress.counts":
-    "Faturalanacak {total} siparişten: {done} tamamlandı · {needsAttention} ile ilgilenmeniz gerekiyor · {failed} başarısız",
+    "{total} siparişten: {done} faturalandı · {noInvoice} fatura gerektirmiyor (yalnızca hediye kartı, ya da faturalanmadan iptal veya iade edildi) · {needsAttention} ile ilgilenmeniz gerekiyor · {failed} başarısız",
   "past.progress.already":
     "Aralıktaki {count} sipariş bu çalışmadan önce faturalanmıştı: atlandı, yeniden faturalanmaz.",
   "past.progress.reading": "Siparişler hâlâ Shopify'dan okunuyor; toplam artabilir.",
@@ -733,6 +752,7 @@ export const tr: Record<keyof typeof en, string> = {
   "event.withdrawn": "Serviste silindi",
   "event.reissue": "Yeniden düzenlendi",
   "event.after_sale": "Satış sonrası",
+  "state.issued_in_panel": "Panelde kesildi",
   "state.closed": "Elle kapatıldı",
   "event.order_updated": "Sipariş Shopify'da değişti",
   "event.order_read": "Sipariş Shopify'dan yeniden okundu",
@@ -825,6 +845,8 @@ export const tr: Record<keyof typeof en, string> = {
   "history.note.cancelled_nothing_at_service":
     "Sipariş Shopify'da iptal edildi ve serviste bu sipariş için fatura yok.",
   "history.note.refunded_before_invoice": "Sipariş faturalanmadan önce tamamen iade edildi: fatura kesilmedi.",
+  "history.note.gift_card_sale":
+    "Siparişte yalnızca hediye kartı satıldı: şimdi fatura kesilmez. Hediye kartı bir ödeme aracıdır; onunla alınan mal harcandığında faturalanır.",
   "history.note.cancelled_withdrawn": "Sipariş Shopify'da iptal edildi; faturası resmileşmeden önce silindi.",
   "history.note.refunded_withdrawn": "Sipariş tamamen iade edildi; faturası resmileşmeden önce silindi.",
   "history.note.delete_refused": "Servis {remoteId} numaralı faturayı silmeyi reddetti; büyük olasılıkla resmileşmiş.",
@@ -892,6 +914,11 @@ export const tr: Record<keyof typeof en, string> = {
   "accountant.form.month": "Bir ay",
   "accountant.form.range": "Tarih aralığı",
   "accountant.form.monthLabel": "Ay",
+  "accountant.form.decimal": "CSV dosyalarında ondalık",
+  "accountant.form.decimal.comma": "Virgül: 1234,50 (Türkçe Excel)",
+  "accountant.form.decimal.point": "Nokta: 1234.50",
+  "accountant.notOver":
+    "Dönem bitmeden hazırlandı ({to}): hazırlandıktan sonra kesilen faturalar bu pakette yok. Dönem bitince yeniden isteyin.",
   "accountant.form.from": "Başlangıç",
   "accountant.form.to": "Bitiş",
   "accountant.form.submit": "Paketi hazırla",

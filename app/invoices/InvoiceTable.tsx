@@ -24,7 +24,7 @@ import type { InvoiceListFilters, InvoicePage } from "./list.server";
 import { useT } from "../i18n/react";
 import { useFreshValue } from "../ui/useFreshValue";
 import { formatDateTime, formatDay, formatMoney } from "../ui/format";
-import { KindBadge, StateBadge } from "./StateBadge";
+import { KindBadge, shownState, StateBadge } from "./StateBadge";
 import { usePdfDownload } from "../pdf/usePdfDownload";
 import { STATE } from "../invoice-state/transitions";
 
@@ -195,11 +195,24 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
         {t("list.guest")}
       </Text>
     );
-  const totalCell = (row: (typeof page.rows)[number]) => (
-    <Text as="span" alignment="end" numeric>
-      {formatMoney(row.orderTotal, row.currency, t.locale)}
-    </Text>
-  );
+  // The invoice's own total; what was paid under it when that differs (gift cards, tips, refunds before invoicing).
+  const totalCell = (row: (typeof page.rows)[number]) =>
+    row.invoiceTotal === null ? (
+      <Text as="span" alignment="end" numeric>
+        {formatMoney(row.orderTotal, row.currency, t.locale)}
+      </Text>
+    ) : (
+      <BlockStack>
+        <Text as="span" alignment="end" numeric>
+          {formatMoney(row.invoiceTotal, row.currency, t.locale)}
+        </Text>
+        <Text as="span" alignment="end" numeric tone="subdued" variant="bodySm">
+          <span title={t("list.paidDiffersWhy")}>
+            {t("list.paidDiffers", { paid: formatMoney(row.orderTotal, row.currency, t.locale) })}
+          </span>
+        </Text>
+      </BlockStack>
+    );
   const serialCell = (row: (typeof page.rows)[number]) => (
     <Link url={`/app/invoices/${row.id}`} dataPrimaryLink removeUnderline>
       {row.serialNumber ?? t("list.details")}
@@ -245,7 +258,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
             </InlineStack>
             <InlineStack align="space-between" blockAlign="center" gap="200">
               <InlineStack gap="100">
-                <StateBadge state={row.retrying ? "retrying" : row.state} />
+                <StateBadge state={shownState(row)} />
                 {deadlineBadge(row)}
                 <KindBadge kind={row.documentKind} />
               </InlineStack>
@@ -268,7 +281,7 @@ export function InvoiceTable({ page, filters, timezone }: Props) {
         </IndexTable.Cell>
         <IndexTable.Cell>
           <InlineStack gap="100">
-            <StateBadge state={row.retrying ? "retrying" : row.state} />
+            <StateBadge state={shownState(row)} />
             {deadlineBadge(row)}
           </InlineStack>
         </IndexTable.Cell>

@@ -17,13 +17,21 @@ const look: Record<string, { tone?: Tone; progress?: Progress }> = {
   needs_attention: { tone: "warning", progress: "incomplete" },
   cancelled: {},
   closed: { progress: "complete" },
+  // Closed by hand as issued in the invoicing panel: legal, issued outside the app.
+  issued_in_panel: { tone: "success", progress: "complete" },
 };
+
+/** The state a badge shows: a failed try being repeated, an invoice issued in the panel, or the row's state. */
+export function shownState(row: { state: string; retrying: boolean; issuedInPanel: boolean }): string {
+  return row.retrying ? "retrying" : row.issuedInPanel ? "issued_in_panel" : row.state;
+}
 
 export function StateBadge({ state }: { state: string }) {
   const t = useT();
   const { tone, progress } = look[state] ?? {};
   return (
-    <Badge tone={tone} progress={progress}>
+    // Polaris reads the tone and progress out ("Success Complete"), which says the state twice over: name it instead.
+    <Badge tone={tone} progress={progress} toneAndProgressLabelOverride={t("badge.stateLabel")}>
       {t.dyn(`state.${state}`, state)}
     </Badge>
   );
@@ -32,5 +40,9 @@ export function StateBadge({ state }: { state: string }) {
 export function KindBadge({ kind }: { kind: string | null }) {
   const t = useT();
   if (!kind) return null;
-  return <Badge tone={kind === "e_invoice" ? "magic" : "new"}>{t.dyn(`kind.${kind}`, kind)}</Badge>;
+  return (
+    <Badge tone={kind === "e_invoice" ? "magic" : "new"} toneAndProgressLabelOverride={t("badge.kindLabel")}>
+      {t.dyn(`kind.${kind}`, kind)}
+    </Badge>
+  );
 }

@@ -6,6 +6,8 @@ export interface Closure {
   as: "panel" | "not_needed";
   serial?: string;
   reason?: string;
+  /** The close wrote `serial` into the row's serial number (it had none): a reopen takes it out again. */
+  serialWritten?: boolean;
   /** The state a reopen returns to. */
   from: InvoiceState;
   at: string;
@@ -22,5 +24,6 @@ export function closureFrom(value: unknown): Closure | null {
     at: c.at,
     ...(typeof c.serial === "string" ? { serial: c.serial } : {}),
     ...(typeof c.reason === "string" ? { reason: c.reason } : {}),
+    ...(c.serialWritten === true ? { serialWritten: true } : {}),
   };
 }

@@ -4,6 +4,7 @@
 // deadline the app shows is never later than the legal one (docs/decisions/0032-deadline-guard.md). Pure.
 import type { InvoiceState } from "../invoice-state/transitions";
 import { STATE } from "../invoice-state/transitions";
+import { dateIn } from "../orders/dates";
 
 export const DEADLINE_DAYS = 7;
 /** Within this many hours of its deadline an invoice is "near": the list's badge, the home banner, Flow's first call. */
@@ -40,6 +41,19 @@ export function deadlineOf(orderCreatedAt: Date): Date {
 export function runningDeadline(row: DeadlineRow, trigger: string): Date | null {
   if (row.isTest || !(runningStates(trigger) as string[]).includes(row.state)) return null;
   return deadlineOf(row.orderCreatedAt);
+}
+
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How many days after its deadline's day an invoice dated `issueDay` (YYYY-MM-DD, its own date in the shop's zone)
+ * was issued; 0 when in time. Kept once the invoice is issued: the detail page and the accountant's workbook say it.
+ */
+export function daysLate(orderCreatedAt: Date, issueDay: string, zone: string): number {
+  const deadlineDay = dateIn(deadlineOf(orderCreatedAt).toISOString(), zone);
+  const issued = Date.parse(`${issueDay}T00:00:00Z`);
+  if (!deadlineDay || Number.isNaN(issued)) return 0;
+  return Math.max(0, Math.round((issued - Date.parse(`${deadlineDay}T00:00:00Z`)) / DAY_MS));
 }
 
 export type DeadlineStatus = "passed" | "near" | "running";

@@ -1,7 +1,7 @@
 // One invoice as the detail page shows it: the order, the body that was sent, the service's totals against
 // the order total, the problems and the audit trail. Looked up by id AND the session's shop: an id of
 // another shop's invoice finds nothing.
-import { deadlineStatus, runningDeadline, type DeadlineStatus } from "./deadline";
+import { daysLate, deadlineStatus, runningDeadline, type DeadlineStatus } from "./deadline";
 import prisma from "../db.server";
 import { Decimal } from "../invoicing-service/money";
 import { safeLink } from "../invoicing-service/links";
@@ -91,6 +91,8 @@ export interface InvoiceDetail {
   }>;
   /** The invoice's own date (Y-m-d, the issue date sent to the service), once it was posted. */
   invoiceDate: string | null;
+  /** Issued this many days after its 7-day deadline (0: in time): kept once it is issued. */
+  daysLate: number;
   /** A failed try the app repeats by itself: why, when next, which try of how many (null when none is due). */
   retrying: { reason: unknown; nextAttemptAt: string; attempt: number; max: number } | null;
   /** The invoice's page in the invoicing service's panel, once the service has it. */
@@ -194,6 +196,8 @@ export async function getInvoiceDetail(
   const deadline = runningDeadline(row, trigger);
   const problems = problemsFrom(row.problems);
   const { afterSale, reconciliation } = await afterSaleOf(row, timezone, now);
+  // The invoice's own date: its fiscal record first (no redaction touches it), else the body it was posted with.
+  const invoiceDate = issueDateOf(row.fiscalRecord ?? row.requestBody);
   return {
     id: row.id,
     deadline: deadline ? { at: deadline.toISOString(), status: deadlineStatus(deadline, now) } : null,
@@ -228,7 +232,9 @@ export async function getInvoiceDetail(
     buyerOverride: buyerOverrideFrom(row.buyerOverride),
     inFlight: isInFlight(row.state),
     retrying: retryingOf(row),
-    invoiceDate: issueDateOf(row.requestBody),
+    invoiceDate,
+    daysLate:
+      invoiceDate && !row.isTest && row.waybillId === null ? daysLate(row.orderCreatedAt, invoiceDate, timezone) : 0,
     events: row.events.map(({ data, ...event }) => ({
       ...event,
       at: event.at.toISOString(),

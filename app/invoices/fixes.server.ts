@@ -160,10 +160,18 @@ export async function closeInvoice(
     at: now.toISOString(),
     ...(checked.serial ? { serial: checked.serial } : {}),
     ...(checked.reason ? { reason: checked.reason } : {}),
+    ...(checked.serial && !row.serialNumber ? { serialWritten: true } : {}),
   };
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, state: row.state, ...free(now) },
-    data: { state: closed, nextAttemptAt: null, closure: closure as unknown as Prisma.InputJsonValue },
+    data: {
+      state: closed,
+      nextAttemptAt: null,
+      closure: closure as unknown as Prisma.InputJsonValue,
+      // Issued in the panel: its serial is the invoice's serial wherever one is shown or searched (list, detail,
+      // order, metafield, package); the closure says it was issued outside the app.
+      ...(closure.serialWritten ? { serialNumber: checked.serial } : {}),
+    },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await orderCarries(row, closed, now);
@@ -193,7 +201,13 @@ export async function reopenInvoice(shop: string, id: string, now = new Date()):
   const back = reopened.to;
   const updated = await prisma.invoice.updateMany({
     where: { id, shopDomain: shop, state: row.state },
-    data: { state: back, nextAttemptAt: null, closure: dbNull() },
+    data: {
+      state: back,
+      nextAttemptAt: null,
+      closure: dbNull(),
+      // The panel's serial goes with the close that wrote it.
+      ...(closure.serialWritten ? { serialNumber: null } : {}),
+    },
   });
   if (updated.count !== 1) return { ok: false, reason: "not_allowed" };
   await orderCarries(row, back, now);

@@ -15,9 +15,11 @@ import { linkOptions } from "../http/outbound-guard.server";
 import { INVOICE_STATES, IN_FLIGHT_STATES, type InvoiceState } from "../invoice-state/transitions";
 import { ISSUABLE_TEST_INVOICES } from "./actions.server";
 import { foldForSearch } from "../i18n/search-fold";
+import { closureFrom } from "./closure";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
 import { STATE } from "../invoice-state/transitions";
 import { DEFAULT_TRIGGER } from "../settings/schema";
+import { Decimal } from "../invoicing-service/money";
 
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 100;
@@ -49,11 +51,19 @@ export interface InvoiceListRow {
   customerName: string | null;
   /** The order's date (a waybill's date for an invoice made from one): what the list shows and filters by. */
   orderCreatedAt: string;
+  /** What the order paid (Shopify's total). */
   orderTotal: string;
+  /**
+   * The invoice's own total (the service's grand total, in the order's currency), once known and when it differs from
+   * what was paid: gift cards, tips and refunds before invoicing are not invoiced (issue 36, point 5).
+   */
+  invoiceTotal: string | null;
   currency: string;
   documentKind: string | null;
   state: string;
   serialNumber: string | null;
+  /** Closed by hand as issued in the invoicing panel: its serial is the panel's (issued outside the app). */
+  issuedInPanel: boolean;
   pdfUrl: string | null;
   /** The onboarding's sample invoice (no Shopify order behind it). */
   isTest: boolean;
@@ -196,6 +206,8 @@ const listSelect = {
   waybillId: true,
   attempts: true,
   lastError: true,
+  remoteTotals: true,
+  closure: true,
 } as const;
 
 /** One page of the shop's invoices, newest first. */
@@ -235,8 +247,10 @@ export async function listInvoices(
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    rows: page.map(({ attempts, lastError, ...row }) => ({
+    rows: page.map(({ attempts, lastError, remoteTotals, closure, ...row }) => ({
       ...row,
+      issuedInPanel: row.state === STATE.closed && closureFrom(closure)?.as === "panel",
+      invoiceTotal: differingTotal(row.orderTotal, remoteTotals),
       retrying: row.state === STATE.queued && attempts > 0 && lastError !== null,
       orderCreatedAt: row.orderCreatedAt.toISOString(),
       pdfUrl: safeLink(row.pdfUrl, linkOptions()),
@@ -247,6 +261,14 @@ export async function listInvoices(
     next: last && (backwards ? Boolean(cursor) : more) ? encodeCursor(last) : null,
     previous: first && (backwards ? more : Boolean(cursor)) ? encodeCursor(first) : null,
   };
+}
+
+/** The service's grand total when it is a number and not what the order paid; null otherwise. */
+function differingTotal(orderTotal: string, remoteTotals: unknown): string | null {
+  const grand = (remoteTotals as { grand_total?: unknown } | null)?.grand_total;
+  const text = typeof grand === "number" ? String(grand) : typeof grand === "string" ? grand.trim() : "";
+  if (!/^-?\d+(\.\d+)?$/.test(text) || !/^-?\d+(\.\d+)?$/.test(orderTotal)) return null;
+  return new Decimal(text).eq(new Decimal(orderTotal)) ? null : new Decimal(text).toFixed(2);
 }
 
 /** A row's deadline when it is near or past (a running one far off says nothing in the list). */

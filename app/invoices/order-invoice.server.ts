@@ -2,8 +2,11 @@
 import prisma from "../db.server";
 import { safeLink } from "../invoicing-service/links";
 import { linkOptions } from "../http/outbound-guard.server";
+import { STATE } from "../invoice-state/transitions";
+import { closureFrom } from "./closure";
 
 export interface OrderInvoiceSummary {
+  /** The row's state, or "issued_in_panel" for one closed by hand as issued in the invoicing panel. */
   state: string;
   documentKind: string | null;
   serialNumber: string | null;
@@ -27,12 +30,13 @@ export async function orderInvoice(shop: string, orderId: string): Promise<Order
       pdfUrl: true,
       isTest: true,
       postedInTestMode: true,
+      closure: true,
     },
   });
   return row
     ? {
         invoiceId: row.id,
-        state: row.state,
+        state: row.state === STATE.closed && closureFrom(row.closure)?.as === "panel" ? "issued_in_panel" : row.state,
         documentKind: row.documentKind,
         serialNumber: row.serialNumber,
         pdfUrl: safeLink(row.pdfUrl, linkOptions()),

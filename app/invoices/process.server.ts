@@ -48,7 +48,7 @@ import {
   type ReadOrder,
   type RefundRow,
 } from "../after-sale/before-posting.server";
-import { orderAsItStands } from "../orders/refunds";
+import { giftCardsOnly, orderAsItStands } from "../orders/refunds";
 import { writeBackStart, writesBack } from "./write-back-due.server";
 import { reasonOf, type FailureReason } from "./event-data";
 import { postAccountRefusal } from "../settings/accounts.server";
@@ -413,7 +413,23 @@ async function post(
   }
 
   // Fully refunded before it was invoiced (and, after an earlier attempt, nothing found at the service): no invoice.
+  // An order of gift cards only is no refund: nothing of it is invoiced when it is sold, and the trail says so.
   const asItStands = row.waybillId === null ? standing(row.orderSnapshot, refunds) : null;
+  if (asItStands && giftCardsOnly(asItStands.order)) {
+    return {
+      data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },
+      events: [
+        {
+          type: "cancelled",
+          message:
+            "the order sold gift cards only: a gift card is invoiced when it is spent, not when sold; no invoice",
+          data: { note: "gift_card_sale" },
+        },
+      ],
+      // Its refunds (the card taken back) had nothing invoiced to correct either.
+      refunds: [{ ids: refunds.filter((r) => r.handling === null).map((r) => r.refundId), handling: "no_invoice" }],
+    };
+  }
   if (asItStands?.nothingLeft) {
     return {
       data: { state: targetOf("cancelled_unposted"), nextAttemptAt: null },

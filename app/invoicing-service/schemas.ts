@@ -6,6 +6,7 @@
 // tolerantly: the service "may extend" records, and much of their content is "not shown" in the spec,
 // so only `id` is required and unknown fields are kept (looseObject).
 import { z } from "zod";
+import { CURRENT_VAT_RATES, isVatRate, LEGACY_VAT_RATES, VAT_RATES, type VatRate } from "./vat-rates";
 import { dec } from "./money";
 
 // ---------------------------------------------------------------------------------------------------
@@ -23,8 +24,13 @@ export const INVOICE_TYPES = [
 ] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];
 
+/** What the service's `tax_rate` accepts (its specification): the wire format only. */
 export const TAX_RATES = ["0", "1", "2", "8", "10", "18", "20"] as const;
 export type TaxRate = (typeof TAX_RATES)[number];
+
+// The app's own VAT rates are among what the service accepts (checked here, at compile time).
+VAT_RATES satisfies readonly TaxRate[];
+export { CURRENT_VAT_RATES, LEGACY_VAT_RATES, VAT_RATES, isVatRate, type VatRate };
 
 export const PAYMENT_METHODS = [
   "credit_or_debit",

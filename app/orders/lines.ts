@@ -6,7 +6,7 @@ import { pick } from "./currency";
 import { hasTaxLines } from "./abroad";
 import type { ShopifyLineItem, ShopifyOrder, ShopifyShippingLine, ShopifyTaxLine } from "./order";
 import { problem, type Problem } from "../problems";
-import { TAX_RATES, type MappingSettings } from "../settings/schema";
+import { VAT_RATES, type MappingSettings } from "../settings/schema";
 import { clean } from "./text";
 
 export interface LineDraft {
@@ -82,7 +82,7 @@ export function draftLines(
     if (!orderHasTaxLines) return settings.defaultTaxRate;
     const rate = (taxLines ?? []).reduce((s, t) => s.add(dec(t.rate).mul(100)), ZERO);
     const text = rate.toDecimalPlaces(4).toString();
-    if ((TAX_RATES as readonly string[]).includes(text)) return text;
+    if ((VAT_RATES as readonly string[]).includes(text)) return text;
     errors.push(problem("line.unsupported_tax_rate", { line: label, rate: text }));
     return null;
   };

@@ -236,6 +236,15 @@ function refundedOnOrder(order: ShopifyOrder, lineItemId: number): number {
   return units;
 }
 
+/**
+ * An order that sold gift cards and nothing else (no shipping charged): nothing of it is invoiced now. A gift card is
+ * a means of payment, not a sale of goods: its sale is invoiced when the card is spent (issue 36, point 1).
+ */
+export function giftCardsOnly(order: ShopifyOrder): boolean {
+  const shipping = (order.shipping_lines ?? []).reduce((s, l) => s.add(dec(l.discounted_price ?? l.price)), ZERO);
+  return order.line_items.length > 0 && order.line_items.every((i) => i.gift_card === true) && shipping.lte(0);
+}
+
 /** Whether nothing is left to invoice once the refunds are applied: every non-gift-card unit and all shipping. */
 export function fullyRefunded(order: ShopifyOrder): boolean {
   const units = order.line_items

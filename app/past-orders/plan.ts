@@ -5,6 +5,7 @@ import { mapOrderToInvoice } from "../orders/map-order";
 import { parseShopifyOrder } from "../orders/order";
 import type { MappingSettings } from "../settings/schema";
 import { STATE } from "../invoice-state/transitions";
+import { giftCardsOnly } from "../orders/refunds";
 
 /** VUK art. 231/5: an invoice is due within 7 days of the delivery (docs/spec/after-sale-facts.md). */
 export const INVOICE_DEADLINE_MS = 7 * 24 * 3_600_000;
@@ -23,6 +24,8 @@ export interface Plan {
   already?: AlreadyInApp;
   /** Orders the run would invoice. */
   toInvoice: number;
+  /** Orders of gift cards only: recorded, but nothing of them is invoiced when sold (absent in plans saved before). */
+  giftCardSales?: number;
   /** Of those, orders whose invoice could not be made as things stand, and the reasons (problem code → count). */
   needsAttention: number;
   reasons: Record<string, number>;
@@ -139,6 +142,11 @@ export function addToPlan(
     const kind = alreadyKind(recordedState);
     already[kind] = (already[kind] ?? 0) + 1;
     next.already = already;
+    return next;
+  }
+  const parsed = parseShopifyOrder(order);
+  if (parsed.ok && giftCardsOnly(parsed.order)) {
+    next.giftCardSales = (plan.giftCardSales ?? 0) + 1;
     return next;
   }
   next.toInvoice += 1;

@@ -513,8 +513,10 @@ export interface RunProgress {
    * already invoiced before the run are not among them (`alreadyInvoiced`), so the bar ends where the preview said.
    */
   total: number;
-  /** Of the run's own orders: invoiced (or closed, or cancelled), needing attention, failed, still in the queue. */
+  /** Of the run's own orders: invoiced (or closed by hand), needing no invoice (gift cards only, cancelled or refunded
+   * before it was made), needing attention, failed, still in the queue. */
   done: number;
+  noInvoice: number;
   needsAttention: number;
   failed: number;
   inQueue: number;
@@ -550,7 +552,8 @@ export async function latestRun(shop: string): Promise<RunView | null> {
     states.filter((row) => names.includes(row.state)).reduce((sum, row) => sum + row._count._all, 0);
   const plan = (run.plan as Plan | null) ?? null;
   // Closed by hand (issued in the panel, no invoice needed) is finished too: never counted as waiting or late.
-  const done = count([STATE.completed, STATE.cancelled, STATE.closed]);
+  const done = count([STATE.completed, STATE.closed]);
+  const noInvoice = count([STATE.cancelled]);
   const needsAttention = count([STATE.needs_attention]);
   const failed = count([STATE.failed]);
   const inQueue = count([...UNFINISHED, STATE.waiting]);
@@ -562,9 +565,10 @@ export async function latestRun(shop: string): Promise<RunView | null> {
     plan,
     progress: {
       total: run.listedAllAt
-        ? done + needsAttention + failed + inQueue
-        : Math.max(plan?.toInvoice ?? 0, done + needsAttention + failed + inQueue),
+        ? done + noInvoice + needsAttention + failed + inQueue
+        : Math.max(plan?.toInvoice ?? 0, done + noInvoice + needsAttention + failed + inQueue),
       done,
+      noInvoice,
       needsAttention,
       failed,
       inQueue,

@@ -29,6 +29,7 @@ import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import type { TitleHandle } from "../i18n/page-title";
 import { SectionCard } from "../ui/SectionCard";
 import { WorkProgress } from "../ui/WorkProgress";
+import { formatBytes, formatDateTime, formatDay, formatMonth } from "../ui/format";
 
 export const handle: TitleHandle = { title: "nav.accountant" };
 
@@ -51,35 +52,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-const dateLocale = (t: T) => (t.locale === "tr" ? "tr-TR" : "en-GB");
-
-function day(ymd: string, t: T): string {
-  return new Date(`${ymd}T12:00:00Z`).toLocaleDateString(dateLocale(t), {
-    timeZone: "UTC",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-  });
-}
-
-function monthName(month: string, t: T): string {
-  return new Date(`${month}-15T12:00:00Z`).toLocaleDateString(dateLocale(t), {
-    timeZone: "UTC",
-    month: "long",
-    year: "numeric",
-  });
-}
-
-function size(bytes: number, t: T): string {
-  const units = ["B", "KB", "MB", "GB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toLocaleString(dateLocale(t), { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
-}
+const day = (ymd: string, t: T) => formatDay(ymd, t.locale);
+const monthName = (month: string, t: T) => formatMonth(month, t.locale);
+const size = (bytes: number, t: T) => formatBytes(bytes, t.locale);
 
 function PeriodForm({
   data,
@@ -96,6 +71,8 @@ function PeriodForm({
   const [month, setMonth] = useState(data.defaultMonth);
   const [from, setFrom] = useState(data.defaultFrom);
   const [to, setTo] = useState(data.today);
+  // The CSV files' decimal separator: the language's own unless the accountant's Excel wants the other.
+  const [decimal, setDecimal] = useState<"comma" | "point">(t.locale === "tr" ? "comma" : "point");
   return (
     <SectionCard title={t("accountant.form.title")}>
       <ChoiceList
@@ -139,11 +116,21 @@ function PeriodForm({
             />
           </>
         )}
+        <Select
+          id="accountant-decimal"
+          label={t("accountant.form.decimal")}
+          options={[
+            { label: t("accountant.form.decimal.comma"), value: "comma" },
+            { label: t("accountant.form.decimal.point"), value: "point" },
+          ]}
+          value={decimal}
+          onChange={(value) => setDecimal(value === "point" ? "point" : "comma")}
+        />
         <Button
           id="accountant-build"
           variant="primary"
           loading={busy}
-          onClick={() => onSubmit(kind === "month" ? { kind, month } : { kind, from, to })}
+          onClick={() => onSubmit(kind === "month" ? { kind, month, decimal } : { kind, from, to, decimal })}
         >
           {t("accountant.form.submit")}
         </Button>
@@ -205,6 +192,11 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
               {t("accountant.none")}
             </Text>
           )}
+          {pack.builtBeforeEnd && (
+            <Text as="p" tone="caution" id={`accountant-not-over-${pack.id}`}>
+              {t("accountant.notOver", { to: day(pack.to, t) })}
+            </Text>
+          )}
           {pack.pdfFailed > 0 && (
             <Banner tone="warning">
               <p>{t("accountant.missing", { count: pack.pdfFailed })}</p>
@@ -222,11 +214,7 @@ function PackageCard({ pack, t, zone }: { pack: PackageView; t: T; zone: string 
             </Button>
             <Text as="span" tone="subdued">
               {t("accountant.expires", {
-                date: new Date(pack.expiresAt!).toLocaleString(dateLocale(t), {
-                  dateStyle: "medium",
-                  timeStyle: "short",
-                  timeZone: zone,
-                }),
+                date: formatDateTime(pack.expiresAt!, t.locale, zone),
               })}
             </Text>
           </InlineStack>

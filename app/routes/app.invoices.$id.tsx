@@ -31,7 +31,7 @@ import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { formatDate, formatDateTime, formatDay, formatMoney } from "../ui/format";
 import { problemText, reasonText } from "../problems";
 import { historyDetail, historyTitle } from "../invoices/history";
-import { KindBadge, StateBadge } from "../invoices/StateBadge";
+import { KindBadge, shownState, StateBadge } from "../invoices/StateBadge";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import { usePdfDownload } from "../pdf/usePdfDownload";
 import { WriteBackCard } from "../write-back/WriteBackCard";
@@ -212,7 +212,13 @@ export default function InvoiceDetailPage() {
       }
       titleMetadata={
         <InlineStack gap="200">
-          <StateBadge state={invoice.retrying ? "retrying" : invoice.state} />
+          <StateBadge
+            state={shownState({
+              state: invoice.state,
+              retrying: Boolean(invoice.retrying),
+              issuedInPanel: invoice.closure?.as === "panel",
+            })}
+          />
           <KindBadge kind={invoice.documentKind} />
           {(invoice.isTest || invoice.postedInTestMode) && <Badge tone="attention">{t("badge.test")}</Badge>}
         </InlineStack>
@@ -402,7 +408,18 @@ export default function InvoiceDetailPage() {
                   <Row label={t("detail.orderDate")}>{formatDateTime(invoice.orderCreatedAt, locale, timezone)}</Row>
                 )}
                 {invoice.invoiceDate && (
-                  <Row label={t("detail.invoiceDate")}>{formatDay(invoice.invoiceDate, locale)}</Row>
+                  <Row label={t("detail.invoiceDate")}>
+                    <InlineStack gap="200" blockAlign="center">
+                      <span>{formatDay(invoice.invoiceDate, locale)}</span>
+                      {invoice.daysLate > 0 && (
+                        <Text as="span" id="issued-late" tone="critical">
+                          {t(invoice.daysLate === 1 ? "detail.issuedLateOne" : "detail.issuedLate", {
+                            days: invoice.daysLate,
+                          })}
+                        </Text>
+                      )}
+                    </InlineStack>
+                  </Row>
                 )}
                 {invoice.deadline && (
                   <Row label={t("detail.deadline")}>
@@ -413,9 +430,16 @@ export default function InvoiceDetailPage() {
                 )}
                 <Row label={t("detail.received")}>{formatDateTime(invoice.createdAt, locale, timezone)}</Row>
                 <Row label={t("detail.serial")}>
-                  <Text as="span" id="serial-number">
-                    {invoice.serialNumber ?? "—"}
-                  </Text>
+                  <InlineStack gap="200" blockAlign="center">
+                    <Text as="span" id="serial-number">
+                      {invoice.serialNumber ?? "—"}
+                    </Text>
+                    {invoice.closure?.as === "panel" && invoice.serialNumber && (
+                      <Text as="span" tone="subdued">
+                        {t("detail.serialFromPanel")}
+                      </Text>
+                    )}
+                  </InlineStack>
                 </Row>
                 {invoice.ettn && (
                   <Row label={t("detail.ettn")}>

@@ -31,6 +31,8 @@ import type { RunView } from "../past-orders/runs.server";
 import type { TitleHandle } from "../i18n/page-title";
 import { SectionCard } from "../ui/SectionCard";
 import { WorkProgress } from "../ui/WorkProgress";
+import { formatDate, formatDateTime } from "../ui/format";
+import type { Locale } from "../i18n/i18n";
 
 export const handle: TitleHandle = { title: "nav.pastOrders" };
 
@@ -55,14 +57,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function day(iso: string, zone: string, locale: string, endExclusive = false): string {
-  const date = new Date(new Date(iso).getTime() - (endExclusive ? 1 : 0));
-  return date.toLocaleDateString(locale === "tr" ? "tr-TR" : "en-GB", {
-    timeZone: zone,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-  });
+function day(iso: string, zone: string, locale: Locale, endExclusive = false): string {
+  return formatDate(new Date(new Date(iso).getTime() - (endExclusive ? 1 : 0)).toISOString(), locale, zone);
 }
 
 function ActionMessage({ outcome, t, days }: { outcome: PastOrdersActionResult | undefined; t: T; days: number }) {
@@ -100,9 +96,7 @@ function Reconciliation({ data, t, busy, onCheck }: { data: Data; t: T; busy: bo
       <Text as="p" tone="subdued" id="reconcile-last">
         {status.lastRunAt
           ? t("past.reconcile.last", {
-              when: new Date(status.lastRunAt).toLocaleString(t.locale === "tr" ? "tr-TR" : "en-GB", {
-                timeZone: data.zone,
-              }),
+              when: formatDateTime(status.lastRunAt, t.locale, data.zone),
               read: status.lastResult?.read ?? 0,
               recorded: status.lastResult?.recorded ?? 0,
             })
@@ -240,6 +234,7 @@ function Plan({
     [t("past.plan.orders"), plan.orders],
     ...already,
     [t("past.plan.toInvoice"), plan.toInvoice],
+    ...(plan.giftCardSales ? [[t("past.plan.giftCardSales"), plan.giftCardSales] as [string, number]] : []),
     [t("past.plan.needsAttention"), plan.needsAttention],
     [t("past.plan.quota"), plan.testMode ? t("past.plan.quotaTest") : plan.quota],
     [t("past.plan.late"), plan.late],
@@ -315,13 +310,14 @@ function Progress({
   return (
     <SectionCard title={t("past.progress.title", range)}>
       <WorkProgress
-        settled={progress.done + progress.needsAttention + progress.failed}
+        settled={progress.done + progress.noInvoice + progress.needsAttention + progress.failed}
         total={progress.total}
         tone={progress.failed > 0 ? "critical" : "primary"}
         id="past-progress"
       >
         {t("past.progress.counts", {
           done: progress.done,
+          noInvoice: progress.noInvoice,
           needsAttention: progress.needsAttention,
           failed: progress.failed,
           total: progress.total,

@@ -22,6 +22,7 @@ import { useT } from "../i18n/react";
 import { formatDateTime, formatMoney } from "../ui/format";
 import { useFileDownload } from "../ui/useFileDownload";
 import type { TitleHandle } from "../i18n/page-title";
+import { formatDayWithWeekday } from "../ui/format";
 
 export const handle: TitleHandle = { title: "nav.returns" };
 
@@ -37,10 +38,7 @@ export default function ReturnsPage() {
   const locale = t.locale;
   const csv = useFileDownload();
   // A deadline with its weekday: "28 Kasım 2026 Cumartesi", never cut (the path cell wraps).
-  const day = (ymd: string) =>
-    new Intl.DateTimeFormat(locale === "tr" ? "tr-TR" : "en-US", { dateStyle: "full", timeZone: "UTC" }).format(
-      new Date(`${ymd}T12:00:00Z`),
-    );
+  const day = (ymd: string) => formatDayWithWeekday(ymd, locale);
 
   const exportCsv = (decimal: "point" | "comma") =>
     csv.download(decimal, `/app/returns/csv?decimal=${decimal}&locale=${locale}`, "returns.csv");

@@ -25,17 +25,19 @@ import { OrderWriteBackSection } from "../settings/OrderWriteBackSection";
 import { B2bCompaniesSection } from "../settings/B2bCompaniesSection";
 import { refreshScopes } from "../shops/scopes.server";
 import type { TitleHandle } from "../i18n/page-title";
+import { shopZone } from "../shops/shops.server";
 
 export const handle: TitleHandle = { title: "nav.settings" };
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, scopes } = await authenticate.admin(request);
   const settings = await getSettings(session.shop);
-  const [lists, cartBlock, webhookRegisteredAt, { canWrite, canReadCompanies }] = await Promise.all([
+  const [lists, cartBlock, webhookRegisteredAt, { canWrite, canReadCompanies }, zone] = await Promise.all([
     loadServiceLists(session.shop, settings),
     loadCartBlock(session.shop, settings.mapping),
     accountWebhookRegisteredAt(session.shop),
     refreshScopes(session.shop, scopes),
+    shopZone(session.shop),
   ]);
   const form = formFromSettings(settings);
   // The account already has a channel for this shop's domain: proposed, and saved with the form.
@@ -47,6 +49,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     shop: session.shop,
     cartBlock,
     webhookRegisteredAt,
+    zone,
     canWrite,
     canReadCompanies,
   });
@@ -236,6 +239,7 @@ export default function Settings() {
               hasApiKey={data.hasApiKey}
               lists={data.lists}
               webhookRegisteredAt={data.webhookRegisteredAt}
+              zone={data.zone}
               saleChannelExtra={
                 offerChannel && (
                   <SaleChannelOffer

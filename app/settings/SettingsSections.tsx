@@ -14,9 +14,10 @@ import {
   TextField,
   useBreakpoints,
 } from "@shopify/polaris";
-import { PAYMENT_METHODS, TAX_RATES, TRIGGERS, UNITS, type SettingsForm } from "./schema";
+import { PAYMENT_METHODS, TRIGGERS, UNITS, VAT_RATES, type SettingsForm } from "./schema";
 import { useT } from "../i18n/react";
 import { AnnotatedCard } from "../ui/AnnotatedCard";
+import { formatDateTime } from "../ui/format";
 import { accountsFor, type AccountKind } from "./accounts";
 
 export type SetField = <K extends keyof SettingsForm>(key: K, value: SettingsForm[K]) => void;
@@ -50,6 +51,8 @@ interface ConnectionProps {
   saleChannelExtra?: ReactNode;
   /** When the account-level webhook address was last registered with the service (ISO), or null. */
   webhookRegisteredAt?: string | null;
+  /** The shop's time zone, for the dates shown. */
+  zone?: string;
 }
 
 function idOptions(
@@ -79,6 +82,7 @@ export function ConnectionSection({
   lists,
   saleChannelExtra,
   webhookRegisteredAt,
+  zone = "Europe/Istanbul",
 }: ConnectionProps) {
   const t = useT();
   const bind = binder(form, set, error);
@@ -168,7 +172,7 @@ export function ConnectionSection({
       {hasApiKey && (
         <Text as="p" tone="subdued" variant="bodySm" id="account-webhook-status">
           {webhookRegisteredAt
-            ? t("settings.webhook.registered", { date: webhookRegisteredAt.slice(0, 10) })
+            ? t("settings.webhook.registered", { date: formatDateTime(webhookRegisteredAt, t.locale, zone) })
             : t("settings.webhook.none")}
         </Text>
       )}
@@ -219,7 +223,7 @@ export function MappingSections({ form, set, error }: { form: SettingsForm; set:
             {...bind("defaultTaxRate")}
             label={t("settings.defaultTaxRate")}
             helpText={t("settings.defaultTaxRate.help")}
-            options={TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
+            options={VAT_RATES.map((rate) => ({ value: rate, label: `%${rate}` }))}
           />
           <Select
             {...bind("unit")}

@@ -13,11 +13,11 @@ import {
   INVOICE_TYPES,
   LIVE_BASE_URL,
   PAYMENT_METHODS,
-  TAX_RATES,
+  VAT_RATES,
   type PaymentMethod,
 } from "../invoicing-service/schemas";
 
-export { PAYMENT_METHODS, TAX_RATES, type PaymentMethod };
+export { PAYMENT_METHODS, VAT_RATES, type PaymentMethod };
 
 export type SettingsErrorCode = MessageKey extends infer K
   ? K extends `settings.error.${infer Code}`
@@ -160,7 +160,7 @@ export const MappingSettingsSchema = z.object({
   /** UN/ECE unit code of every line; C62 is "Adet" (piece). */
   unit: z.string().min(1, code("unit")).default("C62"),
   /** VAT rate of lines when the order carries no tax lines at all. */
-  defaultTaxRate: z.enum(TAX_RATES).default("20"),
+  defaultTaxRate: z.enum(VAT_RATES).default("20"),
   /** When the order has no tax lines: do the Shopify prices already include VAT? */
   pricesIncludeVat: z.boolean().default(true),
   /** Exemption code and its official text for 0 % lines (e.g. "301", "11/1-a Mal İhracatı"). */
@@ -264,7 +264,7 @@ const formFields = z.object({
     .trim()
     .toUpperCase()
     .regex(/^[A-Z0-9]{1,3}$/, code("unit")),
-  defaultTaxRate: z.enum(TAX_RATES, code("invalid")),
+  defaultTaxRate: z.enum(VAT_RATES, code("invalid")),
   pricesIncludeVat: z.boolean(code("invalid")),
   /** Empty: no exemption for 0 % lines. */
   exemptionCode: z

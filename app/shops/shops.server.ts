@@ -3,6 +3,7 @@ import prisma from "../db.server";
 import type { ShopProfileQuery } from "../shopify/admin.generated";
 import { signalWork } from "../jobs/signal.server";
 import { fromStates } from "../invoice-state/transitions";
+import { zoneOrTurkey } from "../orders/dates";
 import { installStateAtShopify, type InstallState } from "../shopify/install-check.server";
 
 export interface ShopProfile {
@@ -36,6 +37,12 @@ export async function fetchShopProfile(graphql: GraphqlClient): Promise<ShopProf
     storefrontUrl: shop.primaryDomain?.url,
     taxesIncluded: typeof shop.taxesIncluded === "boolean" ? shop.taxesIncluded : null,
   };
+}
+
+/** The shop's IANA time zone, Turkey's when unknown: the zone every date a page shows is in. */
+export async function shopZone(domain: string): Promise<string> {
+  const row = await prisma.shop.findUnique({ where: { domain }, select: { timezone: true } });
+  return zoneOrTurkey(row?.timezone);
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { TAX_RATES } from "../invoicing-service/schemas";
+import { isVatRate, VAT_RATES } from "../invoicing-service/vat-rates";
 import { computeTotals } from "../invoicing-service/totals";
 import { UNITS } from "../settings/schema";
 import { decimalInput, type FormErrors, type WaybillFormLine, type WaybillInvoiceForm } from "./waybill-invoice";
@@ -35,10 +35,7 @@ function liveTotals(typed: WaybillFormLine[]) {
   const lines = typed.map((l) => ({ ...l, quantity: decimalInput(l.quantity), unitPrice: decimalInput(l.unitPrice) }));
   if (
     lines.length === 0 ||
-    !lines.every(
-      (l) =>
-        DECIMAL.test(l.quantity) && DECIMAL.test(l.unitPrice) && (TAX_RATES as readonly string[]).includes(l.taxRate),
-    )
+    !lines.every((l) => DECIMAL.test(l.quantity) && DECIMAL.test(l.unitPrice) && isVatRate(l.taxRate))
   )
     return null;
   return computeTotals(lines.map((l) => ({ quantity: l.quantity, unit_price: l.unitPrice, tax_rate: l.taxRate })));
@@ -250,10 +247,8 @@ export function WaybillInvoiceSections({ form, setForm, errors, currency }: Prop
                 <Select
                   label={t("waybill.line.taxRate")}
                   options={[
-                    ...((TAX_RATES as readonly string[]).includes(line.taxRate)
-                      ? []
-                      : [{ value: line.taxRate, label: line.taxRate || "—" }]),
-                    ...TAX_RATES.map((rate) => ({ value: rate, label: `%${rate}` })),
+                    ...(isVatRate(line.taxRate) ? [] : [{ value: line.taxRate, label: line.taxRate || "—" }]),
+                    ...VAT_RATES.map((rate) => ({ value: rate, label: `%${rate}` })),
                   ]}
                   value={line.taxRate}
                   onChange={(value) => setLine(index, { taxRate: value })}

@@ -2,7 +2,7 @@
 // completes and corrects → the body of POST /api/waybills/{id}/invoice, or the fields to fix. The same
 // rules as an order's invoice: VKN / T.C. check digits, a company needs its title and tax office, VAT rates
 // of the service's list, a 0 % line needs an exemption code and its text, exact decimal amounts. No I/O.
-import { InvoiceRequestSchema, TAX_RATES, type InvoiceRequest, type WaybillRecord } from "../invoicing-service/schemas";
+import { InvoiceRequestSchema, isVatRate, type InvoiceRequest, type WaybillRecord } from "../invoicing-service/schemas";
 import { computeTotals, type InvoiceTotals } from "../invoicing-service/totals";
 import { Decimal } from "../invoicing-service/money";
 import { isValidTckn, isValidVkn, ANONYMOUS_TAX_NUMBER } from "../orders/customer";
@@ -279,8 +279,7 @@ export function waybillInvoiceBody(form: WaybillInvoiceForm, context: WaybillBod
     if (!DECIMAL.test(line.quantity) || new Decimal(line.quantity).lte(0)) fail(at("quantity"), "positive");
     if (!/^[A-Z0-9]{1,3}$/.test(line.unit)) fail(at("unit"), "unit");
     if (!DECIMAL.test(line.unitPrice)) fail(at("unitPrice"), "non_negative");
-    if (!(TAX_RATES as readonly string[]).includes(line.taxRate))
-      fail(at("taxRate"), "tax_rate", { rate: line.taxRate });
+    if (!isVatRate(line.taxRate)) fail(at("taxRate"), "tax_rate", { rate: line.taxRate });
     if (line.taxRate === "0") {
       if (!/^\d{3}$/.test(line.exemptionCode)) fail(at("exemptionCode"), "exemption_code");
       if (!line.exemptionReason) fail(at("exemptionReason"), "exemption_pair");

@@ -31,6 +31,7 @@ import { loader as download } from "../../app/routes/accountant-package.$token";
 import { redactCustomer } from "../../app/privacy/compliance.server";
 import { callRoute } from "../helpers/routes";
 import { startWorker } from "../../app/worker/worker.server";
+import { closeInvoice } from "../../app/invoices/fixes.server";
 
 const sandbox = sandboxForEachTest({ formalizeDelayMs: 5, shops: [SHOP, OTHER_SHOP] });
 const { requests } = sandbox;
@@ -339,7 +340,8 @@ describe("the accountant package", () => {
     const returns = sheetRows(workbook.getWorksheet("İadeler")!);
     expect(returns).toHaveLength(1);
     expect(returns[0]).toMatchObject({
-      "İade tarihi": "2026-10-20",
+      // A day: a date in the workbook (shown as 20.10.2026 in a Turkish Excel).
+      "İade tarihi": new Date("2026-10-20T00:00:00Z"),
       "Fatura no": month.mixed.record.serial_number,
       Ürün: "Kazak",
       "Ürün KDV": 6.67,
@@ -360,7 +362,8 @@ describe("the accountant package", () => {
     expect(failuresCsv.startsWith("\uFEFF")).toBe(true);
     expect(failuresCsv).toContain(`"${month.failing.record.serial_number}"`);
 
-    // The CSV carries the same totals, as exact decimal strings.
+    // The CSV carries the same totals, as exact decimal strings: a Turkish package's with a decimal comma and its
+    // days as 20.10.2026 (the language's own, unless asked otherwise).
     const csv = files
       .get("faturalar.csv")!
       .toString("utf8")
@@ -369,7 +372,14 @@ describe("the accountant package", () => {
       .split("\r\n")
       .map((line) => line.slice(1, -1).split('";"'));
     const totalAt = csv[0].indexOf("Toplam");
-    expect(csv.slice(1).map((fields) => fields[totalAt])).toEqual(records.map((m) => m.record.grand_total));
+    expect(csv.slice(1).map((fields) => fields[totalAt])).toEqual(
+      records.map((m) => m.record.grand_total!.replace(".", ",")),
+    );
+    const dateAt = csv[0].indexOf("Fatura tarihi");
+    expect(csv.slice(1).map((fields) => fields[dateAt])).toEqual(
+      records.map((m) => m.body.issue_date!.split("-").reverse().join(".")),
+    );
+    expect(await listPackages(SHOP)).toMatchObject([{ id, builtBeforeEnd: false }]);
 
     // Housekeeping: past its time the file is deleted, the row expired and the link dead.
     expect(await expirePackages(new Date(Date.now() + 3_600_000))).toBe(0);
@@ -383,6 +393,52 @@ describe("the accountant package", () => {
       token: signDownload(SHOP, id),
     });
     expect(gone.status).toBe(404);
+  });
+
+  it("names the invoices issued in the invoicing panel during the period, writes decimal points when asked, and says when the period is not over", async () => {
+    await issued(SHOP, { issue_date: "2026-10-05" });
+    // Closed by hand as issued in the panel on 12 October (Istanbul), and one on 2 November: only the first is October's.
+    const inPeriod = await createInvoiceRow(SHOP);
+    const later = await createInvoiceRow(SHOP);
+    for (const row of [inPeriod, later])
+      await prisma.invoice.update({ where: { id: row.id }, data: { state: "needs_attention" } });
+    expect(
+      await closeInvoice(
+        SHOP,
+        inPeriod.id,
+        { as: "panel", serial: "gib2026000000123", reason: "e-posta ile" },
+        new Date("2026-10-12T09:00:00Z"),
+      ),
+    ).toEqual({ ok: true });
+    expect(
+      await closeInvoice(SHOP, later.id, { as: "panel", serial: "GIB2026000000124" }, new Date("2026-11-02T09:00:00Z")),
+    ).toEqual({ ok: true });
+    const { id } = (await requestPackage(SHOP, { ...PERIOD, csvDecimal: "point" }, "tr")) as { id: string };
+    expect(await buildPackage(id, { owner: "test" })).toBe(true);
+    const files = await unzip(Buffer.from(await (await downloadOf(SHOP)).arrayBuffer()));
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(files.get("muhasebe-2026-10.xlsx")! as unknown as ArrayBuffer);
+    expect(sheetRows(workbook.getWorksheet("Panelde kesilen")!)).toEqual([
+      {
+        "Uygulamaya kaydedildiği gün": new Date("2026-10-12T00:00:00Z"),
+        "Fatura no": "GIB2026000000123",
+        Sipariş: inPeriod.orderName,
+        Not: "e-posta ile",
+      },
+    ]);
+    expect(files.get("panelde-kesilen.csv")!.toString("utf8")).toContain('"12.10.2026";"GIB2026000000123"');
+    // Asked with decimal points: the Turkish package's CSVs have them.
+    const total = (await prisma.invoice.findFirstOrThrow({ where: { shopDomain: SHOP, state: "completed" } }))
+      .remoteTotals as { grand_total: string };
+    expect(files.get("faturalar.csv")!.toString("utf8")).toContain(`"${total.grand_total}"`);
+
+    // A package of this month, built today: the page and the workbook say the month is not over.
+    const today = new Date().toISOString().slice(0, 10);
+    const current = (await requestPackage(SHOP, { from: `${today.slice(0, 7)}-01`, to: today }, "en")) as {
+      id: string;
+    };
+    expect(await buildPackage(current.id, { owner: "test" })).toBe(true);
+    expect((await listPackages(SHOP))[0]).toMatchObject({ id: current.id, builtBeforeEnd: true });
   });
 
   it("never opens one shop's package with another shop's link, a forged one or an expired one", async () => {

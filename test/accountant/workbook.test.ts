@@ -5,9 +5,12 @@ import { computeTotals } from "../../app/invoicing-service/totals";
 import { Decimal } from "../../app/invoicing-service/money";
 import {
   failuresTable,
+  invoiceFacts,
   invoicesTable,
   packageBaseName,
   packageContent,
+  packageTables,
+  panelTable,
   summaryTable,
   type Cell,
   type PackageInvoice,
@@ -79,7 +82,8 @@ const invoices = [
 ];
 
 const amount = (cell: Cell | undefined) => {
-  if (!cell || typeof cell === "string") throw new Error(`not an amount: ${JSON.stringify(cell)}`);
+  if (!cell || typeof cell === "string" || !("amount" in cell))
+    throw new Error(`not an amount: ${JSON.stringify(cell)}`);
   return new Decimal(cell.amount);
 };
 
@@ -182,6 +186,91 @@ describe("the accountant package's content", () => {
     );
   });
 
+  it("keeps an invoice issued after its 7-day deadline as late: its days in the invoices table, a count in the summary", () => {
+    // Ordered 1 October 10:00 Istanbul: the deadline is 8 October; issued on the 5th (in time) and on the 11th (3 days).
+    const ordered = { orderCreatedAt: new Date("2026-10-01T07:00:00Z") };
+    const inTime = invoice("41", { lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] }, ordered);
+    const late = invoice(
+      "42",
+      { issue_date: "2026-10-11", lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] },
+      ordered,
+    );
+    const withLate = packageContent([inTime, late], [], []);
+    expect(withLate.invoices.map((f) => [f.id, f.daysLate])).toEqual([
+      ["41", 0],
+      ["42", 3],
+    ]);
+    for (const locale of ["tr", "en"] as const) {
+      const table = invoicesTable(withLate, locale);
+      const at = table.header.indexOf(locale === "tr" ? "Gecikme (gün)" : "Days late");
+      expect(table.rows.map((r) => r[at])).toEqual(["", "3"]);
+      const count = summaryTable(withLate, locale).rows.find(
+        (r) => r[0] === (locale === "tr" ? "7 günlük süreden sonra kesilen" : "Issued after the 7-day deadline"),
+      );
+      expect(count?.[3]).toBe("1");
+    }
+    // The deadline's day is the shop's: 7 October 22:30 UTC is the 8th in Istanbul, so the 8th is in time there.
+    const evening = invoice(
+      "43",
+      { issue_date: "2026-10-08", lines: [{ quantity: 1, unit_price: "1.00", tax_rate: "20" }] },
+      { orderCreatedAt: new Date("2026-09-30T22:30:00Z") },
+    );
+    const facts = (zone: string) => {
+      const result = invoiceFacts(evening, zone);
+      if (!result.ok) throw new Error("unreadable");
+      return result.facts.daysLate;
+    };
+    expect(facts("Europe/Istanbul")).toBe(0);
+    expect(facts("UTC")).toBe(1);
+  });
+
+  it("lists the invoices issued in the invoicing panel on their own sheet, counted in the summary", () => {
+    const content = packageContent([], [], [], {
+      panel: [
+        { id: "b", orderName: "#1002", serialNumber: "GIB2026000000002", recordedOn: "2026-10-09", note: "" },
+        { id: "a", orderName: "#1001", serialNumber: "GIB2026000000001", recordedOn: "2026-10-03", note: "el ile" },
+      ],
+    });
+    const tables = packageTables(content, "tr", "Europe/Istanbul", () => "");
+    expect(tables.map((t) => t.sheet)).toEqual(["Faturalar", "İadeler", "Özet", "Eksik PDF", "Panelde kesilen"]);
+    const panel = panelTable(content, "en");
+    expect(panel.header).toEqual(["Recorded in the app on", "Invoice number", "Order", "Note"]);
+    expect(panel.rows).toEqual([
+      [{ date: "2026-10-03" }, "GIB2026000000001", "#1001", "el ile"],
+      [{ date: "2026-10-09" }, "GIB2026000000002", "#1002", ""],
+    ]);
+    expect(summaryTable(content, "en").rows).toContainEqual([
+      "Issued in the invoicing panel (their amounts and PDFs are not in this package)",
+      "",
+      "",
+      "2",
+      "",
+      "",
+      "",
+      "",
+    ]);
+    // No panel invoice: no such sheet.
+    expect(packageTables(packageContent([], [], []), "tr", "UTC", () => "").map((t) => t.sheet)).not.toContain(
+      "Panelde kesilen",
+    );
+  });
+
+  it("says first in the summary when the package was built before its period ended", () => {
+    const early = packageContent([], [], [], { period: { to: "2026-10-31", builtOn: "2026-10-20" } });
+    expect(early.builtBeforeEnd).toEqual({ builtOn: "2026-10-20", periodEnd: "2026-10-31" });
+    expect(summaryTable(early, "tr").rows[0][0]).toBe(
+      "Dönem bitmeden hazırlandı (20.10.2026; dönem 31.10.2026 tarihinde bitiyor): sonraki faturalar bu pakette yok",
+    );
+    expect(summaryTable(early, "en").rows[0][0]).toContain("on 2026-10-20; the period ends 2026-10-31");
+    // On the period's last day it is not over either; the day after, it is.
+    expect(packageContent([], [], [], { period: { to: "2026-10-31", builtOn: "2026-10-31" } }).builtBeforeEnd).not.toBe(
+      null,
+    );
+    const after = packageContent([], [], [], { period: { to: "2026-10-31", builtOn: "2026-11-01" } });
+    expect(after.builtBeforeEnd).toBeNull();
+    expect(summaryTable(after, "tr").rows).toEqual([]);
+  });
+
   it("names the package after the month, or the range", () => {
     expect(packageBaseName("2026-10-01", "2026-10-31", "tr")).toBe("muhasebe-2026-10");
     expect(packageBaseName("2026-02-01", "2026-02-28", "en")).toBe("accountant-2026-02");
@@ -204,7 +293,7 @@ describe("the accountant package's files", () => {
     const table = invoicesTable(content, "tr");
     const dir = mkdtempSync(path.join(tmpdir(), "accountant-files-"));
     try {
-      await writeCsv(path.join(dir, "faturalar.csv"), table);
+      await writeCsv(path.join(dir, "faturalar.csv"), table, { locale: "tr", decimal: "comma" });
       const csv = readFileSync(path.join(dir, "faturalar.csv"), "utf8");
       expect(csv.startsWith("\uFEFF")).toBe(true);
       expect(csv).toContain(`"'=HYPERLINK(""http://x"",""tıkla"")"`);
@@ -218,6 +307,47 @@ describe("the accountant package's files", () => {
       const total = book.worksheets[0].getRow(2).getCell(table.header.indexOf("Toplam") + 1);
       expect(total.type).toBe(ExcelJS.ValueType.Number);
       expect(total.numFmt).toBe("#,##0.00");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes days and amounts as the package's language does: 05.10.2026 and 12,00 in Turkish (or a point, when chosen), ISO days in English; dates in the workbook", async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const ExcelJS = (await import("exceljs")).default;
+    const { parse } = await import("csv-parse/sync");
+    const { writeCsv, writeWorkbook } = await import("../../app/accountant/files.server");
+    const one = invoice("32", { lines: [{ quantity: 1, unit_price: "10.00", tax_rate: "20" }] });
+    const content = packageContent([one], [], []);
+    const dir = mkdtempSync(path.join(tmpdir(), "accountant-formats-"));
+    const csvOf = async (locale: "tr" | "en", decimal: "comma" | "point") => {
+      const table = invoicesTable(content, locale);
+      const file = path.join(dir, `${locale}-${decimal}.csv`);
+      await writeCsv(file, table, { locale, decimal });
+      const [header, row] = parse(readFileSync(file, "utf8"), { bom: true, delimiter: ";" }) as string[][];
+      const at = (name: string) => row[header.indexOf(name)];
+      return locale === "tr" ? [at("Fatura tarihi"), at("Toplam")] : [at("Invoice date"), at("Total")];
+    };
+    try {
+      expect(await csvOf("tr", "comma")).toEqual(["05.10.2026", "12,00"]);
+      expect(await csvOf("tr", "point")).toEqual(["05.10.2026", "12.00"]);
+      expect(await csvOf("en", "point")).toEqual(["2026-10-05", "12.00"]);
+      expect(await csvOf("en", "comma")).toEqual(["2026-10-05", "12,00"]);
+      for (const [locale, format] of [
+        ["tr", "dd.mm.yyyy"],
+        ["en", "yyyy-mm-dd"],
+      ] as const) {
+        const file = path.join(dir, `${locale}.xlsx`);
+        await writeWorkbook(file, [invoicesTable(content, locale)], locale);
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file);
+        const cell = book.worksheets[0].getRow(2).getCell(1);
+        expect(cell.type).toBe(ExcelJS.ValueType.Date);
+        expect((cell.value as Date).toISOString()).toBe("2026-10-05T00:00:00.000Z");
+        expect(cell.numFmt).toBe(format);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

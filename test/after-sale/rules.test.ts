@@ -9,7 +9,7 @@ import {
   type AfterSaleInput,
   type RefundInput,
 } from "../../app/after-sale/rules";
-import { csvField, returnPathText, returnsCsv } from "../../app/after-sale/returns-csv";
+import { csvDate, csvField, defaultDecimal, returnPathText, returnsCsv } from "../../app/after-sale/returns-csv";
 import type { ReturnRow } from "../../app/after-sale/returns.server";
 import { orderFixture } from "../helpers/after-sale";
 import { parse, type Options } from "csv-parse/sync";
@@ -188,10 +188,10 @@ describe("the Returns export", () => {
     const [header, line] = parsed(csv, ";");
     expect(header).toHaveLength(17);
     expect(line).toEqual([
-      "2026-11-20",
+      "20.11.2026",
       "#1001",
       "ARS2026000000001",
-      "2026-11-19",
+      "19.11.2026",
       "e5c1",
       "e-Arşiv",
       'Ayşe; "Yılmaz"',
@@ -268,6 +268,25 @@ describe("the Returns export", () => {
     );
   });
 
+  it("dates a refund by its day in the shop's zone, written as the export's language writes dates", () => {
+    // 22:30 UTC on the 20th is already the 21st in Istanbul; a shop in New York still has the 20th.
+    const late = { ...row, refundedAt: "2026-11-20T22:30:00.000Z" };
+    const [, tr] = parsed(
+      returnsCsv([late], { locale: "tr", decimal: "comma" }, () => ""),
+      ";",
+    );
+    expect([tr[0], tr[3]]).toEqual(["21.11.2026", "19.11.2026"]);
+    const [, en] = parsed(
+      returnsCsv([late], { locale: "en", decimal: "point", zone: "America/New_York" }, () => ""),
+      ";",
+    );
+    expect([en[0], en[3]]).toEqual(["2026-11-20", "2026-11-19"]);
+    expect(csvDate("2026-02-03", "tr")).toBe("03.02.2026");
+    expect(csvDate("2026-02-03", "en")).toBe("2026-02-03");
+    expect(csvDate("not a day", "tr")).toBe("not a day");
+    expect([defaultDecimal("tr"), defaultDecimal("en")]).toEqual(["comma", "point"]);
+  });
+
   it("takes Turkish decimal commas as an option, in English too", () => {
     const csv = returnsCsv([row], { locale: "en", decimal: "comma" }, (r) => returnPathText(r, "en"));
     const [header, line] = parsed(csv, ";");
@@ -299,7 +318,7 @@ describe("the Returns export", () => {
       returnsCsv([bare], { locale: "tr", decimal: "point" }, (r) => returnPathText(r, "tr")),
       ";",
     );
-    expect(tr.slice(0, 8)).toEqual(["2026-11-20", "#1001", "", "", "", "e-Fatura", "", ""]);
+    expect(tr.slice(0, 8)).toEqual(["20.11.2026", "#1001", "", "", "", "e-Fatura", "", ""]);
     expect(tr.slice(15)).toEqual(["hayır", "Alıcının İADE faturasını bekleyin"]);
     const [, en] = parsed(
       returnsCsv([{ ...bare, documentKind: null }], { locale: "en", decimal: "point" }, (r) => returnPathText(r, "en")),

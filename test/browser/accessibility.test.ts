@@ -132,4 +132,22 @@ describe.skipIf(!chromiumAvailable())("accessibility of every admin page (axe-co
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   }, 30_000);
+
+  it("a page reloaded outside the admin (/auth/login): the app's own form in Turkish and English, which takes the shop's address (issue 36, point 8)", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 }, userAgent: USER_AGENT });
+    const page = await context.newPage();
+    const response = await page.goto(`${stack.appUrl}/auth/login`);
+    expect(response?.status()).toBe(200);
+    await page.getByText("Uygulamayı Shopify yönetim panelinizden açın", { exact: false }).first().waitFor();
+    const text = await page.locator("body").innerText();
+    expect(text).toContain("Open the app from your Shopify admin");
+    expect(text).not.toMatch(/authenticate\.admin|Detected call/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator('input[name="shop"]').fill("bu bir mağaza değil");
+    await page.getByRole("button").click();
+    await page.getByText("That is not a shop address", { exact: false }).waitFor();
+    expect(await page.locator("body").innerText()).toContain("Bu bir mağaza adresi değil");
+    await page.screenshot({ path: "test-results/screenshots/login-invalid.png" });
+    await context.close();
+  }, 30_000);
 });

@@ -18,7 +18,7 @@ const taxSplitArb = fc.constantFrom<string[]>(
   ["0.1", "0.1"],
   ["0.18", "0.02"],
   ["0.08", "0.02"],
-  ["0.01", "0.01"],
+  ["0.15", "0.05"],
 );
 const TEXT = ["Çiçekli Şal", "Ğüşİöç ıİ", "Kahve ☕ seti", "👩‍👩‍👧 Aile paketi", "İstanbul’dan özel ürün"];
 const nameArb = fc.oneof(

@@ -2,6 +2,7 @@
 // is due, at the boundaries.
 import { describe, expect, it } from "vitest";
 import {
+  daysLate,
   deadlineOf,
   deadlineStatus,
   flowCallDue,
@@ -57,5 +58,18 @@ describe("the 7-day deadline", () => {
     expect(flowCallDue(deadline, at(1))).toEqual({ key: "deadline:24h", hours: 24 });
     expect(flowCallDue(deadline, at(0))).toBeNull();
     expect(flowCallDue(deadline, at(-5))).toBeNull();
+  });
+
+  it("counts an issued invoice's days late by the deadline's day in the shop's zone (issue 36, point 7)", () => {
+    // Ordered 20 November 12:30 in Istanbul: the deadline is the 27th there.
+    expect(daysLate(ordered, "2026-11-27", "Europe/Istanbul")).toBe(0);
+    expect(daysLate(ordered, "2026-11-20", "Europe/Istanbul")).toBe(0);
+    expect(daysLate(ordered, "2026-11-28", "Europe/Istanbul")).toBe(1);
+    expect(daysLate(ordered, "2026-12-06", "Europe/Istanbul")).toBe(9);
+    // 22:30 UTC is the next day in Istanbul: its deadline's day is a day later there than in UTC.
+    const evening = new Date("2026-11-20T22:30:00Z");
+    expect(daysLate(evening, "2026-11-28", "Europe/Istanbul")).toBe(0);
+    expect(daysLate(evening, "2026-11-28", "UTC")).toBe(1);
+    expect(daysLate(ordered, "not a day", "Europe/Istanbul")).toBe(0);
   });
 });

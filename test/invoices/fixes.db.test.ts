@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { action as updatedRoute } from "../../app/routes/webhooks.orders.updated";
 import { retryInvoice } from "../../app/invoices/actions.server";
 import { closeInvoice, reopenInvoice, setBuyerOverride } from "../../app/invoices/fixes.server";
-import { dashboardCounts } from "../../app/invoices/list.server";
+import { dashboardCounts, listInvoices, parseListParams } from "../../app/invoices/list.server";
+import { getInvoiceDetail } from "../../app/invoices/detail.server";
+import { orderInvoice } from "../../app/invoices/order-invoice.server";
 import { desiredMetafields } from "../../app/write-back/plan";
 import { writeBackInvoiceOf } from "../../app/write-back/run.server";
 import { ORDER_UPDATE_DEBOUNCE_MS } from "../../app/after-sale/order-updated.server";
@@ -269,6 +271,24 @@ describe("fixes by hand on the invoice page", () => {
       closure: { as: "panel", serial: "ABC2026000000123", from: "needs_attention" },
     });
     expect((await dashboardCounts(SHOP, "Europe/Istanbul")).needsAttention).toBe(0);
+    // The panel's serial is the invoice's serial wherever one is shown or searched, marked as issued in the panel.
+    expect(closed.serialNumber).toBe("ABC2026000000123");
+    const found = await listInvoices(
+      SHOP,
+      parseListParams(new URLSearchParams("q=ABC2026000000123")),
+      "Europe/Istanbul",
+    );
+    expect(found.rows.map((r) => [r.id, r.serialNumber, r.issuedInPanel])).toEqual([
+      [row.id, "ABC2026000000123", true],
+    ]);
+    expect(await getInvoiceDetail(SHOP, row.id)).toMatchObject({
+      serialNumber: "ABC2026000000123",
+      closure: { as: "panel" },
+    });
+    expect(await orderInvoice(SHOP, row.orderId)).toMatchObject({
+      state: "issued_in_panel",
+      serialNumber: "ABC2026000000123",
+    });
     // The order carries the new state too (its write-back is due).
     const writeBack = await prisma.orderWriteBack.findUniqueOrThrow({ where: { invoiceId: row.id } });
     expect(writeBack.updatedAt.getTime()).toBeGreaterThanOrEqual(closing.getTime());
@@ -285,7 +305,11 @@ describe("fixes by hand on the invoice page", () => {
 
     expect(await reopenInvoice(SHOP, row.id)).toEqual({ ok: true });
     const reopened = await prisma.invoice.findUniqueOrThrow({ where: { id: row.id } });
-    expect(reopened).toMatchObject({ state: "needs_attention", closure: null });
+    expect(reopened).toMatchObject({ state: "needs_attention", closure: null, serialNumber: null });
+    expect(
+      (await listInvoices(SHOP, parseListParams(new URLSearchParams("q=ABC2026000000123")), "Europe/Istanbul")).rows,
+    ).toEqual([]);
+    expect(await orderInvoice(SHOP, row.orderId)).toMatchObject({ state: "needs_attention", serialNumber: null });
     expect(reopened.problems).toEqual(row.problems);
     expect(await closeInvoice(SHOP, row.id, { as: "not_needed", reason: "Numune gönderimi, satış değil" })).toEqual({
       ok: true,

@@ -2,6 +2,8 @@
 // them and which discount is shown, each expected amount worked out by hand from the order. Shapes no fixture shows
 // alone (mutation testing, issue 28, found these rules untested).
 import { describe, expect, it } from "vitest";
+import { TAX_RATES } from "../../app/invoicing-service/schemas";
+import { VAT_RATES } from "../../app/invoicing-service/vat-rates";
 import { draftLines, lineName, remainingQuantity, type DraftResult } from "../../app/orders/lines";
 import { parseShopifyOrder, type ShopifyOrder } from "../../app/orders/order";
 import { MappingSettingsSchema } from "../../app/settings/schema";
@@ -229,6 +231,13 @@ describe("draftLines: amounts", () => {
       { code: "line.unsupported_tax_rate", params: { line: "Yarım", rate: "18.5" }, severity: "error" },
       { code: "line.unsupported_tax_rate", params: { line: "Yüzde on beş", rate: "15" }, severity: "error" },
     ]);
+  });
+
+  it("maps exactly the one list of valid VAT rates: every one of them, and never 2 (issue 36, point 2)", () => {
+    for (const rate of [...TAX_RATES, "5"]) {
+      const r = draft(order({ line_items: [item({ tax_lines: [vat("1.00", Number(rate) / 100)] })] }));
+      expect(r.errors.length === 0, rate).toBe((VAT_RATES as readonly string[]).includes(rate));
+    }
   });
 
   it("a line whose discount exceeds its price is a problem, not a negative line", () => {

@@ -113,6 +113,10 @@ describe("UNAUTHENTICATED_ENDPOINT, CSRF_MISSING_PROTECTION and REQUEST_DERIVED_
       first: /^await healthOf\(request\)/,
     },
     "auth.$.tsx": { how: "Shopify's auth paths", first: ADMIN },
+    "auth.login.tsx": {
+      how: "Shopify's login: takes a shop's address only and redirects to that shop's admin; reads and writes nothing",
+      first: /=> answer\(request\);$/,
+    },
     "accountant-package.$token.tsx": { how: "signed, expiring download token", first: /^await packageForDownload\(/ },
     "invoice-pdf.$id.$signature.tsx": { how: "HMAC-signed customer link", first: /^await verifyCustomerPdf\(/ },
     "print.invoices.$token.tsx": { how: "HMAC-signed print token, minutes long", first: /^verifyPrintToken\(/ },
@@ -125,16 +129,22 @@ describe("UNAUTHENTICATED_ENDPOINT, CSRF_MISSING_PROTECTION and REQUEST_DERIVED_
   const routes = fs.readdirSync("app/routes").filter((f) => /\.tsx?$/.test(f));
 
   /** Each exported loader/action: its first statement that does anything (awaits, or calls a guard). */
-  const handlers = (source: string) =>
-    [...source.matchAll(/export const (loader|action) = ([^\n]*)\n([\s\S]*?)\n\};?\n/g)].map((m) => {
-      const inline = m[2];
-      const body = m[3]
-        .split("\n")
-        .map((line) => line.trim())
-        .filter((line) => line && !line.startsWith("//") && !/^if \(request\.method !== "POST"\)/.test(line));
-      const first = (body.find((line) => /await |verify|^const .* = /.test(line)) ?? "").replace(/^const .*? = /, "");
-      return { name: m[1], inline, first };
+  const handlers = (source: string) => {
+    const lines = source.split("\n");
+    return lines.flatMap((line, at) => {
+      const head = /^export const (loader|action) = (.*)$/.exec(line);
+      if (!head) return [];
+      // A handler written on one line is its own first statement.
+      if (head[2].trim().endsWith(";")) return [{ name: head[1], inline: head[2].trim(), first: head[2].trim() }];
+      const end = lines.findIndex((l, i) => i > at && /^\};?$/.test(l));
+      const body = lines
+        .slice(at + 1, end)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("//") && !/^if \(request\.method !== "POST"\)/.test(l));
+      const first = (body.find((l) => /await |verify|^const .* = /.test(l)) ?? "").replace(/^const .*? = /, "");
+      return [{ name: head[1], inline: head[2].trim(), first }];
     });
+  };
 
   it("every loader and action verifies its caller first: a session token, Shopify's HMAC, or a signature", () => {
     const unverified: string[] = [];

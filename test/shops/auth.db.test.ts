@@ -3,6 +3,7 @@ import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loader as appLoader } from "../../app/routes/app";
 import { loader as homeLoader } from "../../app/routes/app._index";
+import { action as loginAction, loader as loginLoader } from "../../app/routes/auth.login";
 import { encryptSecret, keyRing } from "../../app/secrets/crypto.server";
 import { sessionStorage } from "../../app/shopify.server";
 import { callRoute } from "../helpers/routes";
@@ -31,6 +32,25 @@ describe("embedded admin authentication", () => {
     const body = JSON.stringify(await response.json());
     expect(body).toContain(mine.id);
     for (const row of theirs) expect(body).not.toContain(row.id);
+  });
+
+  it("answers /auth/login (a page reloaded outside the admin) with the app's own form, never the library's 500; a shop's address opens the app in its admin (issue 36, point 8)", async () => {
+    const form = await callRoute(loginLoader, new Request(`${APP_ORIGIN}/auth/login`));
+    expect(form.status).toBe(200);
+    expect(await form.json()).toEqual({ error: null });
+    const post = (shop: string) =>
+      callRoute(
+        loginAction,
+        new Request(`${APP_ORIGIN}/auth/login`, { method: "POST", body: new URLSearchParams({ shop }) }),
+      );
+    expect(await (await post("not a shop!")).json()).toEqual({ error: "INVALID_SHOP" });
+    expect(await (await post("")).json()).toEqual({ error: "MISSING_SHOP" });
+    const opened = await post("demo-magaza");
+    expect(opened.status).toBe(302);
+    // Shopify's own page: it opens the app in that shop's admin, installing it first if need be.
+    expect(opened.headers.get("location")).toBe(
+      `https://admin.shopify.com/store/demo-magaza/oauth/install?client_id=${process.env.SHOPIFY_API_KEY}`,
+    );
   });
 
   it("does not open /app without a session token", async () => {

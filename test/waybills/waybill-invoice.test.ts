@@ -1,5 +1,7 @@
 // The pure waybill → form → body rules (app/waybills/waybill-invoice.ts), on the sandbox's waybill shape.
 import { describe, expect, it } from "vitest";
+import { TAX_RATES } from "../../app/invoicing-service/schemas";
+import { VAT_RATES } from "../../app/invoicing-service/vat-rates";
 import { WaybillRecordSchema } from "../../app/invoicing-service/schemas";
 import { MappingSettingsSchema } from "../../app/settings/schema";
 import {
@@ -88,6 +90,18 @@ const errorsOf = (edit: (form: WaybillInvoiceForm) => void) => {
   const result = change(edit);
   return result.ok ? {} : Object.fromEntries(Object.entries(result.errors).map(([field, e]) => [field, e.code]));
 };
+
+describe("the waybill form's VAT rate", () => {
+  it("accepts exactly the one list of valid VAT rates (issue 36, point 2)", () => {
+    for (const rate of TAX_RATES)
+      expect(
+        errorsOf((form) => {
+          form.lines[0].taxRate = rate;
+        })["lines.0.taxRate"],
+        rate,
+      ).toBe((VAT_RATES as readonly string[]).includes(rate) ? undefined : "tax_rate");
+  });
+});
 
 describe("the form prefilled from a waybill", () => {
   it("takes the recipient from the delivery party and the lines from the waybill lines", () => {

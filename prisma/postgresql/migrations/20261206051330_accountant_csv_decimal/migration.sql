@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AccountantPackage" ADD COLUMN     "csvDecimal" TEXT;
