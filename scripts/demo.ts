@@ -2,12 +2,13 @@
 // (production build, SQLite, in-process worker), installs a demo shop, sends realistic signed orders/paid
 // webhooks, waits until every invoice is final, and prints a table. Then it keeps serving the embedded
 // admin page for a person to open, until Ctrl+C (or exits at once with --exit).
+import { randomBytes } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalStack, stopLocalStacks } from "./lib/local-stack";
+import { LOCAL_API_KEY, startLocalStack, stopLocalStacks } from "./lib/local-stack";
 import { SETTLED_STATES } from "../app/invoice-state/transitions";
 import { shorten } from "./lib/shorten";
 import { E_INVOICE_TAX_NUMBERS } from "../sandbox/taxnumbers";
@@ -87,11 +88,20 @@ const orders = loadOrders(values.orders);
 // It was updated just now in Shopify, so the pass after the webhooks finds it.
 const missed = orders.find((o) => o.file === "24-guest-order.json") ?? orders.at(-1)!;
 missed.order = { ...missed.order, updated_at: new Date().toISOString() };
-const standin = await startStandin({ port: 0, shop: SHOP, orders: orders.map((o) => o.order) });
+// The app's secret is the stand-in's too: it checks the session tokens the app exchanges there (a reconnect).
+const apiSecret = `local-secret-${randomBytes(8).toString("hex")}`;
+const standin = await startStandin({
+  port: 0,
+  shop: SHOP,
+  orders: orders.map((o) => o.order),
+  clientId: LOCAL_API_KEY,
+  clientSecret: apiSecret,
+});
 stoppers.push(() => standin.stop());
 console.log("Starting the invoicing sandbox and the app (building it first if needed)...");
 // The demo's B2B buyer (Anadolu Tekstil, VKN 0720039666) has an e-invoice mailbox: it gets an e-Fatura.
 const stack = await startLocalStack({
+  apiSecret,
   name: "demo",
   shop: SHOP,
   adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: "read_orders,write_orders" },

@@ -205,14 +205,45 @@ async function markConnectionRestored(shop: string): Promise<boolean> {
  * and refreshing. When the shop's connection is lost it is answered without a token, so the library gets a new one
  * by token exchange (the merchant is there). Storing one (that exchange) takes the shop's token lock, and a lost
  * connection is restored: `onRestored` resumes the work that waited for it.
+ *
+ * A page's document request runs its loaders at once (the layout's and the page's), each authenticating: only the
+ * first is sent to exchange; the others wait for the token it stores. Two exchanges would each replace the other's
+ * token (Shopify keeps one expiring token per shop), and the loader holding the first would be refused.
  */
 export class OfflineTokenStorage implements SessionStore {
+  /** Shops whose token the library is exchanging in this process: settled when it is stored (or after a while). */
+  private readonly exchanging = new Map<string, { settled: Promise<void>; settle: () => void }>();
+
   constructor(
     private readonly inner: SessionStore,
     private readonly onRestored: (shop: string) => Promise<void> = async () => undefined,
+    private readonly exchangeWaitMs = 10_000,
   ) {}
 
   async loadSession(id: string): Promise<Session | undefined> {
+    const answer = await this.renewed(id);
+    if (answer?.accessToken || !id.startsWith("offline_") || answer?.isOnline) return answer;
+    // The library is to exchange the page's session token: once per shop at a time.
+    const shop = id.slice("offline_".length);
+    const pending = this.exchanging.get(shop);
+    if (!pending) {
+      let settle = () => undefined as void;
+      const settled = new Promise<void>((resolve) => {
+        settle = resolve;
+        setTimeout(resolve, this.exchangeWaitMs).unref?.();
+      }).finally(() => {
+        if (this.exchanging.get(shop)?.settled === settled) this.exchanging.delete(shop);
+      });
+      this.exchanging.set(shop, { settled, settle });
+      return answer;
+    }
+    await pending.settled;
+    // The exchange stored a token: this loader uses it. Otherwise (it failed) the library exchanges here too.
+    return (await this.renewed(id)) ?? answer;
+  }
+
+  /** The stored offline session made valid (offlineSession), without its expiry; tokenless when one is to be exchanged. */
+  private async renewed(id: string): Promise<Session | undefined> {
     const stored = await this.inner.loadSession(id);
     // Without a token (none stored, or one no configured key opens) the library exchanges the page's session token.
     if (!stored?.accessToken || stored.isOnline || id !== offlineSessionId(stored.shop)) return stored;
@@ -231,6 +262,7 @@ export class OfflineTokenStorage implements SessionStore {
     if (session.isOnline) return this.inner.storeSession(session);
     await withTokenLock(session.shop, (store) => store.storeSession(session));
     if (session.accessToken && (await markConnectionRestored(session.shop))) await this.onRestored(session.shop);
+    if (session.accessToken) this.exchanging.get(session.shop)?.settle();
     return true;
   }
 

@@ -36,7 +36,15 @@ export interface LocalStackOptions {
    * and the shop's offline session gets its token and these scopes (e.g. read_orders,write_orders).
    */
   adminApi?: { url: string; accessToken: string; scopes: string };
+  /**
+   * The app's client secret (SHOPIFY_API_SECRET; random by default): given when the Admin API stand-in must know it
+   * too, to check the session tokens the app exchanges there (its `clientSecret`). The client id is LOCAL_API_KEY.
+   */
+  apiSecret?: string;
 }
+
+/** The app's client id in a local stack (SHOPIFY_API_KEY). */
+export const LOCAL_API_KEY = "local-demo-app";
 
 export interface LocalStack {
   appUrl: string;
@@ -158,8 +166,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   if (options.postgresUrl) await dropSchema(options.postgresUrl, schema);
   await migrate(databaseUrl, root);
 
-  const secret = `local-secret-${randomBytes(8).toString("hex")}`;
-  const apiKey = "local-demo-app";
+  const secret = options.apiSecret ?? `local-secret-${randomBytes(8).toString("hex")}`;
+  const apiKey = LOCAL_API_KEY;
   const appEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

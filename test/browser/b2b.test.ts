@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { LocalStack } from "../../scripts/lib/local-stack";
 import type { Db } from "../../app/db/client";
+import type { Standin } from "../../shopify-standin/server";
 import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
 import { withBrowserStack } from "../helpers/browser-stack";
 import { paidOrder } from "../helpers/orders";
@@ -16,6 +17,7 @@ const order = paidOrder({ company: { id: 9001, location_id: 9101 } });
 let stack: LocalStack;
 let browser: Browser;
 let db: Db;
+let standin: Standin;
 
 /** The whole "B2B companies" section (Polaris puts the id on its heading). */
 const section = (page: import("playwright-core").Page) =>
@@ -59,6 +61,7 @@ describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
     },
     async (started) => {
       ({ stack, db, browser } = started);
+      standin = started.standin!;
       expect((await stack.deliver("orders/paid", order)).status).toBe(200);
       await waitFor(
         "the invoice",
@@ -99,4 +102,48 @@ describe.skipIf(!chromiumAvailable())("B2B orders in the admin", () => {
     await section(settings).screenshot({ path: "test-results/screenshots/settings-b2b-no-scope-tr.png" });
     await closePage(settings);
   });
+
+  it("a refused token loses the Shopify connection; opening the app reconnects it, and the dashboard says what happened (Turkish, English)", async () => {
+    // The merchant took the app's access back (or its refresh token ran out): Shopify refuses every token.
+    await fetch(`${standin.url}/__standin/tokens`, { method: "POST", body: JSON.stringify({ revoke: true }) });
+    // With read_companies again (the test before took it away), and a token that has run out.
+    await db.session.update({
+      where: { id: `offline_${SHOP}` },
+      data: { scope: "read_orders,read_companies", expires: new Date(Date.now() - 1000) },
+    });
+    // A B2B order needs its company read from Shopify: the refresh is refused, the shop is marked, the invoice waits.
+    const next = paidOrder({ company: { id: 9001, location_id: 9101 } });
+    standin.upsertOrders([next]);
+    expect((await stack.deliver("orders/paid", next)).status).toBe(200);
+    const lost = await waitFor(
+      "the lost connection",
+      () => db.shop.findUniqueOrThrow({ where: { domain: SHOP } }),
+      (shop) => shop.shopifyConnectionLostAt !== null,
+    );
+    expect(lost.shopifyConnectionLostReason).toBe("invalid_grant");
+    const waiting = await waitFor(
+      "the waiting invoice",
+      () => db.invoice.findFirstOrThrow({ where: { shopDomain: SHOP, orderId: String(next.id) } }),
+      (row) => row.nextAttemptAt === null && row.state === "queued",
+    );
+    expect(JSON.stringify(waiting.problems)).toContain("shopify.reconnect");
+
+    // The merchant opens the app: the library exchanges the page's session token, the work goes on.
+    const page = await openAdminPage(browser, stack, "/app", "tr");
+    await expect.poll(() => page.locator("#connection-banner").innerText()).toContain("yeniden bağladı");
+    expect(await page.locator("#connection-banner").innerText()).toContain("yenileme anahtarı iptal edilmiş");
+    await shot(page, "home-connection-restored-tr");
+    await closePage(page);
+    await waitFor(
+      "the invoice, issued after the reconnection",
+      () => db.invoice.findFirstOrThrow({ where: { id: waiting.id } }),
+      (row) => row.state === "completed",
+      60_000,
+    );
+    const english = await openAdminPage(browser, stack, "/app", "en");
+    await expect.poll(() => english.locator("#connection-banner").innerText()).toContain("reconnected it");
+    await shot(english, "home-connection-restored-en");
+    await closePage(english);
+    expect((await db.shop.findUniqueOrThrow({ where: { domain: SHOP } })).shopifyConnectionLostAt).toBeNull();
+  }, 150_000);
 });

@@ -3,7 +3,8 @@
 // database, and Chromium; and what it closes after them, in reverse order.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startLocalStack, type LocalStack, type LocalStackOptions } from "../../scripts/lib/local-stack";
+import { randomBytes } from "node:crypto";
+import { LOCAL_API_KEY, startLocalStack, type LocalStack, type LocalStackOptions } from "../../scripts/lib/local-stack";
 import { startStandin, type Standin, type StandinOptions } from "../../shopify-standin/server";
 import { createDb, type Db } from "../../app/db/client";
 import { launchBrowser } from "./browser";
@@ -40,15 +41,23 @@ export async function startBrowserStack(options: BrowserStackOptions): Promise<B
   };
   try {
     let standin: Standin | undefined;
+    // The app's secret, known to the stand-in too: it checks the session tokens the app exchanges there.
+    const apiSecret = `local-secret-${randomBytes(8).toString("hex")}`;
     if (options.standin) {
       const { sessionScopes: _scopes, ...standinOptions } = options.standin;
-      const started = await startStandin({ port: 0, ...standinOptions });
+      const started = await startStandin({
+        port: 0,
+        clientId: LOCAL_API_KEY,
+        clientSecret: apiSecret,
+        ...standinOptions,
+      });
       standin = started;
       closes.push(() => started.stop());
     }
     const stack = await startLocalStack({
       ...(standin ? { shop: standin.shop } : {}),
       ...options.stack,
+      apiSecret,
       name: `${options.name}-${process.pid}`,
       ...(standin
         ? { adminApi: { url: standin.url, accessToken: standin.accessToken, scopes: options.standin!.sessionScopes } }
