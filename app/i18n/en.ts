@@ -140,7 +140,7 @@ export const en = {
     "Refund adjustments on the order (e.g. a shipping refund) are not reflected on the invoice. Check the invoice amount.",
   "problem.order.issue_date_clamped":
     "The issue date was set to {date} so that it is not later than today in Turkey. Check the shop's time zone.",
-  "problem.line.unsupported_tax_rate": `Line '{line}' has a {rate}% tax rate; e-invoices accept only ${CURRENT} (and legacy ${LEGACY}) %. Fix the product's tax rate in Shopify > Settings > Taxes and duties.`,
+  "problem.line.unsupported_tax_rate": `Line '{line}' has a {rate}% tax rate; e-invoices accept only ${CURRENT} (and legacy ${LEGACY}) %.`,
   "problem.line.zero_rate_without_exemption":
     "Line '{line}' has 0% VAT but no exemption code and text are set. Enter the exemption code and its official text under Settings > VAT exemption (e.g. 301 – 11/1-a Mal İhracatı).",
   "problem.line.negative_amount":
@@ -774,7 +774,25 @@ export const en = {
   "detail.retriedLater":
     "Retry queued. Shopify could not be read just now: the app reads the order again before sending",
   "writeBack.status.writtenState": "Written to Shopify (state: {state})",
+  "fix.how.buyer": "Enter the right buyer: the form starts from what the order has; saving retries the invoice.",
+  "fix.how.order": "Change it on the order in Shopify, then Retry: the app reads the order as it stands.",
+  "fix.how.company":
+    "Correct the company in Shopify (Customers > Companies > its location), then Retry; or set the buyer for this invoice only.",
+  "fix.how.settings": "Correct it in Settings, then Retry.",
+  "fix.how.tax_rate":
+    "This order keeps the rate it was sold with: issue its invoice in the invoicing panel with the right rate and record its number here. Fix the product's tax in Shopify (Settings > Taxes and duties) for the orders to come.",
+  "fix.how.panel":
+    "This order cannot make a valid invoice as it stands: issue it in the invoicing panel with the right amounts and record its number here.",
+  "fix.how.not_needed": "If no invoice is due for this order, close it as needing no invoice.",
+  "fix.how.retry": "A passing fault: the app tries again by itself; Retry tries now.",
+  "fix.how.reconnect": "Opening the app reconnects it; Retry then goes on at once.",
+  "fix.how.check_panel":
+    "Look for the invoice in the invoicing panel: if it is there, record its number here; if not, Retry.",
+  "fix.how.none": "",
+  "fix.action.order": "Open the order in Shopify",
+  "fix.action.settings": "Open Settings",
   "fix.title": "Fix it here",
+  "fix.bodyClose": "If you issued the invoice outside the app, or this order needs none, close it here.",
   "fix.body":
     "Correct the order in Shopify and retry (the order is read again), set the buyer here, or close the invoice if the app need not send it.",
   "fix.buyer": "Set the buyer…",

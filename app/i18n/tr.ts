@@ -136,7 +136,7 @@ export const tr: Record<keyof typeof en, string> = {
     "Siparişteki iade düzeltmeleri (ör. kargo iadesi) faturaya yansıtılmadı. Fatura tutarını kontrol edin.",
   "problem.order.issue_date_clamped":
     "Fatura tarihi, Türkiye saatine göre bugünden sonraya düşmesin diye {date} olarak alındı. Ayarlar > Saat dilimi doğru mu kontrol edin.",
-  "problem.line.unsupported_tax_rate": `'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %${CURRENT} (ve eski %${LEGACY}) geçerli. Shopify > Ayarlar > Vergiler'de bu ürünün vergi oranını düzeltin.`,
+  "problem.line.unsupported_tax_rate": `'{line}' kaleminin KDV oranı %{rate}; e-faturada yalnızca %${CURRENT} (ve eski %${LEGACY}) geçerli.`,
   "problem.line.zero_rate_without_exemption":
     "'{line}' kalemi %0 KDV'li, fakat istisna kodu ve açıklaması ayarlanmamış. Ayarlar > KDV istisnası bölümünde istisna kodunu ve resmi açıklamasını girin (ör. 301 – 11/1-a Mal İhracatı).",
   "problem.line.negative_amount":
@@ -765,7 +765,25 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.retriedLater":
     "Yeniden deneme sıraya alındı. Shopify şu an okunamadı: uygulama göndermeden önce siparişi yeniden okur",
   "writeBack.status.writtenState": "Shopify'a yazıldı (durum: {state})",
+  "fix.how.buyer": "Doğru alıcıyı girin: form siparişteki bilgilerle açılır; kaydetmek faturayı yeniden dener.",
+  "fix.how.order": "Shopify'da siparişte düzeltin, sonra Yeniden dene'ye basın: uygulama siparişi güncel haliyle okur.",
+  "fix.how.company":
+    "Şirketi Shopify'da düzeltin (Müşteriler > Şirketler > konumu), sonra Yeniden dene'ye basın; ya da yalnız bu fatura için alıcıyı girin.",
+  "fix.how.settings": "Ayarlar'da düzeltin, sonra Yeniden dene'ye basın.",
+  "fix.how.tax_rate":
+    "Bu sipariş satıldığı oranı korur: faturasını fatura panelinde doğru oranla kesin ve numarasını buraya kaydedin. Sonraki siparişler için ürünün vergisini Shopify'da düzeltin (Ayarlar > Vergiler ve gümrük vergileri).",
+  "fix.how.panel":
+    "Bu siparişten bu haliyle geçerli bir fatura çıkmaz: faturayı fatura panelinde doğru tutarlarla kesin ve numarasını buraya kaydedin.",
+  "fix.how.not_needed": "Bu sipariş için fatura gerekmiyorsa, faturayı 'fatura gerekmiyor' olarak kapatın.",
+  "fix.how.retry": "Geçici bir sorun: uygulama kendisi yeniden dener; Yeniden dene hemen dener.",
+  "fix.how.reconnect": "Uygulamayı açmak erişimi yeniden bağlar; Yeniden dene ile hemen devam eder.",
+  "fix.how.check_panel":
+    "Faturayı fatura panelinde arayın: oradaysa numarasını buraya kaydedin; yoksa Yeniden dene'ye basın.",
+  "fix.how.none": "",
+  "fix.action.order": "Siparişi Shopify'da aç",
+  "fix.action.settings": "Ayarlar'ı aç",
   "fix.title": "Burada düzeltin",
+  "fix.bodyClose": "Faturayı uygulama dışında kestiyseniz ya da bu sipariş için fatura gerekmiyorsa, burada kapatın.",
   "fix.body":
     "Siparişi Shopify'da düzeltip yeniden deneyin (sipariş yeniden okunur), alıcıyı burada girin ya da uygulamanın göndermesi gerekmiyorsa faturayı kapatın.",
   "fix.buyer": "Alıcıyı gir…",

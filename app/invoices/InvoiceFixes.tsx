@@ -1,6 +1,7 @@
-// The invoice page's way out when the app cannot finish an invoice by itself (issue 22, point 1): set the buyer by
-// hand, or close the invoice as issued in the invoicing panel or as needing no invoice; a closed invoice says how
-// and can be reopened. The forms post to the page's own action (app/routes/app.invoices.$id.tsx).
+// The invoice page's way out when the app cannot finish an invoice by itself (issue 22, point 1): each problem with
+// what fixes it and its actions (./problem-fixes.ts, issue 36 point 4); set the buyer by hand (the form starts from
+// the order's buyer), or close the invoice as issued in the invoicing panel or as needing no invoice; a closed invoice
+// says how and can be reopened. The forms post to the page's own action (app/routes/app.invoices.$id.tsx).
 import {
   Banner,
   BlockStack,
@@ -9,6 +10,7 @@ import {
   FormLayout,
   InlineStack,
   Layout,
+  List,
   Modal,
   Text,
   TextField,
@@ -22,6 +24,9 @@ import type { BuyerOverride } from "../orders/buyer-override";
 import { formatDateTime } from "../ui/format";
 import { SectionCard } from "../ui/SectionCard";
 import { STATE } from "../invoice-state/transitions";
+import { problemText, type Problem } from "../problems";
+import type { BuyerDraft } from "../orders/customer";
+import { fixOf, needsBuyer, type FixAction } from "./problem-fixes";
 
 /** The buyer override as the page receives it (its time is shown from the history). */
 type Override = Omit<BuyerOverride, "at">;
@@ -40,6 +45,16 @@ interface Props {
   closure: Closure | null;
   buyerOverride: Override | null;
   timezone: string;
+  /** What stops the invoice, each shown with its fix. */
+  errors: Problem[];
+  /** The failed state shows them as critical. */
+  failed: boolean;
+  /** The Shopify order (none for a waybill's invoice). */
+  orderId: string | null;
+  /** The buyer as the order has it: where the buyer form starts. */
+  buyerDraft: BuyerDraft | null;
+  /** Retry is the page's own action (its answer is the page's too). */
+  retry: { allowed: boolean; busy: boolean; run: () => void };
 }
 
 type Answer =
@@ -52,7 +67,19 @@ type Answer =
     };
 type Dialog = null | "buyer" | "panel" | "not_needed";
 
-export function InvoiceFixes({ state, canClose, canOverrideBuyer, closure, buyerOverride, timezone }: Props) {
+export function InvoiceFixes({
+  state,
+  canClose,
+  canOverrideBuyer,
+  closure,
+  buyerOverride,
+  timezone,
+  errors: problems,
+  failed,
+  orderId,
+  buyerDraft,
+  retry,
+}: Props) {
   const t = useT();
   const shopify = useAppBridge();
   const fetcher = useFetcher<Answer>();
@@ -87,7 +114,7 @@ export function InvoiceFixes({ state, canClose, canOverrideBuyer, closure, buyer
       which === "buyer" && buyerOverride
         ? ({ ...buyerOverride, reason: "" } as Record<string, string>)
         : which === "buyer"
-          ? { kind: "company" }
+          ? { ...(buyerDraft ?? { kind: "company" }) }
           : {},
     );
     setDialog(which);
@@ -134,144 +161,214 @@ export function InvoiceFixes({ state, canClose, canOverrideBuyer, closure, buyer
       </Layout.Section>
     );
   }
-  if (!canClose && !canOverrideBuyer) return null;
+  // The buyer form is offered where a buyer problem stops the invoice, where one was set, or ahead of a waiting one.
+  const offerBuyer =
+    canOverrideBuyer && (needsBuyer(problems.map((p) => p.code)) || Boolean(buyerOverride) || state === STATE.waiting);
+  const action = (what: FixAction, key: string) => {
+    if (what === "buyer")
+      return canOverrideBuyer ? (
+        <Button key={key} onClick={() => open("buyer")}>
+          {buyerOverride ? t("fix.buyer.change") : t("fix.buyer")}
+        </Button>
+      ) : null;
+    if (what === "order")
+      return orderId ? (
+        <Button key={key} url={`shopify:admin/orders/${orderId}`} target="_top">
+          {t("fix.action.order")}
+        </Button>
+      ) : null;
+    if (what === "settings")
+      return (
+        <Button key={key} url="/app/settings">
+          {t("fix.action.settings")}
+        </Button>
+      );
+    if (what === "retry")
+      return retry.allowed ? (
+        <Button key={key} onClick={retry.run} loading={retry.busy}>
+          {t("detail.retry")}
+        </Button>
+      ) : null;
+    if (what === "panel")
+      return canClose ? (
+        <Button key={key} onClick={() => open("panel")}>
+          {t("fix.closePanel")}
+        </Button>
+      ) : null;
+    return canClose ? (
+      <Button key={key} onClick={() => open("not_needed")}>
+        {t("fix.closeNotNeeded")}
+      </Button>
+    ) : null;
+  };
+  const problemList =
+    problems.length > 0 ? (
+      <Layout.Section>
+        <Banner tone={failed ? "critical" : "warning"} title={t("detail.problems")}>
+          <List>
+            {problems.map((p, index) => {
+              const fix = fixOf(p.code);
+              const how = fix.how === "none" ? "" : t.dyn(`fix.how.${fix.how}`, "");
+              const buttons = fix.actions.map((what) => action(what, what)).filter(Boolean);
+              return (
+                <List.Item key={index}>
+                  <BlockStack gap="200">
+                    <span data-problem={p.code}>{problemText(p, t.locale)}</span>
+                    {how && (
+                      <Text as="span" tone="subdued">
+                        {how}
+                      </Text>
+                    )}
+                    {buttons.length > 0 && <InlineStack gap="200">{buttons}</InlineStack>}
+                  </BlockStack>
+                </List.Item>
+              );
+            })}
+          </List>
+        </Banner>
+      </Layout.Section>
+    ) : null;
+  if (!canClose && !canOverrideBuyer) return problemList;
   const company = (fields.kind ?? "company") === "company";
   return (
-    <Layout.Section>
-      <SectionCard title={t("fix.title")}>
-        <Text as="p" tone="subdued">
-          {t("fix.body")}
-        </Text>
-        {buyerOverride && (
-          <BlockStack gap="100">
-            <Text as="p" id="buyer-override">
-              {t("fix.buyer.current", {
-                who:
-                  buyerOverride.kind === "company"
-                    ? (buyerOverride.title ?? "")
-                    : [buyerOverride.name, buyerOverride.surname].filter(Boolean).join(" "),
-                number: buyerOverride.taxNumber,
-              })}
-            </Text>
-            <Text as="p" tone="subdued">
-              {t("fix.buyer.reason", { reason: buyerOverride.reason })}
-            </Text>
-          </BlockStack>
-        )}
-        <InlineStack gap="200">
-          {canOverrideBuyer && (
-            <Button id="fix-buyer" onClick={() => open("buyer")}>
-              {buyerOverride ? t("fix.buyer.change") : t("fix.buyer")}
-            </Button>
+    <>
+      {problemList}
+      <Layout.Section>
+        <SectionCard title={t("fix.title")}>
+          <Text as="p" tone="subdued">
+            {offerBuyer ? t("fix.body") : t("fix.bodyClose")}
+          </Text>
+          {buyerOverride && (
+            <BlockStack gap="100">
+              <Text as="p" id="buyer-override">
+                {t("fix.buyer.current", {
+                  who:
+                    buyerOverride.kind === "company"
+                      ? (buyerOverride.title ?? "")
+                      : [buyerOverride.name, buyerOverride.surname].filter(Boolean).join(" "),
+                  number: buyerOverride.taxNumber,
+                })}
+              </Text>
+              <Text as="p" tone="subdued">
+                {t("fix.buyer.reason", { reason: buyerOverride.reason })}
+              </Text>
+            </BlockStack>
           )}
-          {canOverrideBuyer && buyerOverride && (
-            <Button
-              id="fix-buyer-remove"
-              variant="plain"
-              onClick={() => fetcher.submit({ intent: "remove_buyer_override" }, { method: "post" })}
-              loading={busy}
-            >
-              {t("fix.buyer.remove")}
-            </Button>
-          )}
-          {canClose && (
-            <Button id="fix-close-panel" onClick={() => open("panel")}>
-              {t("fix.closePanel")}
-            </Button>
-          )}
-          {canClose && (
-            <Button id="fix-close-not-needed" onClick={() => open("not_needed")}>
-              {t("fix.closeNotNeeded")}
-            </Button>
-          )}
-        </InlineStack>
-      </SectionCard>
-      {/* The dialogs open over the page (a portal), whichever element holds them. */}
-      <Modal
-        open={dialog === "buyer"}
-        onClose={() => setDialog(null)}
-        title={t("fix.buyer.title")}
-        primaryAction={{
-          content: state === STATE.waiting ? t("fix.buyer.save") : t("fix.buyer.saveRetry"),
-          onAction: () => submit("override_buyer"),
-          loading: busy,
-          id: "fix-buyer-save",
-        }}
-        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
-      >
-        <Modal.Section>
-          <FormLayout>
-            <Text as="p" tone="subdued">
-              {t("fix.buyer.help")}
-            </Text>
-            <ChoiceList
-              title={t("fix.buyer.kind")}
-              choices={[
-                { label: t("fix.buyer.company"), value: "company" },
-                { label: t("fix.buyer.person"), value: "person" },
-              ]}
-              selected={[fields.kind ?? "company"]}
-              onChange={([kind]) => setFields((current) => ({ ...current, kind }))}
-              error={errors.kind ? t("fix.error.kind") : undefined}
-            />
-            <TextField
-              {...field("taxNumber")}
-              label={company ? t("fix.buyer.taxNumberCompany") : t("fix.buyer.taxNumberPerson")}
-              inputMode="numeric"
-            />
-            {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
-            {company ? (
-              <TextField {...field("title")} label={t("fix.buyer.titleField")} />
-            ) : (
-              <FormLayout.Group>
-                <TextField {...field("name")} label={t("fix.buyer.name")} />
-                <TextField {...field("surname")} label={t("fix.buyer.surname")} />
-              </FormLayout.Group>
+          <InlineStack gap="200">
+            {offerBuyer && (
+              <Button id="fix-buyer" onClick={() => open("buyer")}>
+                {buyerOverride ? t("fix.buyer.change") : t("fix.buyer")}
+              </Button>
             )}
-            {company ? <TextField {...field("taxOffice")} label={t("fix.buyer.taxOffice")} /> : null}
-            <TextField {...field("reason")} label={t("fix.buyer.reasonField")} multiline={2} />
-          </FormLayout>
-        </Modal.Section>
-      </Modal>
-      <Modal
-        open={dialog === "panel"}
-        onClose={() => setDialog(null)}
-        title={t("fix.closePanel.title")}
-        primaryAction={{
-          content: t("fix.closePanel.confirm"),
-          onAction: () => submit("close", { as: "panel" }),
-          loading: busy,
-          id: "fix-close-panel-confirm",
-        }}
-        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
-      >
-        <Modal.Section>
-          <FormLayout>
-            <Text as="p">{t("fix.closePanel.body")}</Text>
-            <TextField {...field("serial")} label={t("fix.closePanel.serial")} placeholder="ABC2026000000001" />
-            <TextField {...field("reason")} label={t("fix.closePanel.note")} />
-          </FormLayout>
-        </Modal.Section>
-      </Modal>
-      <Modal
-        open={dialog === "not_needed"}
-        onClose={() => setDialog(null)}
-        title={t("fix.closeNotNeeded.title")}
-        primaryAction={{
-          content: t("fix.closeNotNeeded.confirm"),
-          onAction: () => submit("close", { as: "not_needed" }),
-          loading: busy,
-          id: "fix-close-not-needed-confirm",
-        }}
-        secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
-      >
-        <Modal.Section>
-          <FormLayout>
-            <Text as="p">{t("fix.closeNotNeeded.body")}</Text>
-            <TextField {...field("reason")} label={t("fix.closeNotNeeded.reason")} multiline={2} />
-          </FormLayout>
-        </Modal.Section>
-      </Modal>
-    </Layout.Section>
+            {canOverrideBuyer && buyerOverride && (
+              <Button
+                id="fix-buyer-remove"
+                variant="plain"
+                onClick={() => fetcher.submit({ intent: "remove_buyer_override" }, { method: "post" })}
+                loading={busy}
+              >
+                {t("fix.buyer.remove")}
+              </Button>
+            )}
+            {canClose && (
+              <Button id="fix-close-panel" onClick={() => open("panel")}>
+                {t("fix.closePanel")}
+              </Button>
+            )}
+            {canClose && (
+              <Button id="fix-close-not-needed" onClick={() => open("not_needed")}>
+                {t("fix.closeNotNeeded")}
+              </Button>
+            )}
+          </InlineStack>
+        </SectionCard>
+        {/* The dialogs open over the page (a portal), whichever element holds them. */}
+        <Modal
+          open={dialog === "buyer"}
+          onClose={() => setDialog(null)}
+          title={t("fix.buyer.title")}
+          primaryAction={{
+            content: state === STATE.waiting ? t("fix.buyer.save") : t("fix.buyer.saveRetry"),
+            onAction: () => submit("override_buyer"),
+            loading: busy,
+            id: "fix-buyer-save",
+          }}
+          secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
+        >
+          <Modal.Section>
+            <FormLayout>
+              <Text as="p" tone="subdued">
+                {t("fix.buyer.help")}
+              </Text>
+              <ChoiceList
+                title={t("fix.buyer.kind")}
+                choices={[
+                  { label: t("fix.buyer.company"), value: "company" },
+                  { label: t("fix.buyer.person"), value: "person" },
+                ]}
+                selected={[fields.kind ?? "company"]}
+                onChange={([kind]) => setFields((current) => ({ ...current, kind }))}
+                error={errors.kind ? t("fix.error.kind") : undefined}
+              />
+              <TextField
+                {...field("taxNumber")}
+                label={company ? t("fix.buyer.taxNumberCompany") : t("fix.buyer.taxNumberPerson")}
+                inputMode="numeric"
+              />
+              {/* Each field its own FormLayout item (a fragment would be one item, its fields without a gap). */}
+              {company ? (
+                <TextField {...field("title")} label={t("fix.buyer.titleField")} />
+              ) : (
+                <FormLayout.Group>
+                  <TextField {...field("name")} label={t("fix.buyer.name")} />
+                  <TextField {...field("surname")} label={t("fix.buyer.surname")} />
+                </FormLayout.Group>
+              )}
+              {company ? <TextField {...field("taxOffice")} label={t("fix.buyer.taxOffice")} /> : null}
+              <TextField {...field("reason")} label={t("fix.buyer.reasonField")} multiline={2} />
+            </FormLayout>
+          </Modal.Section>
+        </Modal>
+        <Modal
+          open={dialog === "panel"}
+          onClose={() => setDialog(null)}
+          title={t("fix.closePanel.title")}
+          primaryAction={{
+            content: t("fix.closePanel.confirm"),
+            onAction: () => submit("close", { as: "panel" }),
+            loading: busy,
+            id: "fix-close-panel-confirm",
+          }}
+          secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
+        >
+          <Modal.Section>
+            <FormLayout>
+              <Text as="p">{t("fix.closePanel.body")}</Text>
+              <TextField {...field("serial")} label={t("fix.closePanel.serial")} placeholder="ABC2026000000001" />
+              <TextField {...field("reason")} label={t("fix.closePanel.note")} />
+            </FormLayout>
+          </Modal.Section>
+        </Modal>
+        <Modal
+          open={dialog === "not_needed"}
+          onClose={() => setDialog(null)}
+          title={t("fix.closeNotNeeded.title")}
+          primaryAction={{
+            content: t("fix.closeNotNeeded.confirm"),
+            onAction: () => submit("close", { as: "not_needed" }),
+            loading: busy,
+            id: "fix-close-not-needed-confirm",
+          }}
+          secondaryActions={[{ content: t("fix.cancel"), onAction: () => setDialog(null) }]}
+        >
+          <Modal.Section>
+            <FormLayout>
+              <Text as="p">{t("fix.closeNotNeeded.body")}</Text>
+              <TextField {...field("reason")} label={t("fix.closeNotNeeded.reason")} multiline={2} />
+            </FormLayout>
+          </Modal.Section>
+        </Modal>
+      </Layout.Section>
+    </>
   );
 }

@@ -16,6 +16,9 @@ import { afterSaleOf } from "../after-sale/invoice-view.server";
 import { closureFrom, type Closure } from "./closure";
 import { mayClose, mayOverrideBuyer } from "./fixes.server";
 import { buyerOverrideFrom, type BuyerOverride } from "../orders/buyer-override";
+import { buyerDraft, type BuyerDraft } from "../orders/customer";
+import { parseShopifyOrder } from "../orders/order";
+import type { MappingSettings } from "../settings/schema";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
 import { STATE } from "../invoice-state/transitions";
 import { DEFAULT_TRIGGER } from "../settings/schema";
@@ -78,6 +81,8 @@ export interface InvoiceDetail {
   closure: Closure | null;
   /** The buyer as the merchant set it, over the order's. */
   buyerOverride: BuyerOverride | null;
+  /** The buyer as the order gives it: where the buyer form starts (while the buyer can be set). */
+  buyerDraft: BuyerDraft | null;
   /** The service is still working on it: the page refreshes until it is done. */
   inFlight: boolean;
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
@@ -189,7 +194,10 @@ export async function getInvoiceDetail(
     },
   });
   if (!row) return null;
-  const settings = row.remoteId !== null ? await getSettings(shop) : null;
+  const canOverrideBuyer = mayOverrideBuyer(row);
+  // The connection (the panel's link) for a posted invoice; the mapping (where the buyer's number is read) for the
+  // buyer form's starting values.
+  const settings = row.remoteId !== null || canOverrideBuyer ? await getSettings(shop) : null;
   const trigger =
     (await prisma.shopSettings.findUnique({ where: { shopDomain: shop }, select: { trigger: true } }))?.trigger ??
     DEFAULT_TRIGGER;
@@ -227,9 +235,10 @@ export async function getInvoiceDetail(
     canRetry: mayRetry(row),
     canInvoiceNow: row.state === STATE.waiting,
     canClose: mayClose(row),
-    canOverrideBuyer: mayOverrideBuyer(row),
+    canOverrideBuyer,
     closure: row.state === STATE.closed ? closureFrom(row.closure) : null,
     buyerOverride: buyerOverrideFrom(row.buyerOverride),
+    buyerDraft: canOverrideBuyer && settings ? draftOf(row.orderSnapshot, settings.mapping) : null,
     inFlight: isInFlight(row.state),
     retrying: retryingOf(row),
     invoiceDate,
@@ -248,4 +257,10 @@ export async function getInvoiceDetail(
     afterSale,
     reconciliation,
   };
+}
+
+/** The stored order's buyer for the form; none when the snapshot is not an order (it then starts empty). */
+function draftOf(snapshot: unknown, mapping: MappingSettings): BuyerDraft | null {
+  const parsed = parseShopifyOrder(snapshot);
+  return parsed.ok ? buyerDraft(parsed.order, mapping) : null;
 }

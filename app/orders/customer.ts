@@ -295,14 +295,7 @@ export function mapCustomer(
     clean(order.shipping_address?.phone);
   // Guests have no Shopify customer: a stable id from the order keeps one card per guest order.
   const id: number | string = order.customer?.id ?? `guest-${order.id}`;
-  const billingCompany = settings.useBillingCompany
-    ? clean(
-        clean(order.billing_address?.company)
-          ?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "")
-          .replace(/[\s\-/,]+$/, "")
-          .replace(/^[\s\-/,]+/, ""),
-      )
-    : undefined;
+  const billingCompany = settings.useBillingCompany ? billingCompanyTitle(order) : undefined;
 
   let person =
     override?.kind === "person" && override.name
@@ -369,5 +362,49 @@ export function mapCustomer(
     ...(foreignTaxId ? { foreignTaxId } : {}),
     errors,
     warnings,
+  };
+}
+
+/** The billing address's company without a tax number written into it (and the separators around that number). */
+function billingCompanyTitle(order: ShopifyOrder): string | undefined {
+  return clean(
+    clean(order.billing_address?.company)
+      ?.replace(/(?<!\d)(\d{10}|\d{11})(?!\d)/, "")
+      .replace(/[\s\-/,]+$/, "")
+      .replace(/^[\s\-/,]+/, ""),
+  );
+}
+
+/** What the buyer form on the invoice page starts from: the buyer as the order gives it, right or wrong. */
+export interface BuyerDraft {
+  kind: "person" | "company";
+  taxNumber: string;
+  title: string;
+  name: string;
+  surname: string;
+  taxOffice: string;
+}
+
+/**
+ * The order's buyer as the merchant's form starts from it (issue 36, point 4): the number the buyer typed (a wrong one
+ * too: the merchant corrects it rather than types it again), the company title and tax office they typed or the
+ * billing company, the billing name. A 10-digit number or a company title makes it a company.
+ */
+export function buyerDraft(order: ShopifyOrder, settings: MappingSettings): BuyerDraft {
+  const who = identity(order, settings);
+  const typed =
+    who.kind === "company" || who.kind === "citizen" ? who.taxNumber : who.kind === "invalid" ? who.value : "";
+  const billingCompany = settings.useBillingCompany ? billingCompanyTitle(order) : undefined;
+  const title = attribute(order, settings.companyTitleAttributes)?.value ?? billingCompany ?? "";
+  // 10 digits (a VKN, valid or not) is a company; 11 (a T.C. number) a person; otherwise a typed title decides.
+  const digits = typed.replace(/\D/g, "").length;
+  const company = digits === 10 || (digits !== 11 && title !== "");
+  return {
+    kind: company ? "company" : "person",
+    taxNumber: typed,
+    title,
+    name: clean(order.billing_address?.first_name) ?? clean(order.customer?.first_name) ?? "",
+    surname: clean(order.billing_address?.last_name) ?? clean(order.customer?.last_name) ?? "",
+    taxOffice: attribute(order, settings.taxOfficeAttributes)?.value ?? "",
   };
 }

@@ -270,18 +270,6 @@ export default function InvoiceDetailPage() {
             </Banner>
           </Layout.Section>
         )}
-        {/* A closed invoice's problems are no longer the merchant's: its banner says how it was closed instead. */}
-        {errors.length > 0 && invoice.state !== STATE.closed && (
-          <Layout.Section>
-            <Banner tone={invoice.state === STATE.failed ? "critical" : "warning"} title={t("detail.problems")}>
-              <List>
-                {errors.map((p, index) => (
-                  <List.Item key={index}>{problemText(p, locale)}</List.Item>
-                ))}
-              </List>
-            </Banner>
-          </Layout.Section>
-        )}
         {warnings.length > 0 && (
           <Layout.Section>
             <Banner tone="info" title={t("detail.warnings")}>
@@ -293,7 +281,9 @@ export default function InvoiceDetailPage() {
             </Banner>
           </Layout.Section>
         )}
-        {/* Always mounted: a fix that retries the invoice removes the card, and its answer must still be told. */}
+        {/* Always mounted: a fix that retries the invoice removes the card, and its answer must still be told. The
+            problems, each with its fix, are its own; a closed invoice's are no longer the merchant's (its banner says
+            how it was closed instead). */}
         <InvoiceFixes
           state={invoice.state}
           canClose={invoice.canClose}
@@ -301,6 +291,11 @@ export default function InvoiceDetailPage() {
           closure={invoice.closure}
           buyerOverride={invoice.buyerOverride}
           timezone={timezone}
+          errors={invoice.state === STATE.closed ? [] : errors}
+          failed={invoice.state === STATE.failed}
+          orderId={invoice.waybillId === null ? invoice.orderId : null}
+          buyerDraft={invoice.buyerDraft}
+          retry={{ allowed: invoice.canRetry, busy, run: () => act("retry") }}
         />
         <Layout.Section>
           <BlockStack gap="400">

@@ -103,9 +103,18 @@ describe.skipIf(!chromiumAvailable())("fixing an invoice from its page", () => {
       const order = await needingAttention();
       const invoice = await invoiceOf(order);
       const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "en");
-      await page.getByRole("button", { name: "Set the buyer…" }).click();
+      // The problem names its fix: the buyer form, offered beside it and in the card below.
+      await expect.poll(() => page.locator('[data-problem="customer.invalid_tax_number"]').count()).toBe(1);
+      expect(await page.locator("body").innerText()).toContain(
+        "Enter the right buyer: the form starts from what the order has; saving retries the invoice.",
+      );
+      await page.locator("#fix-buyer").click();
       const dialog = page.getByRole("dialog");
       await expect.poll(() => dialog.getByText("Set the buyer").count()).toBeGreaterThan(0);
+      // It starts from the order's buyer: the number the buyer typed (to correct), the title and the tax office.
+      expect(await dialog.getByLabel("Tax number (VKN) or T.C. identity number").inputValue()).toBe(BAD_VKN);
+      expect(await dialog.getByLabel("Company title").inputValue()).toBe("Yılmaz Ticaret Ltd. Şti.");
+      expect(await dialog.getByLabel("Tax office").inputValue()).toBe("Kadıköy");
       await dialog.getByLabel("Tax number (VKN) or T.C. identity number").fill(BAD_VKN);
       await dialog.getByLabel("Company title").fill("Yurtiçi Kargo Servisi A.Ş.");
       await dialog.getByLabel("Tax office").fill("Büyük Mükellefler");
@@ -181,6 +190,54 @@ describe.skipIf(!chromiumAvailable())("fixing an invoice from its page", () => {
       await shot(tr, "fix-loop-closed-tr-390", { fullPage: true });
       await closePage(tr);
       expect(stack.sandbox.invoices.byOrderId(String(order.id))).toHaveLength(0);
+    },
+  );
+
+  it(
+    "a line with 5 % VAT: the page names its fix (the order in Shopify, issued in the panel), offers no buyer form; the panel's serial is then found in the list and the search (Turkish, English)",
+    { timeout: 120_000 },
+    async () => {
+      const base = paidOrder();
+      const order = {
+        ...base,
+        line_items: base.line_items.map((line, i) =>
+          i === 0 ? { ...line, tax_lines: [{ rate: 0.05, price: "33.33", title: "KDV" }] } : line,
+        ),
+      };
+      standin.upsertOrders([order]);
+      expect((await stack.deliver("orders/paid", order)).status).toBe(200);
+      await waitFor(
+        "needs attention",
+        () => stateOf(order),
+        (state) => state === "needs_attention",
+      );
+      const invoice = await invoiceOf(order);
+      const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
+      const problem = page.locator("li", { has: page.locator('[data-problem="line.unsupported_tax_rate"]') });
+      await expect.poll(() => problem.innerText()).toContain("faturasını fatura panelinde doğru oranla kesin");
+      expect(await problem.getByRole("link", { name: "Siparişi Shopify'da aç" }).getAttribute("href")).toContain(
+        `orders/${order.id}`,
+      );
+      // The buyer is not the problem: no buyer form, here or in the card below.
+      expect(await page.getByRole("button", { name: "Alıcıyı gir…" }).count()).toBe(0);
+      await shot(page, "fix-loop-vat-rate-tr", { fullPage: true });
+
+      // Issued in the panel with the right rate: its serial is recorded, and is the invoice's serial from then on.
+      await problem.getByRole("button", { name: "Panelde kestim…" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Fatura numarası").fill("GIB2026000000777");
+      await page.locator("#fix-close-panel-confirm").click();
+      await expect.poll(() => page.locator("#serial-number").innerText()).toBe("GIB2026000000777");
+      await expect.poll(() => page.locator("body").innerText()).toContain("uygulama dışında, fatura panelinde kesildi");
+      await closePage(page);
+
+      const list = await openAdminPage(browser, stack, "/app?q=GIB2026000000777", "en");
+      await expect.poll(() => list.locator("tbody tr").count()).toBe(1);
+      const row = await list.locator("tbody tr").innerText();
+      expect(row).toContain("GIB2026000000777");
+      expect(row).toContain("Issued in the panel");
+      await shot(list, "list-issued-in-panel-en");
+      await closePage(list);
     },
   );
 

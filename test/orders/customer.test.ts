@@ -6,7 +6,7 @@
 // (11111111111 for an anonymous final consumer, 2222222222 for a buyer abroad). The numbers used are worked by hand
 // in test/orders/tax-id.test.ts: VKNs 9860008925, 0720039666, 1112223339; T.C. numbers 10000000146, 12345678950.
 import { describe, expect, it } from "vitest";
-import { ATTRIBUTE_LIMITS, mapCustomer, type MappedCustomer } from "../../app/orders/customer";
+import { ATTRIBUTE_LIMITS, buyerDraft, mapCustomer, type MappedCustomer } from "../../app/orders/customer";
 import type { BuyerOverride } from "../../app/orders/buyer-override";
 import { ShopifyOrderSchema, type ShopifyOrder } from "../../app/orders/order";
 import { defaultMappingSettings, type MappingSettings } from "../../app/settings/schema";
@@ -919,5 +919,84 @@ describe("the buyer set by the merchant", () => {
     const r = map(order({ billing_address: berlin }), settings(), null, person);
     expect(r.customer).toMatchObject({ type: "person", tax_number: "10000000146", country: "Germany" });
     expect(r.warnings.map((w) => w.code)).toEqual(["customer.buyer_set_by_merchant"]);
+  });
+});
+
+describe("the buyer form's starting values (buyerDraft, issue 36 point 4)", () => {
+  it("starts from the company the buyer typed: a wrong number as typed (to correct), the title and the tax office", () => {
+    const typed = order({
+      note_attributes: [
+        { name: "Vergi Numarası", value: "1234567891" },
+        { name: "Vergi Dairesi", value: "Kadıköy" },
+        { name: "Şirket Unvanı", value: "Yılmaz Ticaret Ltd. Şti." },
+      ],
+    });
+    expect(buyerDraft(typed, settings())).toEqual({
+      kind: "company",
+      taxNumber: "1234567891",
+      title: "Yılmaz Ticaret Ltd. Şti.",
+      name: "Ayşe",
+      surname: "Yılmaz",
+      taxOffice: "Kadıköy",
+    });
+  });
+
+  it("a T.C. number is a person; a VKN in the billing company a company named by the rest of that field", () => {
+    expect(buyerDraft(order({ note_attributes: [{ name: "TCKN", value: "10000000146" }] }), settings())).toMatchObject({
+      kind: "person",
+      taxNumber: "10000000146",
+      title: "",
+      name: "Ayşe",
+      surname: "Yılmaz",
+    });
+    const billed = order({ billing_address: { ...istanbul, company: "9860008925 - Deniz Ltd. Şti." } });
+    expect(buyerDraft(billed, settings())).toMatchObject({
+      kind: "company",
+      taxNumber: "9860008925",
+      title: "Deniz Ltd. Şti.",
+    });
+    // Not read from the billing company when the settings say so.
+    expect(buyerDraft(billed, settings({ useBillingCompany: false }))).toMatchObject({
+      kind: "person",
+      taxNumber: "",
+      title: "",
+    });
+  });
+
+  it("nothing typed: a person with the billing name, or the customer's when there is no billing address", () => {
+    expect(buyerDraft(order(), settings())).toEqual({
+      kind: "person",
+      taxNumber: "",
+      title: "",
+      name: "Ayşe",
+      surname: "Yılmaz",
+      taxOffice: "",
+    });
+    const guest = order({ billing_address: null, customer: { id: 1, first_name: "Mehmet", last_name: "Kaya" } });
+    expect(buyerDraft(order({ billing_address: null, customer: null }), settings())).toMatchObject({
+      name: "",
+      surname: "",
+    });
+    // A wrong number typed with spaces: its ten digits make it a company's, kept as typed for the merchant to correct.
+    expect(buyerDraft(order({ note_attributes: [{ name: "VKN", value: "123 456 7891" }] }), settings())).toMatchObject({
+      kind: "company",
+      taxNumber: "123 456 7891",
+    });
+    expect(buyerDraft(guest, settings())).toMatchObject({ kind: "person", name: "Mehmet", surname: "Kaya" });
+    // A title typed without a number still makes it a company; an 11-digit wrong number with a title stays a person.
+    expect(
+      buyerDraft(order({ note_attributes: [{ name: "Şirket Unvanı", value: "Kaya Gıda" }] }), settings()).kind,
+    ).toBe("company");
+    expect(
+      buyerDraft(
+        order({
+          note_attributes: [
+            { name: "TCKN", value: "12345678901" },
+            { name: "Şirket Unvanı", value: "Kaya Gıda" },
+          ],
+        }),
+        settings(),
+      ).kind,
+    ).toBe("person");
   });
 });
