@@ -7,7 +7,15 @@ import { describe, expect, it } from "vitest";
 import type { LocalStack } from "../../scripts/lib/local-stack";
 import type { Db } from "../../app/db/client";
 import { InvoicingClient } from "../../app/invoicing-service/client";
-import { chromiumAvailable, closePage, openAdminPage, shot, waitFor, USER_AGENT } from "../helpers/browser";
+import {
+  chromiumAvailable,
+  closePage,
+  openAdminPage,
+  openListSearch,
+  shot,
+  waitFor,
+  USER_AGENT,
+} from "../helpers/browser";
 import { withBrowserStack } from "../helpers/browser-stack";
 
 const NEW_SHOP = "yeni-magaza.myshopify.com";
@@ -98,8 +106,8 @@ describe.skipIf(!chromiumAvailable())("embedded admin in the browser", () => {
     await page.getByRole("tab", { name: "All" }).click();
     await expect.poll(() => page.locator("tbody tr").count()).toBe(4);
 
-    await page.getByRole("button", { name: "Search and filter results" }).click();
-    const search = page.getByPlaceholder("Search by order, serial number or customer");
+    const search = await openListSearch(page);
+    expect(await search.getAttribute("placeholder")).toBe("Search by order, serial number or customer");
     await search.fill("#1009");
     await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
     expect(await page.locator("tbody tr").first().textContent()).toContain("Anadolu Tekstil");

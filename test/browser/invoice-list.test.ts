@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import type { LocalStack } from "../../scripts/lib/local-stack";
 import type { Db } from "../../app/db/client";
-import { chromiumAvailable, closePage, openAdminPage, shot, waitFor } from "../helpers/browser";
+import { chromiumAvailable, closePage, openAdminPage, openListSearch, shot, waitFor } from "../helpers/browser";
 import { withBrowserStack } from "../helpers/browser-stack";
 
 const fixture = (name: string) =>
@@ -30,9 +30,7 @@ let db: Db;
 const rows = (page: Page) => page.locator("tbody tr");
 
 async function search(page: Page, text: string) {
-  const field = page.getByPlaceholder(/Search by order|Sipariş, fatura no/);
-  if (!(await field.isVisible()))
-    await page.getByRole("button", { name: /Search and filter results|Arama ve sonuçları filtreleme/ }).click();
+  const field = await openListSearch(page);
   await field.fill(text);
   // The search reaches the URL (after the field's delay) before the rows are read: two searches with the same rows
   // would otherwise pass on the earlier one's.
@@ -86,8 +84,7 @@ describe.skipIf(!chromiumAvailable())("the invoice list: search, phone layout, d
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       await route.continue().catch(() => undefined);
     });
-    const field = page.getByPlaceholder(/Sipariş, fatura no/);
-    if (!(await field.isVisible())) await page.getByRole("button", { name: /Arama ve sonuçları filtreleme/ }).click();
+    const field = await openListSearch(page);
     const asked = page.waitForRequest(slow);
     await field.fill("Ayşe");
     await asked;

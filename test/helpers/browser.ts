@@ -95,6 +95,26 @@ export async function clickPageAction(page: Page, name: string, moreActions: str
     .click();
 }
 
+/**
+ * The invoice list's search field, opened: the "Search and filter results" button shows it, but a click that lands
+ * while the list re-renders (a tab just changed, on a busy machine) can be lost, so click until the field is there.
+ */
+export async function openListSearch(page: Page) {
+  const field = page.getByPlaceholder(/Search by order|Sipariş, fatura no/);
+  const button = page.getByRole("button", { name: /Search and filter results|Arama ve sonuçları filtreleme/ });
+  await expect
+    .poll(
+      async () => {
+        if (await field.isVisible()) return true;
+        if (await button.isVisible()) await button.click();
+        return field.isVisible();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return field;
+}
+
 export async function closePage(page: Page) {
   const errors = pageErrors.get(page) ?? [];
   await page.context().close();

@@ -160,6 +160,7 @@ describe("a past-orders run against the Admin API stand-in", () => {
     expect(view!.progress).toEqual({
       total: 1000,
       done: 1000,
+      noInvoice: 0,
       needsAttention: 0,
       failed: 0,
       inQueue: 0,
