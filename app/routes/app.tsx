@@ -48,7 +48,10 @@ export default function App() {
         <Link to="/app/accountant">{translate(locale, "nav.accountant")}</Link>
         <Link to="/app/settings">{translate(locale, "nav.settings")}</Link>
       </NavMenu>
-      <Outlet />
+      {/* The page's one main landmark: everything the app draws is inside it (a screen reader jumps here). */}
+      <main>
+        <Outlet />
+      </main>
     </AppProvider>
   );
 }

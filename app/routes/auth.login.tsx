@@ -37,29 +37,33 @@ export default function Login() {
     ));
   return (
     <AppProvider i18n={polarisTr}>
-      <Page title={`${translate("tr", "login.title")} · ${translate("en", "login.title")}`}>
-        <Card>
-          <Form method="post">
-            <BlockStack gap="400">
-              <Text as="p">{both("login.body")}</Text>
-              <FormLayout>
-                <TextField
-                  name="shop"
-                  label={`${translate("tr", "login.shop")} · ${translate("en", "login.shop")}`}
-                  helpText="magazam.myshopify.com"
-                  value={shop}
-                  onChange={setShop}
-                  autoComplete="on"
-                  error={error ? <>{both(error === "INVALID_SHOP" ? "login.invalid" : "login.missing")}</> : undefined}
-                />
-                <Button submit variant="primary">
-                  {`${translate("tr", "login.open")} · ${translate("en", "login.open")}`}
-                </Button>
-              </FormLayout>
-            </BlockStack>
-          </Form>
-        </Card>
-      </Page>
+      <main>
+        <Page title={`${translate("tr", "login.title")} · ${translate("en", "login.title")}`}>
+          <Card>
+            <Form method="post">
+              <BlockStack gap="400">
+                <Text as="p">{both("login.body")}</Text>
+                <FormLayout>
+                  <TextField
+                    name="shop"
+                    label={`${translate("tr", "login.shop")} · ${translate("en", "login.shop")}`}
+                    helpText="magazam.myshopify.com"
+                    value={shop}
+                    onChange={setShop}
+                    autoComplete="on"
+                    error={
+                      error ? <>{both(error === "INVALID_SHOP" ? "login.invalid" : "login.missing")}</> : undefined
+                    }
+                  />
+                  <Button submit variant="primary">
+                    {`${translate("tr", "login.open")} · ${translate("en", "login.open")}`}
+                  </Button>
+                </FormLayout>
+              </BlockStack>
+            </Form>
+          </Card>
+        </Page>
+      </main>
     </AppProvider>
   );
 }

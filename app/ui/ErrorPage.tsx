@@ -19,12 +19,14 @@ export function ErrorPage({ status }: { status: number }) {
   );
   return (
     <AppProvider i18n={polarisTr}>
-      <Page title={`${translate("tr", "error.title")} · ${translate("en", "error.title")}`}>
-        <BlockStack gap="400">
-          <div lang="tr">{part("tr")}</div>
-          <div lang="en">{part("en")}</div>
-        </BlockStack>
-      </Page>
+      <main>
+        <Page title={`${translate("tr", "error.title")} · ${translate("en", "error.title")}`}>
+          <BlockStack gap="400">
+            <div lang="tr">{part("tr")}</div>
+            <div lang="en">{part("en")}</div>
+          </BlockStack>
+        </Page>
+      </main>
     </AppProvider>
   );
 }
