@@ -64,11 +64,17 @@ export async function openInvoicePdf(
   const remoteId = row.remoteId;
   try {
     if (formal) {
-      // One read of it at a time in this process; the readers arriving meanwhile wait for it and share it.
+      // One read of it at a time in this process; the readers arriving meanwhile wait for it and share it. A reader
+      // that looked for the kept copy just before an earlier read stored it and arrives after that read ended finds
+      // the copy now (looked for again inside the shared read), instead of reading the service a second time.
       let shared = reading.get(row.id);
       if (!shared) {
-        shared = readToKeep(row.id, shop, () => client.openFormalPdf(remoteId)).finally(() => reading.delete(row.id));
-        reading.set(row.id, shared);
+        const id = row.id;
+        shared = (async () => {
+          const keptNow = await prisma.invoicePdf.findUnique({ where: { invoiceId: id }, select: { bytes: true } });
+          return keptNow ? keptNow.bytes : readToKeep(id, shop, () => client.openFormalPdf(remoteId));
+        })().finally(() => reading.delete(id));
+        reading.set(id, shared);
       }
       const bytes = await shared;
       if (bytes) return bytesDownload(bytes, fileName);

@@ -36,10 +36,16 @@ describe("the customer's PDF link", () => {
     const url = linkOf(SHOP, invoice.id);
     const pdfReads = () =>
       sandbox.requests.filter((line) => line.startsWith(`GET /api/invoices/${invoice.remoteId}/formal-pdf`)).length;
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 100 }, () => open(url)));
+    // The bucket refills one token per refillMs while the burst is served: on a busy machine the burst can outlast
+    // one, so what may pass is the capacity plus the refills its own duration allowed (on a quiet one, the capacity).
+    const refills = Math.floor((Date.now() - started) / PDF_LINK.rule.refillMs);
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(PDF_LINK.rule.capacity);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - PDF_LINK.rule.capacity);
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(PDF_LINK.rule.capacity);
+    expect(passed).toBeLessThanOrEqual(PDF_LINK.rule.capacity + refills);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - passed);
     expect(Number(answers.find((r) => r.status === 429)!.headers.get("retry-after"))).toBeGreaterThan(0);
     const bodies = await Promise.all(
       answers.filter((r) => r.status === 200).map(async (r) => Buffer.from(await r.arrayBuffer())),
