@@ -3,7 +3,7 @@
 // (docs/decisions/0041-hand-written-sql-after-prisma-7.md). Values are written exactly as Prisma writes them (dates,
 // JSON), so both read the same rows.
 import pg from "pg";
-import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot.server";
+import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot-statements";
 import {
   CALLBACK_TARGET,
   decodeCallbackTarget,

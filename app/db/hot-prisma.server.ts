@@ -18,7 +18,7 @@ import type {
   JobRow,
   NewEvent,
   RefundRow,
-} from "./hot.server";
+} from "./hot-statements";
 
 type KnownError = { code?: string; meta?: { modelName?: string; target?: unknown } };
 const prismaCode = (error: unknown) => (error as KnownError | null)?.code ?? "";

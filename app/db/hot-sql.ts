@@ -2,7 +2,7 @@
 // that differs between them only in its placeholders, the columns a dynamic statement may name and how a raw row is
 // read back as Prisma reads it, all built from the schema's metadata (./schema.ts), and the ids the rows get.
 import { randomBytes } from "node:crypto";
-import type { CallbackTarget, ClaimedRowRef, InvoiceValues, JobInvoice, JobRow, RefundRow } from "./hot.server";
+import type { CallbackTarget, ClaimedRowRef, InvoiceValues, JobInvoice, JobRow, RefundRow } from "./hot-statements";
 import { columnsOf, scalarFields, type ScalarField } from "./schema";
 import { targetOf } from "../invoice-state/transitions";
 

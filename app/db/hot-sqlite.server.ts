@@ -6,7 +6,7 @@
 import type Database from "better-sqlite3";
 import { SQLITE_LOCK_WAIT_MS } from "./client";
 import { STATE } from "../invoice-state/transitions";
-import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot.server";
+import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot-statements";
 import {
   CALLBACK_TARGET,
   decodeCallbackTarget,

@@ -2,7 +2,7 @@
 // whose reaching makes the order's write-back due, and the row that makes it due. The invoice's side of the
 // write-back, so that posting and the merchant's fixes schedule it without depending on the write-back step.
 import type { Db } from "../db.server";
-import type { WriteBackStart } from "../db/hot.server";
+import type { WriteBackStart } from "../db/hot-statements";
 import { includesWriteScope, WRITE_SCOPE } from "../shopify/optional-scopes";
 import type { InvoiceState } from "../invoice-state/transitions";
 import { STATE } from "../invoice-state/transitions";
