@@ -12,21 +12,12 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DateTime } from "luxon";
 import yazl from "yazl";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { logger } from "../logger.server";
-import { InvoicingClient } from "../invoicing-service/client";
-import {
-  AuthenticationError,
-  InvoicingError,
-  NotFoundError,
-  RateLimitedError,
-  ResponseFormatError,
-} from "../invoicing-service/errors";
 import { apiKeyFor } from "../settings/settings.server";
 import { dateIn, zoneOrTurkey } from "../orders/dates";
 import { STATE } from "../invoice-state/transitions";
@@ -34,8 +25,9 @@ import { closureFrom } from "../invoices/closure";
 import { pdfFileName } from "../pdf/formal-pdf.server";
 import { listReturns } from "../after-sale/returns.server";
 import { csvDate, defaultDecimal, returnPathText, type CsvDecimal, type CsvOptions } from "../after-sale/returns-csv";
-import { delayHonouringRetryAfter, retryDelayMs } from "../jobs/backoff";
+import { retryDelayMs } from "../jobs/backoff";
 import { writeCsv, writeWorkbook } from "./files.server";
+import { defaultClientFor, PDF_ATTEMPTS, PDF_RETRY_BASE_MS, readPdf, type PdfOpener } from "./pdf-read.server";
 import { keepNewestReady, packageDir, zipPath } from "./packages.server";
 import {
   contentOf,
@@ -50,7 +42,7 @@ import {
   type PdfFailure,
 } from "./workbook";
 
-export type PdfOpener = (connection: { baseUrl: string; apiKey: string }) => Pick<InvoicingClient, "openFormalPdf">;
+export type { PdfOpener };
 
 export interface BuildOptions {
   owner: string;
@@ -75,17 +67,11 @@ export interface BuildOptions {
 
 /** A build that crashed is tried again after a backoff; after this many, the package is failed with the error. */
 export const MAX_BUILD_ATTEMPTS = 5;
-export const PDF_ATTEMPTS = 4;
-const PDF_RETRY_BASE_MS = 1_000;
-const PDF_RETRY_CAP_MS = 30_000;
-const PDF_TIMEOUT_MS = 60_000;
 const LEASE_MS = 60_000;
 const PROGRESS_MS = 500;
 const PAGE = 500;
 /** Invoices are looked for among rows created up to this long after the period and updated since this long before it. */
 const SLACK_DAYS = 2;
-
-const defaultClientFor: PdfOpener = (connection) => new InvoicingClient({ ...connection, timeoutMs: PDF_TIMEOUT_MS });
 
 class LeaseLost extends Error {
   constructor() {
@@ -377,7 +363,7 @@ async function build(
         const item = todo[next++];
         const outcome = refusedKey
           ? { ok: false as const, reason: "authentication", attempts: 0 }
-          : await readPdf(client, item, path.join(pdfDir, item.id), attempts, baseMs, options.random);
+          : await readPdf(client, item.remoteId, path.join(pdfDir, item.id), attempts, baseMs, options.random);
         if (outcome.ok) done += 1;
         else {
           if (outcome.reason === "authentication") refusedKey = true;
@@ -479,44 +465,4 @@ async function build(
   await rm(work, { recursive: true, force: true });
   log.info({ invoices: items.length, missing: failures.length, bytes: size }, "accountant package ready");
   await keepNewestReady(row.shopDomain);
-}
-
-type PdfOutcome = { ok: true } | { ok: false; reason: string; attempts: number };
-
-/** One PDF to `${file}.pdf` (through `${file}.part`), retried with backoff while a retry can help. */
-async function readPdf(
-  client: ReturnType<PdfOpener>,
-  item: Item,
-  file: string,
-  attempts: number,
-  baseMs: number,
-  random?: () => number,
-): Promise<PdfOutcome> {
-  let reason = "service";
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    try {
-      const { body } = await client.openFormalPdf(item.remoteId);
-      await pipeline(
-        Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
-        createWriteStream(`${file}.part`),
-      );
-      await rename(`${file}.part`, `${file}.pdf`);
-      return { ok: true };
-    } catch (error) {
-      await rm(`${file}.part`, { force: true }).catch(() => undefined);
-      if (error instanceof NotFoundError) return { ok: false, reason: "not_ready", attempts: attempt };
-      if (error instanceof AuthenticationError) return { ok: false, reason: "authentication", attempts: attempt };
-      reason = error instanceof ResponseFormatError ? "not_pdf" : "service";
-      // Refusals a repeat would not change end at once; transient failures (5xx, 429, network, timeout) back off.
-      if (error instanceof InvoicingError && error.retry === "never") return { ok: false, reason, attempts: attempt };
-      if (attempt === attempts) return { ok: false, reason, attempts: attempt };
-      const backoff = Math.min(PDF_RETRY_CAP_MS, retryDelayMs(attempt, random, baseMs, PDF_RETRY_CAP_MS));
-      const wait =
-        error instanceof RateLimitedError
-          ? Math.min(PDF_RETRY_CAP_MS, delayHonouringRetryAfter(backoff, error.retryAfterMs))
-          : backoff;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-  return { ok: false, reason, attempts };
 }
