@@ -289,6 +289,8 @@ export const en = {
   "detail.lastError": "Last error",
   "detail.body": "Request sent to the invoicing service",
   "detail.bodyNone": "Nothing has been sent yet.",
+  "detail.bodyHelp":
+    "What the app sent to the service for this invoice, in the technical form the service reads (JSON). Copy it from here if the invoicing support team or your accountant asks; there is nothing you need to change.",
   "detail.events": "History",
   "detail.noEvents": "No events yet.",
   "detail.retry": "Retry",
@@ -643,11 +645,11 @@ export const en = {
   "nav.pastOrders": "Past orders",
   "past.title": "Invoice past orders",
   "past.subtitle":
-    "Orders paid before the app was installed, or that no webhook brought: check them first, then invoice them in the background.",
+    "Orders paid before the app was installed, or whose notice from Shopify never reached the app: check them first, then invoice them in the background.",
   "past.reconcile.title": "Missed orders",
   "past.reconcile.body":
-    "Every {minutes} minutes the app asks Shopify for the paid orders updated since its last check and invoices any that no webhook brought.",
-  "past.reconcile.bodyOff": "Scheduled checks are off (RECONCILE_INTERVAL_MINUTES=0); check by hand here.",
+    "Every {minutes} minutes the app asks Shopify for the paid orders updated since its last check and invoices any whose notice never reached it.",
+  "past.reconcile.bodyOff": "Scheduled checks were turned off by whoever runs the app; check by hand here.",
   "past.reconcile.never": "Not checked yet.",
   "past.reconcile.last": "Last checked {when}: {read} orders read, {recorded} missed orders found.",
   "past.reconcile.lastError": "The last check failed: {error}",
@@ -663,12 +665,12 @@ export const en = {
   "past.range.help":
     "Days in the shop's time zone ({zone}). Orders paid in this range that have no invoice yet are invoiced.",
   "past.range.limit":
-    "Shopify lets the app read only the last {days} days of orders (from {earliest}). Older orders need the read_all_orders permission, which the app asks for only if you need it: contact support.",
+    "Shopify lets the app read only the last {days} days of orders (from {earliest}). Older orders need Shopify's “read all orders” permission, which the app asks for only if you need it: contact support.",
   "past.range.dryRun": "Dry run",
   "past.range.dryRunHelp":
     "A dry run reads the orders and tells what would happen; nothing is invoiced until you start.",
   "past.error.needs_read_all_orders":
-    "This range starts more than {days} days ago: Shopify serves such orders only with the read_all_orders permission. Choose a later start date.",
+    "This range starts more than {days} days ago: Shopify serves such orders only with the “read all orders” permission. Choose a later start date.",
   "past.error.order": "The start date must be before the end date.",
   "past.error.future": "The range is in the future.",
   "past.error.invalid": "Enter both dates.",
@@ -861,7 +863,8 @@ export const en = {
   "history.reissue": "Issued again for the lines kept after the refund.",
   "history.callback": "The service said the invoice changed; the app reads it again.",
   "history.webhook": "Shopify sent the order.",
-  "history.source.reconciliation": "Found by the app's daily check: no webhook brought this order.",
+  "history.source.reconciliation":
+    "Found by the app's regular check: Shopify's notice of this order never reached the app.",
   "history.source.past_orders": "Read from Shopify for invoicing past orders.",
   "history.source.bulk_action": "Read from Shopify when you chose Create invoices in the order list.",
   "history.note.uninstalled": "The app is uninstalled; the invoice waits until the shop installs it again.",

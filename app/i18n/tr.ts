@@ -281,6 +281,8 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.lastError": "Son hata",
   "detail.body": "Fatura servisine gönderilen istek",
   "detail.bodyNone": "Henüz bir şey gönderilmedi.",
+  "detail.bodyHelp":
+    "Uygulamanın bu fatura için servise gönderdiği bilgiler, servisin okuduğu teknik biçimde (JSON). Fatura destek ekibi veya muhasebeciniz sorarsa buradan kopyalayabilirsiniz; değiştirmeniz gereken bir şey yoktur.",
   "detail.events": "Geçmiş",
   "detail.noEvents": "Henüz kayıt yok.",
   "detail.retry": "Yeniden dene",
@@ -633,11 +635,12 @@ export const tr: Record<keyof typeof en, string> = {
   "nav.pastOrders": "Önceki siparişler",
   "past.title": "Geçmiş siparişleri faturala",
   "past.subtitle":
-    "Uygulama kurulmadan önce ödenmiş ya da hiçbir webhook'un getirmediği siparişler: önce önizleyin, sonra arka planda faturalayın.",
+    "Uygulama kurulmadan önce ödenmiş ya da Shopify'ın anlık bildirimi uygulamaya ulaşmamış siparişler: önce önizleyin, sonra arka planda faturalayın.",
   "past.reconcile.title": "Kaçan siparişler",
   "past.reconcile.body":
-    "Uygulama her {minutes} dakikada bir, son denetimden beri güncellenen ödenmiş siparişleri Shopify'dan okur ve hiçbir webhook'un getirmediklerini faturalar.",
-  "past.reconcile.bodyOff": "Zamanlanmış denetim kapalı (RECONCILE_INTERVAL_MINUTES=0); buradan elle denetleyin.",
+    "Uygulama her {minutes} dakikada bir, son denetimden beri güncellenen ödenmiş siparişleri Shopify'dan okur ve anlık bildirimi ulaşmamış olanları faturalar.",
+  "past.reconcile.bodyOff":
+    "Zamanlanmış denetim, uygulamayı işleten kişi tarafından kapatılmış; buradan elle denetleyin.",
   "past.reconcile.never": "Henüz denetlenmedi.",
   "past.reconcile.last": "Son denetim {when}: {read} sipariş okundu, {recorded} kaçan sipariş bulundu.",
   "past.reconcile.lastError": "Son denetim başarısız oldu: {error}",
@@ -653,12 +656,12 @@ export const tr: Record<keyof typeof en, string> = {
   "past.range.help":
     "Günler mağazanın saat dilimine göredir ({zone}). Bu aralıkta ödenmiş ve henüz faturası olmayan siparişler faturalanır.",
   "past.range.limit":
-    "Shopify uygulamanın yalnızca son {days} günün siparişlerini ({earliest} tarihinden itibaren) okumasına izin verir. Daha eski siparişler için read_all_orders izni gerekir; uygulama bu izni yalnızca ihtiyacınız olursa ister: destekle iletişime geçin.",
+    "Shopify uygulamanın yalnızca son {days} günün siparişlerini ({earliest} tarihinden itibaren) okumasına izin verir. Daha eski siparişler için Shopify'ın “tüm siparişleri okuma” izni gerekir; uygulama bu izni yalnızca ihtiyacınız olursa ister: destekle iletişime geçin.",
   "past.range.dryRun": "Önizle",
   "past.range.dryRunHelp":
     "Önizleme siparişleri okur ve ne olacağını söyler; siz başlatana kadar hiçbir fatura kesilmez.",
   "past.error.needs_read_all_orders":
-    "Bu aralık {days} günden daha önce başlıyor: Shopify bu siparişleri yalnızca read_all_orders izniyle verir. Daha yakın bir başlangıç tarihi seçin.",
+    "Bu aralık {days} günden daha önce başlıyor: Shopify bu siparişleri yalnızca “tüm siparişleri okuma” izniyle verir. Daha yakın bir başlangıç tarihi seçin.",
   "past.error.order": "Başlangıç tarihi bitiş tarihinden önce olmalı.",
   "past.error.future": "Aralık gelecekte.",
   "past.error.invalid": "İki tarihi de girin.",
@@ -853,7 +856,8 @@ export const tr: Record<keyof typeof en, string> = {
   "history.reissue": "İadeden sonra kalan kalemler için yeniden düzenlendi.",
   "history.callback": "Servis faturanın değiştiğini bildirdi; uygulama faturayı yeniden okuyor.",
   "history.webhook": "Sipariş Shopify'dan geldi.",
-  "history.source.reconciliation": "Uygulamanın günlük kontrolünde bulundu: bu sipariş webhook ile gelmemişti.",
+  "history.source.reconciliation":
+    "Uygulamanın düzenli kontrolünde bulundu: Shopify'ın anlık bildirimi bu sipariş için ulaşmamıştı.",
   "history.source.past_orders": "Önceki siparişleri faturalamak için Shopify'dan okundu.",
   "history.source.bulk_action": "Sipariş listesinde Fatura kes seçildiğinde Shopify'dan okundu.",
   "history.note.uninstalled": "Uygulama kaldırılmış; fatura, mağaza uygulamayı yeniden kurana kadar bekliyor.",

@@ -3,34 +3,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "@remix-run/react";
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Box,
-  InlineGrid,
-  InlineStack,
-  Layout,
-  Link,
-  List,
-  Page,
-  Text,
-} from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, InlineStack, Layout, Link, List, Page, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
 import { useEffect } from "react";
 import { authenticate } from "../shopify.server";
 import { getInvoiceDetail } from "../invoices/detail.server";
 import { confirmPanelCancel } from "../after-sale/invoice-view.server";
-import { AfterSaleCard, Reconciliation } from "../after-sale/AfterSaleCard";
+import { AfterSaleCard } from "../after-sale/AfterSaleCard";
 import { shopTimezone } from "../invoices/list.server";
 import { invoiceNow, retryInvoice } from "../invoices/actions.server";
 import { closeInvoice, removeBuyerOverride, reopenInvoice, setBuyerOverride } from "../invoices/fixes.server";
 import { InvoiceFixes } from "../invoices/InvoiceFixes";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
-import { formatDate, formatDateTime, formatDay, formatMoney } from "../ui/format";
+import { formatDate, formatDateTime, formatDay } from "../ui/format";
 import { problemText, reasonText } from "../problems";
-import { historyDetail, historyTitle } from "../invoices/history";
 import { KindBadge, shownState, StateBadge } from "../invoices/StateBadge";
 import { useRevalidateWhile } from "../ui/useRevalidateWhile";
 import { usePdfDownload } from "../pdf/usePdfDownload";
@@ -41,6 +28,9 @@ import { translate } from "../i18n/i18n";
 import type { TitleHandle } from "../i18n/page-title";
 import { STATE } from "../invoice-state/transitions";
 import { SectionCard } from "../ui/SectionCard";
+import { Details, Row } from "../ui/DetailRows";
+import { InvoiceTotalsCard } from "../invoices/InvoiceTotalsCard";
+import { InvoiceHistoryCard } from "../invoices/InvoiceHistoryCard";
 
 export const handle: TitleHandle = {
   title: (data, locale) => {
@@ -115,22 +105,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   return json({ ...result, intent: String(intent) }, { status });
 };
 
-/** A description list: each Row is a term and its value (a screen reader reads them as pairs). */
-function Details({ children }: { children: React.ReactNode }) {
-  return <dl style={{ margin: 0, display: "grid", gap: "var(--p-space-200)" }}>{children}</dl>;
-}
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <InlineGrid columns={{ xs: 1, sm: ["oneThird", "twoThirds"] }} gap="200">
-      <Text as="dt" tone="subdued">
-        {label}
-      </Text>
-      <dd style={{ margin: 0 }}>{children}</dd>
-    </InlineGrid>
-  );
-}
-
 export default function InvoiceDetailPage() {
   const { invoice, timezone, writeBack } = useLoaderData<typeof loader>();
   const t = useT();
@@ -167,9 +141,6 @@ export default function InvoiceDetailPage() {
   const act = (intent: string) => fetcher.submit({ intent }, { method: "post" });
   const busy = fetcher.state !== "idle";
   const { errors, warnings } = invoice;
-  const money = (amount: string | null) =>
-    amount === null ? "—" : formatMoney(amount, invoice.totals.currency, locale);
-  const remote = invoice.totals.remote;
   const history = { locale, timezone, currency: invoice.totals.currency, waybill: invoice.waybillId !== null };
 
   // The formal PDF through the app works with the shop's key, whether or not the service gave a pdf_url.
@@ -310,60 +281,29 @@ export default function InvoiceDetailPage() {
                 onConfirm={() => act("confirm_panel_cancel")}
               />
             )}
-            <SectionCard title={t("detail.totals")}>
-              <Box as="div">
-                <Details>
-                  <Row label={invoice.waybillId !== null ? t("detail.waybillTotal") : t("detail.orderTotal")}>
-                    <Text as="span" numeric fontWeight="semibold">
-                      {money(invoice.totals.orderTotal)}
-                    </Text>
-                  </Row>
-                  {remote && (
-                    <>
-                      <Row label={t("detail.linesTotal")}>{money(remote.linesTotal)}</Row>
-                      <Row label={t("detail.discountTotal")}>{money(remote.discountTotal)}</Row>
-                      <Row label={t("detail.taxTotal")}>{money(remote.taxTotal)}</Row>
-                      {remote.extraTaxTotal && remote.extraTaxTotal !== "0" && (
-                        <Row label={t("detail.extraTaxTotal")}>{money(remote.extraTaxTotal)}</Row>
-                      )}
-                      <Row label={t("detail.grandTotal")}>
-                        <Text as="span" numeric fontWeight="semibold">
-                          {money(remote.grandTotal)}
-                        </Text>
-                      </Row>
-                    </>
-                  )}
-                </Details>
-              </Box>
-              {invoice.totals.matches === null ? (
-                <Text as="p" tone="subdued">
-                  {t("detail.totalsPending")}
-                </Text>
-              ) : invoice.totals.matches ? (
-                <Text as="p" tone="success">
-                  {invoice.waybillId !== null ? t("detail.totalsMatchWaybill") : t("detail.totalsMatch")}
-                </Text>
-              ) : invoice.reconciliation ? (
-                <Reconciliation reconciliation={invoice.reconciliation} currency={invoice.totals.currency} />
-              ) : (
-                <Text as="p" tone="critical">
-                  {t("detail.totalsDiffer", { difference: money(invoice.totals.difference) })}
-                </Text>
-              )}
-            </SectionCard>
+            <InvoiceTotalsCard
+              totals={invoice.totals}
+              reconciliation={invoice.reconciliation}
+              waybill={invoice.waybillId !== null}
+            />
             <SectionCard title={t("detail.body")}>
               {invoice.requestBody ? (
-                <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-                  {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
-                  <pre
-                    style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }}
-                    id="request-body"
-                    tabIndex={0}
-                    aria-label={t("detail.body")}
-                  >
-                    {JSON.stringify(invoice.requestBody, null, 2)}
-                  </pre>
-                </Box>
+                <BlockStack gap="200">
+                  <Text as="p" tone="subdued">
+                    {t("detail.bodyHelp")}
+                  </Text>
+                  <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+                    {/* Scrolls by itself: focusable, so that a keyboard can scroll it too. */}
+                    <pre
+                      style={{ margin: 0, fontSize: 12, lineHeight: "18px", maxHeight: 420, overflow: "auto" }}
+                      id="request-body"
+                      tabIndex={0}
+                      aria-label={t("detail.body")}
+                    >
+                      {JSON.stringify(invoice.requestBody, null, 2)}
+                    </pre>
+                  </Box>
+                </BlockStack>
               ) : (
                 <Text as="p" tone="subdued">
                   {t("detail.bodyNone")}
@@ -450,39 +390,7 @@ export default function InvoiceDetailPage() {
                 )}
               </Details>
             </SectionCard>
-            <SectionCard title={t("detail.events")}>
-              {invoice.events.length === 0 ? (
-                <Text as="p" tone="subdued">
-                  {t("detail.noEvents")}
-                </Text>
-              ) : (
-                <BlockStack gap="200">
-                  {[...invoice.events].reverse().map((event) => (
-                    <BlockStack gap="050" key={event.id}>
-                      <InlineStack align="space-between" gap="200" wrap={false}>
-                        <Text as="span" fontWeight="semibold">
-                          {historyTitle(event, history)}
-                        </Text>
-                        <Text as="span" tone="subdued" variant="bodySm">
-                          {formatDateTime(event.at, locale, timezone)}
-                        </Text>
-                      </InlineStack>
-                      {event.problems.length > 0
-                        ? event.problems.map((p, index) => (
-                            <Text as="p" tone="subdued" variant="bodySm" breakWord key={index}>
-                              {problemText(p, locale)}
-                            </Text>
-                          ))
-                        : historyDetail(event, history) && (
-                            <Text as="p" tone="subdued" variant="bodySm" breakWord>
-                              {historyDetail(event, history)}
-                            </Text>
-                          )}
-                    </BlockStack>
-                  ))}
-                </BlockStack>
-              )}
-            </SectionCard>
+            <InvoiceHistoryCard events={invoice.events} history={history} />
           </BlockStack>
         </Layout.Section>
       </Layout>
