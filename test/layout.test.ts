@@ -1,5 +1,8 @@
 // The layout by feature (docs/decisions/0042-layout-by-feature.md): no two folders of app/ import each other, so a
-// feature can be read from its folder down, and every folder is named in the README's layout section.
+// feature can be read from its folder down, and every folder is named in the README's layout section. No file cycle
+// either, type-only imports included (ESLint's import-x/no-cycle skips `import type`: the hot statements' dialect
+// classes once imported their interface back from the factory that imports them), and no module a reader cannot
+// take in (over 500 lines) but the generated Admin API types and the two text catalogues.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,6 +44,35 @@ describe("the app's layout", () => {
     expect(files.length).toBeGreaterThan(100);
     expect(edges.size).toBeGreaterThan(50);
     expect(twoWay).toEqual([]);
+  });
+
+  it("has no file cycle, type-only imports included", () => {
+    const edges = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, route: string[]) => {
+      if (route.includes(file)) return void cycles.push([...route.slice(route.indexOf(file)), file].join(" -> "));
+      if (done.has(file)) return;
+      for (const target of edges.get(file) ?? []) visit(target, [...route, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("builds the hot statements only in app/db.server.ts (their factory, app/db/hot.server.ts)", () => {
+    const importers = files.filter((file) => importsOf(file).includes("app/db/hot.server.ts"));
+    expect(importers).toEqual(["app/db.server.ts"]);
+  });
+
+  it("has no module over 500 lines but the generated types and the text catalogues", () => {
+    const exempt = ["app/shopify/admin.generated.ts", "app/i18n/en.ts", "app/i18n/tr.ts"];
+    const long = files
+      .filter((file) => !exempt.includes(file))
+      .map((file) => ({ file, lines: fs.readFileSync(file, "utf8").split("\n").length }))
+      .filter(({ lines }) => lines > 500);
+    expect(long).toEqual([]);
+    expect(exempt.every((file) => files.includes(file))).toBe(true);
   });
 
   it("names every folder of app/ in the README's layout section", () => {
