@@ -6,6 +6,7 @@
 //   and written under a row lock), so several web processes behind a load balancer share one limit; on SQLite, the
 //   embedded default of one process, in memory.
 import prisma, { dbProvider } from "../db.server";
+import { logger } from "../logger.server";
 
 export interface ThrottleRule {
   /** Requests that may come at once. */
@@ -90,6 +91,12 @@ export class Throttle {
   }
 }
 
+const OVERLOAD_WAIT_MS = 10_000;
+
+/** Prisma could not start (P2028) or hold the transaction within its limits: the database is saturated. */
+const isTransactionWaitError = (error: unknown) =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2028";
+
 /**
  * A throttle every process shares (decision 0045): on PostgreSQL one ThrottleBucket row per `name:key`, read and
  * written in one transaction under the row's lock, so two processes never both spend the bucket's last token; on
@@ -125,15 +132,27 @@ export class SharedThrottle {
   private async verdict(key: string, now: number, use: boolean): Promise<Verdict> {
     if (dbProvider() !== "postgresql") return use ? this.local.take(key, now) : this.local.check(key, now);
     const id = `${this.name}:${key}`.slice(0, 200);
-    return prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO "ThrottleBucket" ("key", "tokens", "at", "refused") VALUES (${id}, ${this.rule.capacity}, ${now}, 0) ON CONFLICT ("key") DO NOTHING`;
-      const [row] = await tx.$queryRaw<
-        Bucket[]
-      >`SELECT "tokens", "at", "refused" FROM "ThrottleBucket" WHERE "key" = ${id} FOR UPDATE`;
-      const step = bucketStep(row, this.rule, now, use);
-      await tx.$executeRaw`UPDATE "ThrottleBucket" SET "tokens" = ${step.bucket.tokens}, "at" = ${step.bucket.at}, "refused" = ${step.bucket.refused} WHERE "key" = ${id}`;
-      return step.verdict;
-    });
+    // A burst on one key queues on its row's lock, each waiting request holding a pooled connection: wait for one up
+    // to OVERLOAD_WAIT_MS (Prisma's default is 2 s, which a burst of 100 on a busy machine outlasted), and past that
+    // refuse like a spent bucket (429 and Retry-After) instead of failing the request.
+    return prisma
+      .$transaction(
+        async (tx) => {
+          await tx.$executeRaw`INSERT INTO "ThrottleBucket" ("key", "tokens", "at", "refused") VALUES (${id}, ${this.rule.capacity}, ${now}, 0) ON CONFLICT ("key") DO NOTHING`;
+          const [row] = await tx.$queryRaw<
+            Bucket[]
+          >`SELECT "tokens", "at", "refused" FROM "ThrottleBucket" WHERE "key" = ${id} FOR UPDATE`;
+          const step = bucketStep(row, this.rule, now, use);
+          await tx.$executeRaw`UPDATE "ThrottleBucket" SET "tokens" = ${step.bucket.tokens}, "at" = ${step.bucket.at}, "refused" = ${step.bucket.refused} WHERE "key" = ${id}`;
+          return step.verdict;
+        },
+        { maxWait: OVERLOAD_WAIT_MS, timeout: OVERLOAD_WAIT_MS },
+      )
+      .catch((error: unknown): Verdict => {
+        if (!isTransactionWaitError(error)) throw error;
+        logger.warn({ throttle: this.name }, "throttle overloaded: request refused");
+        return { allowed: false, retryAfterMs: this.rule.refillMs, firstRefusal: false };
+      });
   }
 }
 

@@ -2,7 +2,8 @@
 // its lock, so two web processes behind a load balancer get one limit, not one each. On SQLite (one process) the
 // same rule holds within the process.
 import { spawn } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import prisma from "../../app/db.server";
 import { bucketStep, SharedThrottle } from "../../app/http/throttle.server";
 
 function child(name: string, key: string, times: number) {
@@ -45,6 +46,30 @@ describe("a shared throttle", () => {
       );
     },
     60_000,
+  );
+
+  it.runIf(process.env.TEST_DB === "postgresql")(
+    "refuses (429's verdict) instead of failing when the database cannot give it a transaction in time",
+    async () => {
+      const throttle = new SharedThrottle(`overloaded-${Date.now()}`, { capacity: 5, refillMs: 1_000 });
+      const saturated = Object.assign(
+        new Error("Transaction API error: Unable to start a transaction in the given time."),
+        {
+          code: "P2028",
+        },
+      );
+      const spy = vi.spyOn(prisma, "$transaction").mockRejectedValueOnce(saturated);
+      try {
+        expect(await throttle.take("shop")).toEqual({ allowed: false, retryAfterMs: 1_000, firstRefusal: false });
+        // Any other failure is not an overload: it still fails the request.
+        spy.mockRejectedValueOnce(Object.assign(new Error("connection refused"), { code: "P1001" }));
+        await expect(throttle.take("shop")).rejects.toThrow("connection refused");
+        // And the bucket itself was never spent by either.
+        expect((await throttle.take("shop")).allowed).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+    },
   );
 
   it("allows its capacity once to callers of one process at once, then refills at its rate", async () => {
