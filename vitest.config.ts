@@ -1,9 +1,16 @@
 // Every test runs against SQLite; when TEST_DATABASE_URL is set (CI sets it), the tests that touch the
 // database run a second time against PostgreSQL, each test file in a fresh schema.
-import { defineConfig } from "vitest/config";
+//
+// Workers: Vitest's default for a run is one less than the cores, which on CI's 2 cores ran every file one after the
+// other while most of them wait (on a sandbox, a stand-in, a database, a child process). The unit, database and
+// process tests run TEST_WORKERS files at once (default 3); then the browser tests, each with its own stack and
+// Chromium, 2 at once. Measured before and after: docs/development.md ("How long the suite takes").
+import { configDefaults, defineConfig } from "vitest/config";
 
 // A test that reads or writes the database is named *.db.test.ts, wherever it sits (test/ mirrors app/).
 const databaseTests = ["test/**/*.db.test.ts"];
+const browserTests = ["test/browser/**/*.test.ts"];
+const workers = Number(process.env.TEST_WORKERS ?? 3);
 
 export default defineConfig({
   test: {
@@ -14,20 +21,44 @@ export default defineConfig({
     // expect.poll waits for what a page or a process does next; on a loaded CI machine (2 cores shared) a save's
     // round trip takes seconds, so wait up to 15 s (the default 1 s made the browser tests fail under load).
     expect: { poll: { timeout: 15_000 } },
-    reporters: process.env.CI ? ["default"] : ["default"],
+    reporters: ["default"],
     projects: [
       {
         extends: true as const,
-        test: { name: "sqlite", include: ["test/**/*.test.{ts,tsx}"], env: { TEST_DB: "sqlite" } },
+        test: {
+          name: "sqlite",
+          include: ["test/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, ...browserTests],
+          env: { TEST_DB: "sqlite" },
+          maxWorkers: workers,
+          sequence: { groupOrder: 0 },
+        },
       },
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
               extends: true as const,
-              test: { name: "postgresql", include: databaseTests, env: { TEST_DB: "postgresql" } },
+              test: {
+                name: "postgresql",
+                include: databaseTests,
+                exclude: [...configDefaults.exclude, ...browserTests],
+                env: { TEST_DB: "postgresql" },
+                maxWorkers: workers,
+                sequence: { groupOrder: 0 },
+              },
             },
           ]
         : []),
+      {
+        extends: true as const,
+        test: {
+          name: "browser",
+          include: browserTests,
+          env: { TEST_DB: "sqlite" },
+          maxWorkers: Math.min(workers, 2),
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

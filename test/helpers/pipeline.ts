@@ -106,10 +106,13 @@ export async function connectShop(
   });
 }
 
-/** Polls the database until `predicate` holds for the shop's invoices, or fails after `timeoutMs`. */
+/**
+ * Polls the database until `predicate` holds for the shop's invoices, or fails after `timeoutMs`: 20 s, because with
+ * three test files at once on two cores (CI) an order's post, formalisation and callback took more than 10.
+ */
 export async function waitForInvoices(
   predicate: (rows: Awaited<ReturnType<typeof prisma.invoice.findMany>>) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
   shop = SHOP,
 ) {
   const deadline = Date.now() + timeoutMs;
