@@ -122,3 +122,12 @@ export function fixOf(code: string): Fix {
 export function needsBuyer(codes: string[]): boolean {
   return codes.some((code) => fixOf(code).actions.includes("buyer"));
 }
+
+/**
+ * Whether retrying with the order as it stands can fix these problems: not when every one of them is fixed only
+ * elsewhere (a rate no Turkish invoice takes stays on this order; the panel issues it), so the page does not offer a
+ * Retry that can only give the same error again. No problems recorded: a retry is the way on.
+ */
+export function retryCanFix(codes: string[]): boolean {
+  return codes.length === 0 || codes.some((code) => fixOf(code).actions.includes("retry"));
+}

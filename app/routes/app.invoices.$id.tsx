@@ -14,6 +14,7 @@ import { shopTimezone } from "../invoices/list.server";
 import { invoiceNow, retryInvoice } from "../invoices/actions.server";
 import { closeInvoice, removeBuyerOverride, reopenInvoice, setBuyerOverride } from "../invoices/fixes.server";
 import { InvoiceFixes } from "../invoices/InvoiceFixes";
+import { retryCanFix } from "../invoices/problem-fixes";
 import { useT } from "../i18n/react";
 import { BODY_LIMITS, bufferedRequest } from "../http/body-limit.server";
 import { formatDate, formatDateTime, formatDay } from "../ui/format";
@@ -167,7 +168,7 @@ export default function InvoiceDetailPage() {
   const panelTask = invoice.afterSale.path?.kind === "cancel";
   const primaryAction = panelTask
     ? { content: t("afterSale.path.cancel.confirm"), onAction: () => act("confirm_panel_cancel"), loading: busy }
-    : invoice.canRetry
+    : invoice.canRetry && retryCanFix(errors.map((p) => p.code))
       ? { content: t("detail.retry"), onAction: () => act("retry"), loading: busy }
       : invoice.canInvoiceNow
         ? { content: t("detail.invoiceNow"), onAction: () => act("invoice_now"), loading: busy }

@@ -3,7 +3,7 @@
 // says the same as the code.
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FIXES, fixOf, needsBuyer } from "../../app/invoices/problem-fixes";
+import { FIXES, fixOf, needsBuyer, retryCanFix } from "../../app/invoices/problem-fixes";
 import { PROBLEM_CODES } from "../../app/problems";
 import { en } from "../../app/i18n/en";
 import { tr } from "../../app/i18n/tr";
@@ -54,6 +54,18 @@ describe("a fix for every problem", () => {
     expect(needsBuyer(["line.unsupported_tax_rate", "customer.invalid_tax_number"])).toBe(true);
     expect(FIXES["order.no_invoiceable_lines"].actions).toContain("not_needed");
     expect(FIXES["shopify.reconnect"].how).toBe("reconnect");
+  });
+
+  it("offers Retry only where a retry with the order as it stands can fix something", () => {
+    expect(retryCanFix(["line.unsupported_tax_rate"])).toBe(false);
+    expect(retryCanFix(["line.unsupported_tax_rate", "service.unavailable"])).toBe(true);
+    expect(retryCanFix(["customer.invalid_tax_number"])).toBe(true);
+    expect(retryCanFix([])).toBe(true);
+    const noRetry = Object.entries(FIXES)
+      .filter(([, fix]) => !fix.actions.includes("retry"))
+      .map(([code]) => code);
+    expect(noRetry).toContain("line.unsupported_tax_rate");
+    for (const code of noRetry) expect(retryCanFix([code])).toBe(false);
   });
 
   it("retries or closes a stored code no catalogue knows any more", () => {
