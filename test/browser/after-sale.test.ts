@@ -98,4 +98,38 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
       await closePage(page);
     }
   }, 90_000);
+
+  it("the list shows the invoice's total and, beside it, what was paid; a gift-card-only sale says it sold gift cards, not that it was refunded (Turkish, English)", async () => {
+    // #1017 paid ₺927,90: ₺500 of it for a gift card, which is not invoiced (issue 36, point 5). English pages write
+    // amounts with the currency's code.
+    for (const [locale, paid] of [
+      ["tr", /ödenen ₺927,90/],
+      ["en", /paid TRY\s927\.90/],
+    ] as const) {
+      const list = await open("/app?q=%231017", locale);
+      await expect.poll(() => list.locator("tbody tr").count()).toBe(1);
+      const row = await list.locator("tbody tr").innerText();
+      expect(row).toMatch(locale === "tr" ? /₺427,90/ : /TRY\s427\.90/);
+      expect(row).toMatch(paid);
+      await shot(list, `list-paid-differs-${locale}`);
+      await closePage(list);
+    }
+
+    // #1018 sold only a gift card: no invoice now, and every text says why (issue 36, point 1).
+    expect((await stack.deliver("orders/paid", orderFixture("18-gift-card-only"))).status).toBe(200);
+    await expect
+      .poll(async () => (await db.invoice.findFirst({ where: { orderId: "5810000018" } }))?.state)
+      .toBe("cancelled");
+    const row = await db.invoice.findFirstOrThrow({ where: { orderId: "5810000018" } });
+    for (const [locale, said] of [
+      ["tr", "Siparişte yalnızca hediye kartı satıldı"],
+      ["en", "The order sold gift cards only"],
+    ] as const) {
+      const page = await open(`/app/invoices/${row.id}`, locale);
+      await expect.poll(() => page.locator("body").innerText()).toContain(said);
+      expect(await page.locator("body").innerText()).not.toMatch(locale === "tr" ? /iade edildi/ : /refunded/i);
+      await shot(page, `gift-card-sale-${locale}`);
+      await closePage(page);
+    }
+  }, 90_000);
 });
