@@ -150,6 +150,36 @@ describe.skipIf(!chromiumAvailable())("the invoice list: search, phone layout, d
     await closePage(filtered);
   }, 60_000);
 
+  it("writes every date one way per language on the list and an invoice's page: '21 Kas 2026 14:05' in Turkish, 'Nov 21, 2026' in English, never ISO or dotted days (issue 36, point 6)", async () => {
+    const invoice = await db.invoice.findFirstOrThrow({
+      where: { shopDomain: stack.shop, orderName: "#1001", state: "completed" },
+    });
+    // What the page says to the merchant: its text without the request body (the service's own JSON, ISO dates).
+    const pageText = (page: Page) =>
+      page.evaluate(() => {
+        const json = (document.querySelector("#request-body") as HTMLElement | null)?.innerText ?? "";
+        return document.body.innerText.replace(json, "");
+      });
+    const month = {
+      tr: "(Oca|Şub|Mar|Nis|May|Haz|Tem|Ağu|Eyl|Eki|Kas|Ara)",
+      en: "(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)",
+    };
+    const shapes = {
+      tr: new RegExp(`\\b\\d{1,2} ${month.tr} \\d{4}( \\d{2}:\\d{2})?`),
+      en: new RegExp(`\\b${month.en} \\d{1,2}, \\d{4}(, \\d{1,2}:\\d{2} [AP]M)?`),
+    };
+    for (const locale of ["tr", "en"] as const)
+      for (const where of ["/app", `/app/invoices/${invoice.id}`]) {
+        const page = await openAdminPage(browser, stack, where, locale);
+        await expect.poll(() => pageText(page)).toMatch(shapes[locale]);
+        const text = await pageText(page);
+        expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+        expect(text).not.toMatch(/\b\d{1,2}[./]\d{1,2}[./]\d{4}\b/);
+        expect(text).not.toMatch(shapes[locale === "tr" ? "en" : "tr"]);
+        await closePage(page);
+      }
+  }, 90_000);
+
   it("a post the service answers with 503 says the app retries by itself and when, in words and local time (Turkish, English)", async () => {
     stack.sandbox.faults.failNext(50, { status: 503, method: "POST", path: "/api/invoices" });
     expect((await stack.deliver("orders/paid", fixture("12-anonymous-consumer"))).status).toBe(200);
