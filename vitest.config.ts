@@ -4,7 +4,7 @@
 // Workers: Vitest's default for a run is one less than the cores, which on CI's 2 cores ran every file one after the
 // other while most of them wait (on a sandbox, a stand-in, a database, a child process). The unit, database and
 // process tests run TEST_WORKERS files at once (default 3); then the browser tests, each with its own stack and
-// Chromium, 2 at once. Measured before and after: docs/development.md ("How long the suite takes").
+// Chromium, 2 at once. Measured before and after: docs/development.md ("How long the suite and CI take").
 import { configDefaults, defineConfig } from "vitest/config";
 
 // A test that reads or writes the database is named *.db.test.ts, wherever it sits (test/ mirrors app/).

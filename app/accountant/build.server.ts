@@ -42,8 +42,6 @@ import {
   type PdfFailure,
 } from "./workbook";
 
-export type { PdfOpener };
-
 export interface BuildOptions {
   owner: string;
   now?: () => Date;

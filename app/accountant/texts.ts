@@ -132,7 +132,7 @@ export const TEXT = {
   },
 } as const;
 
-export const FAILURE_REASONS: Record<Locale, Record<string, string>> = {
+const FAILURE_REASONS: Record<Locale, Record<string, string>> = {
   tr: {
     not_ready: "Servis bu faturanın PDF'ini vermedi (resmileşmemiş görünüyor)",
     authentication: "API anahtarı servis tarafından reddedildi",

@@ -7,11 +7,10 @@ import type { Locale } from "../i18n/i18n";
 import type { ReturnRow } from "../after-sale/returns.server";
 import { csvDate } from "../after-sale/returns-csv";
 import { type Cell, type PackageContent, type Table } from "./content";
-import { FAILURE_REASONS, TEXT, failureText } from "./texts";
+import { TEXT, failureText } from "./texts";
 
-// What the package's modules and tests take from here: the facts (content.ts) and the words (texts.ts) with the tables.
+// What the package's modules and tests take from here: the facts (content.ts) with the tables.
 export * from "./content";
-export { FAILURE_REASONS, failureText };
 
 const kindText = (kind: string | null) => (kind === "e_invoice" ? "e-Fatura" : kind === "e_archive" ? "e-Arşiv" : "");
 const amount = (value: Decimal): Cell => ({ amount: money(value) });

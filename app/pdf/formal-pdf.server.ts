@@ -54,8 +54,8 @@ export async function openInvoicePdf(
   const fileName = pdfFileName(row.serialNumber, row.remoteId);
   const formal = row.state === STATE.completed;
   if (formal) {
-    const kept = await prisma.invoicePdf.findUnique({ where: { invoiceId: row.id }, select: { bytes: true } });
-    if (kept) return bytesDownload(kept.bytes, fileName);
+    const kept = await keptPdf(row.id);
+    if (kept) return bytesDownload(kept, fileName);
   }
   const baseUrl = row.shop.settings?.baseUrl;
   const apiKey = await apiKeyFor(shop);
@@ -71,8 +71,7 @@ export async function openInvoicePdf(
       if (!shared) {
         const id = row.id;
         shared = (async () => {
-          const keptNow = await prisma.invoicePdf.findUnique({ where: { invoiceId: id }, select: { bytes: true } });
-          return keptNow ? keptNow.bytes : readToKeep(id, shop, () => client.openFormalPdf(remoteId));
+          return (await keptPdf(id)) ?? readToKeep(id, shop, () => client.openFormalPdf(remoteId));
         })().finally(() => reading.delete(id));
         reading.set(id, shared);
       }
@@ -95,6 +94,12 @@ export async function openInvoicePdf(
     );
     return { ok: false, status: 502, reason: "service" };
   }
+}
+
+/** The formal PDF kept for every process once read, if it is. */
+async function keptPdf(invoiceId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  const kept = await prisma.invoicePdf.findUnique({ where: { invoiceId }, select: { bytes: true } });
+  return kept ? kept.bytes : null;
 }
 
 /**

@@ -29,9 +29,12 @@ const invoiceOf = (order: { id: number }) =>
   db.invoice.findUniqueOrThrow({ where: { shopDomain_orderId: { shopDomain: SHOP, orderId: String(order.id) } } });
 const stateOf = async (order: { id: number }) => (await invoiceOf(order)).state;
 
-/** An order whose tax number is wrong, paid: its invoice needs attention before anything is posted. */
-async function needingAttention() {
-  const order = paidOrder({ note_attributes: company(BAD_VKN) });
+/**
+ * A paid order whose invoice needs attention before anything is posted: by default one whose tax number is wrong.
+ */
+async function needingAttention(
+  order: ReturnType<typeof paidOrder> = paidOrder({ note_attributes: company(BAD_VKN) }),
+) {
   standin.upsertOrders([order]);
   expect((await stack.deliver("orders/paid", order)).status).toBe(200);
   await waitFor(
@@ -198,19 +201,12 @@ describe.skipIf(!chromiumAvailable())("fixing an invoice from its page", () => {
     { timeout: 120_000 },
     async () => {
       const base = paidOrder();
-      const order = {
+      const order = await needingAttention({
         ...base,
         line_items: base.line_items.map((line, i) =>
           i === 0 ? { ...line, tax_lines: [{ rate: 0.05, price: "33.33", title: "KDV" }] } : line,
         ),
-      };
-      standin.upsertOrders([order]);
-      expect((await stack.deliver("orders/paid", order)).status).toBe(200);
-      await waitFor(
-        "needs attention",
-        () => stateOf(order),
-        (state) => state === "needs_attention",
-      );
+      });
       const invoice = await invoiceOf(order);
       const page = await openAdminPage(browser, stack, `/app/invoices/${invoice.id}`, "tr");
       const problem = page.locator("li", { has: page.locator('[data-problem="line.unsupported_tax_rate"]') });
