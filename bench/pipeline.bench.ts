@@ -36,6 +36,14 @@ const WORKER_CONCURRENCY = Number(args.get("worker-concurrency") ?? 16);
 const PROFILE_DIR = args.get("profile-workers");
 /** --via=prisma: the app's processes take the hot statements through Prisma (the A/B switch of app/db/hot.server.ts). */
 const VIA_ENV: Record<string, string> = args.get("via") ? { HOT_STATEMENTS_VIA: args.get("via")! } : {};
+/**
+ * --worker=source starts the workers from TypeScript through tsx (as the tests do) instead of `npm run worker`'s
+ * compiled build (build/worker, scripts/build-worker.ts), for a before/after of the start-up.
+ */
+const WORKER_ARGV =
+  args.get("worker") === "source"
+    ? ["--import", "tsx", "scripts/worker.ts"]
+    : ["--conditions=compiled", "build/worker/worker-entry.js"];
 const webProfile = () => (args.get("profile-web") ? ["--cpu-prof", `--cpu-prof-dir=${args.get("profile-web")}`] : []);
 
 const percentile = (sorted: number[], p: number) =>
@@ -202,7 +210,7 @@ if (!args.get("only") || args.get("only") === "idle") {
  */
 async function drain(label: string, options: { postgresUrl?: string; processes: number; slotsEach?: number }) {
   const trips = { post: 0, get: 0, lookup: 0 };
-  // The workers' CPU when the first POST arrives: their start-up (loading the app through tsx), not the drain.
+  // The workers' CPU when the first POST arrives: their start-up (loading the app), not the drain.
   let startupCpuMs: number | null = null;
   // When the first POST arrives: the drain itself, without the workers' start-up, runs from here.
   let firstPostAt: number | null = null;
@@ -240,20 +248,16 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   // The web process's CPU from here on: the service's callbacks (the orders were queued before).
   const webCpuAtStart = cpuMsOf(stack.process.pid!);
   workers = Array.from({ length: options.processes }, () =>
-    spawn(
-      process.execPath,
-      [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), "--import", "tsx", "scripts/worker.ts"],
-      {
-        env: {
-          ...stack.env,
-          WORKER_CONCURRENCY: String(slotsEach),
-          WORKER_PER_SHOP: String(slots),
-          RECONCILE_INTERVAL_MINUTES: "0",
-          LOG_LEVEL: "warn",
-        },
-        stdio: "inherit",
+    spawn(process.execPath, [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []), ...WORKER_ARGV], {
+      env: {
+        ...stack.env,
+        WORKER_CONCURRENCY: String(slotsEach),
+        WORKER_PER_SHOP: String(slots),
+        RECONCILE_INTERVAL_MINUTES: "0",
+        LOG_LEVEL: "warn",
       },
-    ),
+      stdio: "inherit",
+    }),
   );
   let posted = 0;
   const deadline = Date.now() + 600_000;
@@ -339,7 +343,7 @@ async function fairness(postgresUrl: string) {
   stack.sandbox.faults.setLatency(DRAIN_LATENCY_MS);
   const perProcess = String(Math.ceil(WORKER_CONCURRENCY / FAIR_PROCESSES));
   const workers = Array.from({ length: FAIR_PROCESSES }, () =>
-    spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    spawn(process.execPath, WORKER_ARGV, {
       // The default share per shop (2): with 100 shops the concurrency is spread over many of them.
       env: { ...stack.env, WORKER_CONCURRENCY: perProcess, RECONCILE_INTERVAL_MINUTES: "0", LOG_LEVEL: "warn" },
       stdio: "inherit",

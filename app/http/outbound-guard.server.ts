@@ -11,7 +11,7 @@
 import dns, { type LookupAddress, type LookupAllOptions, type LookupOptions } from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent, buildConnector, fetch as undiciFetch, request as undiciRequest, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { env } from "../env.server";
 
 type Resolver = (
@@ -110,7 +110,12 @@ export function checkingLookup(policy: OutboundPolicy) {
   };
 }
 
-function guardedAgent(policy: OutboundPolicy): Agent {
+type Undici = typeof import("undici");
+let undiciLoading: Promise<Undici> | undefined;
+/** undici is loaded by the first outbound call, not at import: it was a sixth of a new worker's start-up (issue 38). */
+const undici = () => (undiciLoading ??= import("undici"));
+
+function guardedAgent({ Agent, buildConnector }: Undici, policy: OutboundPolicy): Agent {
   const connect = buildConnector({ lookup: checkingLookup(policy) as never });
   return new Agent({
     connect: (options, callback) => {
@@ -127,11 +132,12 @@ function guardedAgent(policy: OutboundPolicy): Agent {
 const agents = new Map<string, Agent>();
 
 /** One connection pool per policy; a test's own resolver gets its own. */
-function agentFor(policy: OutboundPolicy): Agent {
+async function agentFor(policy: OutboundPolicy): Promise<Agent> {
+  const library = await undici();
   const key = policy.resolve ? null : JSON.stringify([policy.allowedHosts, policy.allowLocal]);
   let agent = key ? agents.get(key) : undefined;
   if (!agent) {
-    agent = guardedAgent(policy);
+    agent = guardedAgent(library, policy);
     if (key) agents.set(key, agent);
   }
   return agent;
@@ -142,13 +148,14 @@ function agentFor(policy: OutboundPolicy): Agent {
  * connection. Refusals reject with an OutboundBlockedError (directly, or as the `cause` of fetch's TypeError).
  */
 export function guardedFetch(policy: OutboundPolicy = outboundPolicy()): typeof fetch {
-  const dispatcher = agentFor(policy);
+  let dispatcher: Promise<Agent> | undefined;
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const target = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const check = checkOutboundUrl(target, policy);
     if (!check.ok) throw new OutboundBlockedError(check.reason, target.split("?")[0]);
     // Redirects are never followed: the next hop would escape the check.
-    return undiciFetch(target, { ...(init as object), redirect: "manual", dispatcher } as never);
+    const [{ fetch: undiciFetch }, agent] = await Promise.all([undici(), (dispatcher ??= agentFor(policy))]);
+    return undiciFetch(target, { ...(init as object), redirect: "manual", dispatcher: agent } as never);
   }) as typeof fetch;
 }
 
@@ -169,11 +176,12 @@ export type GuardedRequest = (url: string, init: OutboundRequest) => Promise<Out
  * which cost most of fetch's CPU (decision 0021). It never follows a redirect; a 3xx is answered as it is.
  */
 export function guardedRequest(policy: OutboundPolicy = outboundPolicy()): GuardedRequest {
-  const dispatcher = agentFor(policy);
-  return (url, init) => {
+  let dispatcher: Promise<Agent> | undefined;
+  return async (url, init) => {
     const check = checkOutboundUrl(url, policy);
-    if (!check.ok) return Promise.reject(new OutboundBlockedError(check.reason, url.split("?")[0]));
-    return undiciRequest(url, { ...init, dispatcher });
+    if (!check.ok) throw new OutboundBlockedError(check.reason, url.split("?")[0]);
+    const [{ request }, agent] = await Promise.all([undici(), (dispatcher ??= agentFor(policy))]);
+    return request(url, { ...init, dispatcher: agent });
   };
 }
 

@@ -1,6 +1,6 @@
 // What a merchant can do to an invoice from the admin. Every function takes the shop from the
 // authenticated session and scopes its query by it: an id from another shop finds nothing.
-import { Prisma } from "#prisma/sqlite";
+import type { Prisma } from "#prisma/sqlite";
 import prisma, { dbNull } from "../db.server";
 import { signalWork } from "../jobs/signal.server";
 import { RETRYABLE_STATES } from "../invoice-state/transitions";

@@ -1,6 +1,7 @@
 // After-sale while the invoice is at the service: a cancellation or refunds since the post withdraw it (while the
 // service still lets it be deleted) and close the row or post it again; once formalised, the refunds are recorded.
-import { Prisma } from "#prisma/sqlite";
+import type { Prisma } from "#prisma/sqlite";
+import { dbNull } from "../db.server";
 import { InvoicingError, NotFoundError } from "../invoicing-service/errors";
 import type { InvoiceRecord } from "../invoicing-service/schemas";
 import { syncDelayMs } from "../jobs/backoff";
@@ -80,7 +81,7 @@ export async function afterSaleAtService(
     ettn: null,
     serialNumber: null,
     pdfUrl: null,
-    remoteTotals: Prisma.DbNull,
+    remoteTotals: dbNull(),
     syncAttempts: 0,
     problems: json([]),
   };

@@ -4,7 +4,7 @@
 // reversible (reopen) and leave every count of unfinished or late invoices. Every change is written only while the
 // row is still in a state that allows it and no worker holds it, and is recorded in the invoice's history. Scoped
 // by the session's shop: an id of another shop finds nothing.
-import { Prisma } from "#prisma/sqlite";
+import type { Prisma } from "#prisma/sqlite";
 import prisma, { dbNull } from "../db.server";
 import { SERIAL_NUMBER } from "../invoicing-service/schemas";
 import { buyerOverrideFrom, checkBuyerOverride, type BuyerOverrideErrors } from "../orders/buyer-override";

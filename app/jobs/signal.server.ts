@@ -2,7 +2,7 @@
 // of after a polling interval. In one process: an event emitter. Across processes on PostgreSQL:
 // NOTIFY/LISTEN on one channel. (Across processes on SQLite the worker polls: SQLite is single-host.)
 import { EventEmitter } from "node:events";
-import pg from "pg";
+import type pg from "pg";
 import { dbProvider, hot } from "../db.server";
 import { env } from "../env.server";
 import { postgresConnectionString } from "../db/provider";
@@ -34,7 +34,9 @@ export async function onWork(wake: () => void): Promise<() => Promise<void>> {
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
   const listen = async () => {
-    const next = new pg.Client({ connectionString: postgresConnectionString(env().DATABASE_URL) });
+    // Imported here: a process on SQLite never loads the PostgreSQL driver.
+    const { default: driver } = await import("pg");
+    const next = new driver.Client({ connectionString: postgresConnectionString(env().DATABASE_URL) });
     next.on("notification", wake);
     // A restart of the database (or a network cut) ends the connection: listen again, backing off (0.5 s doubling to
     // 30 s, until the worker stops), and wake the worker meanwhile, since signals sent while it was away are lost.

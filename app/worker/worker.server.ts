@@ -303,6 +303,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       }
       if (first) {
         first = false;
+        // bench/worker-startup.bench.ts times a new worker to this line.
+        logger.debug({ worker: id, claimed }, "first claim done");
         firstClaimDone();
       }
       if (claimed === 0 && inFlight.size === 0) {

@@ -104,14 +104,18 @@ async function dropSchema(postgresUrl: string, schema: string) {
   await client.end();
 }
 
+/** Node's arguments that start the compiled worker, as `npm run worker` does (after ensureBuild). */
+export const WORKER_ENTRY = ["--conditions=compiled", "build/worker/worker-entry.js"] as const;
+
+/** `npm run build`'s two parts, each made when missing (or always with `rebuild`): the app, and the compiled worker. */
 export function ensureBuild(rebuild = false) {
-  if (!rebuild && existsSync(path.join(root, "build/server/index.js"))) return;
-  const result = spawnSync("npx", ["remix", "vite:build"], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`The app build failed:\n${result.stderr || result.stdout}`);
+  const run = (command: string, args: string[]) => {
+    const result = spawnSync(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`The app build failed:\n${result.stderr || result.stdout}`);
+  };
+  if (rebuild || !existsSync(path.join(root, "build/server/index.js"))) run("npx", ["remix", "vite:build"]);
+  if (rebuild || !existsSync(path.join(root, WORKER_ENTRY[1])))
+    run(process.execPath, ["--import", "tsx", "scripts/build-worker.ts"]);
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {

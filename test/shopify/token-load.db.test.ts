@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
+import { ensureBuild, freePort, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 import { signSessionToken } from "../../scripts/lib/local-admin";
 import { webhookHeaders } from "../../scripts/lib/shopify-signing";
 import { installShopLocally } from "../../app/shops/local-install.server";
@@ -145,7 +145,7 @@ describe("expiring offline tokens under load", () => {
     if (postgres)
       for (let i = 0; i < 3; i++)
         spawnApp(
-          ["node", "--import", "tsx", "scripts/worker.ts"],
+          ["node", ...WORKER_ENTRY],
           { ...common, WORKER_CONCURRENCY: "4" },
           `worker${i + 1}`,
         );

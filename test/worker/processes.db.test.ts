@@ -1,7 +1,8 @@
-// Two worker processes (`npm run worker`'s script, as in production) against one database never post the
+// Two worker processes (`npm run worker`'s compiled build, as in production) against one database never post the
 // same row: every order ends with exactly one invoice and one create request.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 import { stopProcess } from "../helpers/processes";
 import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -15,9 +16,13 @@ afterAll(async () => {
   await Promise.all(children.map((child) => (child.exitCode !== null ? null : stopProcess(child))));
 });
 
-/** Starts a worker process and resolves once it is running (its start-up log line). */
+/**
+ * Starts a worker process and resolves once it is running (its start-up log line). Both the same build: a worker
+ * from source spends its first seconds transpiling what it imports after its first claim, and the other then took
+ * every order.
+ */
 function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  const child = spawn(process.execPath, [...WORKER_ENTRY], {
     env: {
       ...process.env,
       SHOPIFY_APP_URL: pipeline.appUrl,
@@ -45,6 +50,7 @@ describe("two worker processes", () => {
     // Each create answers slowly, so both processes are busy at the same time.
     pipeline.sandbox.faults.setLatency(40);
     // Both workers run before any order arrives, so neither gets a head start.
+    ensureBuild();
     await Promise.all([startWorkerProcess(), startWorkerProcess()]);
     const orders = Array.from({ length: 30 }, () => paidOrder());
     // One burst, so both processes find a backlog to claim from.
