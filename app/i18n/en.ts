@@ -598,6 +598,7 @@ export const en = {
   "detail.waybillNumber": "Waybill number",
   "detail.waybillId": "Waybill id at the service",
   "detail.totalsMatchWaybill": "The service's invoice total matches the invoice as entered.",
+  "event.giftCardSale": "No invoice needed",
   "event.receivedWaybill": "Created from the waybill",
   "detail.testModeWaybill":
     "This waybill was invoiced while test mode was on, through the test account: it is not a legal invoice. A waybill is invoiced only once, so check in the invoicing panel whether it can still be invoiced for real.",
@@ -607,10 +608,10 @@ export const en = {
   "writeBack.title": "Shopify orders",
   "writeBack.help":
     "When an invoice is issued, the app writes it to its order: a tag to filter the order list by, and the serial number, ETTN, PDF link, kind, state and date as the order's metafields (read by the customer's account and by your notification e-mails). Your own tags are never replaced.",
-  "writeBack.scope.granted": "Writing to orders is allowed (write_orders).",
+  "writeBack.scope.granted": "Writing to orders is allowed.",
   "writeBack.scope.missingTitle": "Invoices are not written to your orders",
   "writeBack.scope.missing":
-    'Adding the tag and the invoice link to orders needs the "write_orders" permission. Until you allow it, invoicing works as before and nothing is written to your orders.',
+    "Adding the tag and the invoice link to orders needs permission to edit orders. Until you allow it, invoicing works as before and nothing is written to your orders.",
   "writeBack.scope.grant": "Allow writing to orders",
   "b2b.title": "B2B companies",
   "b2b.help":
@@ -634,8 +635,7 @@ export const en = {
   "writeBack.status.written": "Written to Shopify ✓",
   "writeBack.status.pending": "Writing to Shopify: pending",
   "writeBack.status.failed": "Writing to Shopify failed",
-  "writeBack.status.no_scope":
-    "Not written to Shopify: the app may not write to orders (write_orders). Allow it in Settings.",
+  "writeBack.status.no_scope": "Not written to Shopify: the app may not edit orders. Allow it in Settings.",
   "writeBack.status.none": "Nothing written to the Shopify order yet.",
   "writeBack.lastError": "Reason: {error}",
   "writeBack.retry": "Write to Shopify again",
@@ -764,6 +764,7 @@ export const en = {
   "event.reissue": "Re-issued",
   "event.after_sale": "After the sale",
   "state.issued_in_panel": "Issued in the panel",
+  "state.gift_card_sale": "Gift card sale, no invoice",
   "state.closed": "Closed by hand",
   "event.order_updated": "Order changed in Shopify",
   "event.order_read": "Order read again from Shopify",

@@ -589,6 +589,7 @@ export const tr: Record<keyof typeof en, string> = {
   "detail.waybillNumber": "İrsaliye numarası",
   "detail.waybillId": "Servisteki irsaliye kimliği",
   "detail.totalsMatchWaybill": "Servisin fatura toplamı girilen faturayla aynı.",
+  "event.giftCardSale": "Fatura gerekmez",
   "event.receivedWaybill": "İrsaliyeden oluşturuldu",
   "detail.testModeWaybill":
     "Bu irsaliye test modu açıkken test hesabından faturalandı: yasal bir fatura değildir. Bir irsaliye yalnızca bir kez faturalanabilir; gerçek faturasının kesilip kesilemeyeceğini fatura panelinden kontrol edin.",
@@ -597,10 +598,10 @@ export const tr: Record<keyof typeof en, string> = {
   "writeBack.title": "Shopify siparişleri",
   "writeBack.help":
     "Bir fatura kesildiğinde uygulama onu siparişine yazar: sipariş listesini süzmek için bir etiket; seri numarası, ETTN, PDF bağlantısı, tür, durum ve tarih de siparişin metafield'ları olarak (müşteri hesabı ve bildirim e-postalarınız bunları okur). Kendi etiketleriniz asla değiştirilmez.",
-  "writeBack.scope.granted": "Siparişlere yazma izni verildi (write_orders).",
+  "writeBack.scope.granted": "Siparişlere yazma izni verildi.",
   "writeBack.scope.missingTitle": "Faturalar siparişlerinize yazılmıyor",
   "writeBack.scope.missing":
-    'Siparişlere etiket ve fatura bağlantısı eklemek için "write_orders" izni gerekir. İzin verene kadar faturalama her zamanki gibi çalışır ve siparişlerinize hiçbir şey yazılmaz.',
+    "Siparişlere etiket ve fatura bağlantısı eklemek için siparişleri düzenleme izni gerekir. İzin verene kadar faturalama her zamanki gibi çalışır ve siparişlerinize hiçbir şey yazılmaz.",
   "writeBack.scope.grant": "Siparişlere yazmaya izin ver",
   "b2b.title": "B2B şirketleri",
   "b2b.help":
@@ -625,7 +626,7 @@ export const tr: Record<keyof typeof en, string> = {
   "writeBack.status.pending": "Shopify'a yazılıyor: bekliyor",
   "writeBack.status.failed": "Shopify'a yazılamadı",
   "writeBack.status.no_scope":
-    "Shopify'a yazılmadı: uygulamanın siparişlere yazma izni yok (write_orders). Ayarlar'dan izin verin.",
+    "Shopify'a yazılmadı: uygulamanın siparişleri düzenleme izni yok. Ayarlar'dan izin verin.",
   "writeBack.status.none": "Shopify siparişine henüz bir şey yazılmadı.",
   "writeBack.lastError": "Neden: {error}",
   "writeBack.retry": "Shopify'a yeniden yaz",
@@ -756,6 +757,7 @@ export const tr: Record<keyof typeof en, string> = {
   "event.reissue": "Yeniden düzenlendi",
   "event.after_sale": "Satış sonrası",
   "state.issued_in_panel": "Panelde kesildi",
+  "state.gift_card_sale": "Hediye kartı satışı, fatura gerekmez",
   "state.closed": "Elle kapatıldı",
   "event.order_updated": "Sipariş Shopify'da değişti",
   "event.order_read": "Sipariş Shopify'dan yeniden okundu",

@@ -19,11 +19,23 @@ const look: Record<string, { tone?: Tone; progress?: Progress }> = {
   closed: { progress: "complete" },
   // Closed by hand as issued in the invoicing panel: legal, issued outside the app.
   issued_in_panel: { tone: "success", progress: "complete" },
+  // An order of gift cards only: nothing to invoice when sold, so no invoice is missing.
+  gift_card_sale: { progress: "complete" },
 };
 
-/** The state a badge shows: a failed try being repeated, an invoice issued in the panel, or the row's state. */
-export function shownState(row: { state: string; retrying: boolean; issuedInPanel: boolean }): string {
-  return row.retrying ? "retrying" : row.issuedInPanel ? "issued_in_panel" : row.state;
+/**
+ * The state a badge shows: a failed try being repeated, an invoice issued in the panel, a gift card sale that needs no
+ * invoice, or the row's state.
+ */
+export function shownState(row: {
+  state: string;
+  retrying: boolean;
+  issuedInPanel: boolean;
+  giftCardSale: boolean;
+}): string {
+  if (row.retrying) return "retrying";
+  if (row.issuedInPanel) return "issued_in_panel";
+  return row.giftCardSale ? "gift_card_sale" : row.state;
 }
 
 export function StateBadge({ state }: { state: string }) {

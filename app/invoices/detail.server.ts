@@ -21,6 +21,7 @@ import { parseShopifyOrder } from "../orders/order";
 import type { MappingSettings } from "../settings/schema";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
 import { STATE } from "../invoice-state/transitions";
+import { isGiftCardSale } from "./event-data";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export interface TotalsView {
@@ -85,6 +86,8 @@ export interface InvoiceDetail {
   buyerDraft: BuyerDraft | null;
   /** The service is still working on it: the page refreshes until it is done. */
   inFlight: boolean;
+  /** Cancelled because the order sold gift cards only: no invoice was due. */
+  giftCardSale: boolean;
   /** Oldest first; an event that recorded problems carries them, to be shown in words rather than codes. */
   events: Array<{
     id: string;
@@ -240,6 +243,7 @@ export async function getInvoiceDetail(
     buyerOverride: buyerOverrideFrom(row.buyerOverride),
     buyerDraft: canOverrideBuyer && settings ? draftOf(row.orderSnapshot, settings.mapping) : null,
     inFlight: isInFlight(row.state),
+    giftCardSale: isGiftCardSale(row.state, row.events),
     retrying: retryingOf(row),
     invoiceDate,
     daysLate:

@@ -27,6 +27,9 @@ const number = (value: unknown) => (typeof value === "number" && Number.isFinite
 
 export function historyTitle(event: HistoryEvent, ctx: HistoryContext): string {
   if (ctx.waybill && event.type === "received") return translate(ctx.locale, "event.receivedWaybill");
+  // Closed because the order sold gift cards only: nothing was cancelled, no invoice was due.
+  if (event.type === "cancelled" && event.data?.note === "gift_card_sale")
+    return translate(ctx.locale, "event.giftCardSale");
   return translateKey(ctx.locale, `event.${event.type}`, translate(ctx.locale, "event.other"));
 }
 

@@ -18,6 +18,7 @@ import { foldForSearch } from "../i18n/search-fold";
 import { closureFrom } from "./closure";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
 import { STATE } from "../invoice-state/transitions";
+import { isGiftCardSale } from "./event-data";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 import { Decimal } from "../invoicing-service/money";
 
@@ -64,6 +65,8 @@ export interface InvoiceListRow {
   serialNumber: string | null;
   /** Closed by hand as issued in the invoicing panel: its serial is the panel's (issued outside the app). */
   issuedInPanel: boolean;
+  /** Cancelled because the order sold gift cards only: no invoice was due (event-data.ts isGiftCardSale). */
+  giftCardSale: boolean;
   pdfUrl: string | null;
   /** The onboarding's sample invoice (no Shopify order behind it). */
   isTest: boolean;
@@ -246,10 +249,22 @@ export async function listInvoices(
   if (backwards) page.reverse();
   const first = page[0];
   const last = page[page.length - 1];
+  // Why the page's cancelled rows were cancelled: their "cancelled" events, one small read for the page.
+  const cancelled = page.filter((row) => row.state === STATE.cancelled).map((row) => row.id);
+  const cancellations = cancelled.length
+    ? await prisma.invoiceEvent.findMany({
+        where: { invoiceId: { in: cancelled }, type: "cancelled" },
+        select: { invoiceId: true, type: true, data: true },
+      })
+    : [];
   return {
     rows: page.map(({ attempts, lastError, remoteTotals, closure, ...row }) => ({
       ...row,
       issuedInPanel: row.state === STATE.closed && closureFrom(closure)?.as === "panel",
+      giftCardSale: isGiftCardSale(
+        row.state,
+        cancellations.filter((event) => event.invoiceId === row.id),
+      ),
       invoiceTotal: differingTotal(row.orderTotal, remoteTotals),
       retrying: row.state === STATE.queued && attempts > 0 && lastError !== null,
       orderCreatedAt: row.orderCreatedAt.toISOString(),

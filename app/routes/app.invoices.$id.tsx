@@ -189,6 +189,7 @@ export default function InvoiceDetailPage() {
               state: invoice.state,
               retrying: Boolean(invoice.retrying),
               issuedInPanel: invoice.closure?.as === "panel",
+              giftCardSale: invoice.giftCardSale,
             })}
           />
           <KindBadge kind={invoice.documentKind} />

@@ -121,15 +121,24 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
       .poll(async () => (await db.invoice.findFirst({ where: { orderId: "5810000018" } }))?.state)
       .toBe("cancelled");
     const row = await db.invoice.findFirstOrThrow({ where: { orderId: "5810000018" } });
-    for (const [locale, said] of [
-      ["tr", "Siparişte yalnızca hediye kartı satıldı"],
-      ["en", "The order sold gift cards only"],
+    for (const [locale, said, badge, cancelled] of [
+      ["tr", "Siparişte yalnızca hediye kartı satıldı", "Hediye kartı satışı, fatura gerekmez", "İptal edildi"],
+      ["en", "The order sold gift cards only", "Gift card sale, no invoice", "Cancelled"],
     ] as const) {
       const page = await open(`/app/invoices/${row.id}`, locale);
       await expect.poll(() => page.locator("body").innerText()).toContain(said);
-      expect(await page.locator("body").innerText()).not.toMatch(locale === "tr" ? /iade edildi/ : /refunded/i);
+      const body = await page.locator("body").innerText();
+      expect(body).not.toMatch(locale === "tr" ? /iade edildi/ : /refunded/i);
+      // Its badge, on the page and in the list, names the sale, not a cancellation.
+      expect(body).toContain(badge);
+      expect(body).not.toContain(cancelled);
       await shot(page, `gift-card-sale-${locale}`);
       await closePage(page);
+      const list = await open("/app?q=%231018", locale);
+      await expect.poll(() => list.locator("tbody tr").count()).toBe(1);
+      expect(await list.locator("tbody tr").innerText()).toContain(badge);
+      expect(await list.locator("tbody tr").innerText()).not.toContain(cancelled);
+      await closePage(list);
     }
   }, 90_000);
 });

@@ -144,11 +144,7 @@ describe("expiring offline tokens under load", () => {
       );
     if (postgres)
       for (let i = 0; i < 3; i++)
-        spawnApp(
-          ["node", ...WORKER_ENTRY],
-          { ...common, WORKER_CONCURRENCY: "4" },
-          `worker${i + 1}`,
-        );
+        spawnApp(["node", ...WORKER_ENTRY], { ...common, WORKER_CONCURRENCY: "4" }, `worker${i + 1}`);
     await Promise.all(webUrls.map(healthy));
   }, 300_000);
 
