@@ -4,9 +4,14 @@
 // diff from that snapshot to the current schema, by Prisma's WebAssembly schema engine (scripts/prisma/
 // migration-diff.ts): no engine download. PostgreSQL's diff needs a reachable server (MIGRATION_POSTGRES_URL,
 // the local one by default), whose data it does not touch.
+// Expand now, contract later: the release before keeps running on the new schema during a rolling deploy, so a
+// migration that drops or renames a table or column, changes a type or adds a required column without a default is
+// refused by test/db/migration-safety.test.ts unless marked as a contract step; this script warns of it at once
+// (docs/operations.md, "Rolling deploys").
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { checkMigrations, readMigrationHistory } from "./lib/migration-safety";
 import { PROVIDERS } from "./prisma-schemas";
 import { migrationDiff, withBlocksOf } from "./prisma/migration-diff";
 
@@ -46,4 +51,11 @@ for (const provider of PROVIDERS) {
   writeFileSync(path.join(target, "migration.sql"), sql);
   writeFileSync(path.join(target, "schema.snapshot.prisma"), schema);
   console.log(`${provider}: wrote ${target}/migration.sql`);
+  const { refused } = checkMigrations(provider, readMigrationHistory(provider)).verdicts.at(-1)!;
+  for (const message of refused) console.warn(`${provider}: ${message}`);
+  if (refused.length > 0)
+    console.warn(
+      `${provider}: the release before this one would break on this schema during a rolling deploy; expand now, ` +
+        `contract in a later release (docs/operations.md, "Rolling deploys")`,
+    );
 }
