@@ -65,9 +65,11 @@ const schema = z.object({
     .min(0)
     .max(24 * 60)
     .default(60),
-  // Accountant packages (app/accountant/): the directory their PDFs and ZIPs are built in (shared by the web server and
-  // every worker process), how long a finished package is kept, and how many PDFs are read from the service at once.
+  // Accountant packages (app/accountant/): the local directory they are built in (their PDFs, the ZIP being written),
+  // where finished ones are kept (accountantPackageStore below), how long a finished package is kept, and how many PDFs
+  // are read from the service at once.
   ACCOUNTANT_PACKAGE_DIR: z.preprocess(emptyIsUnset, z.string().min(1).default("./data/accountant-packages")),
+  ACCOUNTANT_PACKAGE_STORE: z.preprocess(emptyIsUnset, z.enum(["directory", "database"]).optional()),
   ACCOUNTANT_PACKAGE_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -204,6 +206,17 @@ export function workerSettings(config: Env = env()): {
     perShopLimit: config.WORKER_PER_SHOP,
     pollMs: config.WORKER_POLL_MS ?? (config.DATABASE_URL.startsWith("file:") ? 1000 : 5000),
   };
+}
+
+export type PackageStoreKind = "directory" | "database";
+
+/**
+ * Where finished accountant packages are kept (app/accountant/store.server.ts): ACCOUNTANT_PACKAGE_STORE, else by the
+ * database. PostgreSQL is what several processes on several machines share, so the packages go into it; SQLite is one
+ * machine's file, so they stay files beside it.
+ */
+export function accountantPackageStore(config: Env = env()): PackageStoreKind {
+  return config.ACCOUNTANT_PACKAGE_STORE ?? (config.DATABASE_URL.startsWith("file:") ? "directory" : "database");
 }
 
 /**

@@ -2,7 +2,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { ConfigError, ENV_VARIABLES, logLevel, parseEnv, workerSettings } from "../app/env.server";
+import {
+  accountantPackageStore,
+  ConfigError,
+  ENV_VARIABLES,
+  logLevel,
+  parseEnv,
+  workerSettings,
+} from "../app/env.server";
 
 const valid = {
   SHOPIFY_API_KEY: "key",
@@ -110,6 +117,19 @@ describe("configuration", () => {
     expect(failure).not.toBeNull();
     expect(failure!.code).not.toBe(0);
     expect(failure!.stderr).toContain("SHOPIFY_API_SECRET is missing");
+  });
+
+  it("keeps accountant packages in a directory on SQLite and in the database on PostgreSQL, unless told otherwise", () => {
+    expect(accountantPackageStore(parseEnv(valid))).toBe("directory");
+    expect(accountantPackageStore(parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x" }))).toBe("database");
+    expect(accountantPackageStore(parseEnv({ ...valid, ACCOUNTANT_PACKAGE_STORE: "database" }))).toBe("database");
+    expect(
+      accountantPackageStore(
+        parseEnv({ ...valid, DATABASE_URL: "postgresql://db/x", ACCOUNTANT_PACKAGE_STORE: "directory" }),
+      ),
+    ).toBe("directory");
+    expect(accountantPackageStore(parseEnv({ ...valid, ACCOUNTANT_PACKAGE_STORE: "" }))).toBe("directory");
+    expect(() => parseEnv({ ...valid, ACCOUNTANT_PACKAGE_STORE: "s3" })).toThrow(/ACCOUNTANT_PACKAGE_STORE is invalid/);
   });
 
   it("reads the worker's limits through the validated configuration", () => {

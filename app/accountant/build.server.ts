@@ -7,10 +7,11 @@
 //      its own file (a PDF is never held whole in memory); a PDF on disk from an earlier attempt is not read again, so
 //      a restart goes on where the build stopped. A PDF that cannot be read is retried with backoff a few times, then
 //      named in the package (its sheet, its CSV and a text file), never skipped silently;
-//   4. write the workbook and the CSV files, and stream everything into one ZIP (yazl), renamed into place when whole.
+//   4. write the workbook and the CSV files, stream everything into one ZIP (yazl) in the package's local folder, and
+//      hand the whole ZIP to the package store (app/accountant/store.server.ts: kept as a file, or in the database).
 // Progress (total, PDFs on disk, PDFs missing) is written to the row every PROGRESS_MS.
 import { createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { DateTime } from "luxon";
@@ -28,7 +29,8 @@ import { csvDate, defaultDecimal, returnPathText, type CsvDecimal, type CsvOptio
 import { retryDelayMs } from "../jobs/backoff";
 import { writeCsv, writeWorkbook } from "./files.server";
 import { defaultClientFor, PDF_ATTEMPTS, PDF_RETRY_BASE_MS, readPdf, type PdfOpener } from "./pdf-read.server";
-import { keepNewestReady, packageDir, zipPath } from "./packages.server";
+import { keepNewestReady } from "./packages.server";
+import { packageDir, packageStore, type PackageStore } from "./store.server";
 import {
   contentOf,
   failuresText,
@@ -49,8 +51,8 @@ export interface BuildOptions {
   clientFor?: PdfOpener;
   /** PDFs read at once; default ACCOUNTANT_PDF_CONCURRENCY. */
   concurrency?: number;
-  /** The directory packages are built in; default ACCOUNTANT_PACKAGE_DIR. */
-  root?: string;
+  /** Where the package is built (a folder under its root) and kept; default the configured store. */
+  store?: PackageStore;
   /** The row's lease, renewed every third of it; default 60 s. */
   leaseMs?: number;
   /** Tries per PDF, and the first retry's delay (doubling, with jitter). */
@@ -169,7 +171,7 @@ export async function buildPackage(id: string, options: BuildOptions): Promise<b
             nextAttemptAt: new Date(now().getTime() + retryDelayMs(row.attempts, options.random, 5_000, 10 * 60_000)),
           },
     });
-    if (final) await rm(packageDir(id, options.root), { recursive: true, force: true }).catch(() => undefined);
+    if (final) await (options.store ?? packageStore()).remove(id).catch(() => undefined);
     return true;
   } finally {
     clearInterval(heartbeat);
@@ -252,14 +254,14 @@ async function build(
   log: typeof logger,
 ) {
   const now = options.now ?? (() => new Date());
-  const root = options.root ?? env().ACCOUNTANT_PACKAGE_DIR;
+  const store = options.store ?? packageStore();
   const locale = row.locale === "en" ? "en" : "tr";
   const shop = await prisma.shop.findUniqueOrThrow({
     where: { domain: row.shopDomain },
     select: { timezone: true, settings: { select: { baseUrl: true } } },
   });
   const zone = zoneOrTurkey(shop.timezone);
-  const dir = packageDir(row.id, root);
+  const dir = packageDir(row.id, store.root);
   const pdfDir = path.join(dir, "pdf");
   await mkdir(pdfDir, { recursive: true });
   const check = () => {
@@ -418,8 +420,7 @@ async function build(
     );
   check();
 
-  const target = zipPath(row.id, base, root);
-  const part = `${target}.part`;
+  const part = path.join(dir, `${base}.zip.part`);
   const zip = new yazl.ZipFile();
   const written = pipeline(zip.outputStream, createWriteStream(part));
   const folder = locale === "tr" ? "faturalar" : "invoices";
@@ -437,8 +438,7 @@ async function build(
   zip.end();
   await written;
   check();
-  await rename(part, target);
-  const size = (await stat(target)).size;
+  const size = await store.put(row.id, part, base);
   const finished = now();
   const ttlMs = env().ACCOUNTANT_PACKAGE_TTL_HOURS * 3_600_000;
   const { count } = await prisma.accountantPackage.updateMany({
@@ -458,9 +458,14 @@ async function build(
     },
   });
   if (count === 0) throw new LeaseLost();
-  // Only the ZIP is kept.
-  await rm(pdfDir, { recursive: true, force: true });
-  await rm(work, { recursive: true, force: true });
-  log.info({ invoices: items.length, missing: failures.length, bytes: size }, "accountant package ready");
-  await keepNewestReady(row.shopDomain);
+  // Only the ZIP is kept: the PDFs and the workbook go, and the whole folder once the ZIP is in the database.
+  if (store.kind === "directory") {
+    await rm(pdfDir, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  } else await rm(dir, { recursive: true, force: true });
+  log.info(
+    { invoices: items.length, missing: failures.length, bytes: size, store: store.kind },
+    "accountant package ready",
+  );
+  await keepNewestReady(row.shopDomain, undefined, store);
 }

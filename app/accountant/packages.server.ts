@@ -1,9 +1,9 @@
 // Accountant packages of a shop ("Muhasebeci paketi"): asking for one, what the admin page shows of them, the signed
 // short-lived link that downloads a finished one, and housekeeping (expired packages deleted). The build itself is
-// app/accountant/build.server.ts, run by the worker. Every function that takes a shop reads that shop's rows only.
+// app/accountant/build.server.ts, run by the worker; where a finished ZIP is kept, app/accountant/store.server.ts.
+// Every function that takes a shop reads that shop's rows only.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { readdir, rm, stat } from "node:fs/promises";
-import path from "node:path";
 import { DateTime } from "luxon";
 import prisma from "../db.server";
 import { env } from "../env.server";
@@ -13,6 +13,8 @@ import type { CsvDecimal } from "../after-sale/returns-csv";
 import { signalWork } from "../jobs/signal.server";
 import type { Locale } from "../i18n/i18n";
 import { lastDayOfMonth, packageBaseName } from "./workbook";
+import { TEXT } from "./texts";
+import { PACKAGE_ID, packageDir, packageStore, type PackageStore } from "./store.server";
 
 export const PACKAGE_STATES = ["queued", "building", "ready", "failed", "expired"] as const;
 export type PackageState = (typeof PACKAGE_STATES)[number];
@@ -77,20 +79,6 @@ export async function requestPackage(
   return { ok: true, id: created.id };
 }
 
-// ---- Files
-
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The directory of one package (its PDFs while it builds, then its ZIP only). */
-export function packageDir(id: string, root = env().ACCOUNTANT_PACKAGE_DIR): string {
-  if (!ID.test(id)) throw new Error("invalid package id");
-  return path.resolve(root, id);
-}
-
-export function zipPath(id: string, base: string, root?: string): string {
-  return path.join(packageDir(id, root), `${base}.zip`);
-}
-
 // ---- Signed download links
 
 const sign = (payload: string) =>
@@ -117,7 +105,7 @@ export function verifyDownload(token: string, now = Date.now()): { shop: string;
     if (
       typeof data.s !== "string" ||
       typeof data.p !== "string" ||
-      !ID.test(data.p) ||
+      !PACKAGE_ID.test(data.p) ||
       typeof data.e !== "number" ||
       data.e < now
     )
@@ -128,22 +116,34 @@ export function verifyDownload(token: string, now = Date.now()): { shop: string;
   }
 }
 
-export type DownloadGrant = { ok: true; path: string; fileName: string; size: number } | { ok: false };
+export type DownloadGrant =
+  { ok: true; body: ReadableStream<Uint8Array>; fileName: string; size: number } | { ok: false; text: string };
 
-/** The finished, unexpired package the token names: looked up by its id AND the token's shop. */
-export async function packageForDownload(token: string, now = new Date()): Promise<DownloadGrant> {
+/**
+ * The finished, unexpired package the token names: looked up by its id AND the token's shop, and streamed from the
+ * store. A package the store no longer holds whole (its files or chunks deleted by hand) is refused with words that
+ * say so, in the package's language, rather than a download that breaks halfway.
+ */
+export async function packageForDownload(
+  token: string,
+  now = new Date(),
+  store: PackageStore = packageStore(),
+): Promise<DownloadGrant> {
   const grant = verifyDownload(token, now.getTime());
-  if (!grant) return { ok: false };
+  if (!grant) return { ok: false, text: "Not Found" };
   const row = await prisma.accountantPackage.findFirst({
     where: { id: grant.id, shopDomain: grant.shop, state: "ready", expiresAt: { gt: now } },
   });
-  if (!row || row.fileSize === null) return { ok: false };
-  const base = packageBaseName(row.fromDate, row.toDate, row.locale === "en" ? "en" : "tr");
-  const file = zipPath(row.id, base);
-  // The file itself, not only the row: a directory lost or cleaned by hand is a 404, not a broken download.
-  const found = await stat(file).catch(() => null);
-  if (!found || found.size !== Number(row.fileSize)) return { ok: false };
-  return { ok: true, path: file, fileName: `${base}.zip`, size: found.size };
+  if (!row || row.fileSize === null) return { ok: false, text: "Not Found" };
+  const locale = row.locale === "en" ? "en" : "tr";
+  const base = packageBaseName(row.fromDate, row.toDate, locale);
+  const size = Number(row.fileSize);
+  const body = await store.open(row.id, base, size);
+  if (!body) {
+    logger.warn({ shop: grant.shop, package: row.id, store: store.kind }, "accountant package: its ZIP is missing");
+    return { ok: false, text: TEXT[locale].fileMissing };
+  }
+  return { ok: true, body, fileName: `${base}.zip`, size };
 }
 
 // ---- What the page shows
@@ -203,7 +203,11 @@ export const READY_KEPT = 12;
  * A shop keeps its READY_KEPT newest ready packages: an older one's file goes and it is marked expired, so a shop
  * asking for package after package cannot fill the disk (issue 35, point 11). Returns how many went.
  */
-export async function keepNewestReady(shop: string, keep = READY_KEPT, root?: string): Promise<number> {
+export async function keepNewestReady(
+  shop: string,
+  keep = READY_KEPT,
+  store: PackageStore = packageStore(),
+): Promise<number> {
   const older = await prisma.accountantPackage.findMany({
     where: { shopDomain: shop, state: "ready" },
     orderBy: [{ finishedAt: "desc" }, { id: "desc" }],
@@ -211,7 +215,7 @@ export async function keepNewestReady(shop: string, keep = READY_KEPT, root?: st
     select: { id: true },
   });
   for (const { id } of older) {
-    await rm(packageDir(id, root), { recursive: true, force: true });
+    await store.remove(id);
     await prisma.accountantPackage.updateMany({
       where: { id, state: "ready" },
       data: { state: "expired", fileSize: null },
@@ -226,7 +230,11 @@ export async function keepNewestReady(shop: string, keep = READY_KEPT, root?: st
  * Packages of the shop whose period holds one of these issue days (customers/redact erased a buyer of theirs): their
  * files go at once, and they are built again without the person, as a new package is (back to queued). Returns how many.
  */
-export async function rebuildPackagesCovering(shop: string, days: string[], root?: string): Promise<number> {
+export async function rebuildPackagesCovering(
+  shop: string,
+  days: string[],
+  store: PackageStore = packageStore(),
+): Promise<number> {
   if (days.length === 0) return 0;
   const packages = await prisma.accountantPackage.findMany({
     where: { shopDomain: shop, state: { in: ["ready", ...ACTIVE_PACKAGE_STATES] } },
@@ -234,7 +242,7 @@ export async function rebuildPackagesCovering(shop: string, days: string[], root
   });
   const affected = packages.filter((p) => days.some((day) => day >= p.fromDate && day <= p.toDate));
   for (const { id } of affected) {
-    await rm(packageDir(id, root), { recursive: true, force: true });
+    await store.remove(id);
     await prisma.accountantPackage.updateMany({
       where: { id },
       data: {
@@ -263,8 +271,8 @@ export async function rebuildPackagesCovering(shop: string, days: string[], root
 
 // ---- Housekeeping
 
-/** Deletes the files of packages past their time and marks them expired. Returns how many. */
-export async function expirePackages(now = new Date(), root?: string): Promise<number> {
+/** Deletes the files (or chunks) of packages past their time and marks them expired. Returns how many. */
+export async function expirePackages(now = new Date(), store: PackageStore = packageStore()): Promise<number> {
   const due = await prisma.accountantPackage.findMany({
     where: { state: "ready", expiresAt: { lte: now } },
     select: { id: true },
@@ -273,7 +281,7 @@ export async function expirePackages(now = new Date(), root?: string): Promise<n
   let expired = 0;
   for (const { id } of due) {
     try {
-      await rm(packageDir(id, root), { recursive: true, force: true });
+      await store.remove(id);
     } catch (error) {
       logger.warn(
         { err: error, package: id },
@@ -291,33 +299,36 @@ export async function expirePackages(now = new Date(), root?: string): Promise<n
   return expired;
 }
 
-/** A directory without a row is left alone this long (its row may be being created, in another process). */
+/** A folder no package needs is left alone this long (its row may be being created, in another process). */
 export const ORPHAN_GRACE_MS = 24 * 3_600_000;
 
 /**
- * Deletes package directories whose row is gone (the shop's data deleted after it uninstalled, or a row removed by
- * hand) and that were not touched for ORPHAN_GRACE_MS. Returns how many.
+ * Deletes the package folders under the store's root that no package needs any more and that were not touched for
+ * ORPHAN_GRACE_MS: those whose row is gone (the shop's data deleted after it uninstalled, or a row removed by hand),
+ * and those left by a build that another machine finished or that failed. A queued or building package's folder
+ * holds the PDFs its build goes on with; a ready one's holds its ZIP in the directory store only. Returns how many.
  */
-export async function sweepOrphanDirs(now = new Date(), root = env().ACCOUNTANT_PACKAGE_DIR): Promise<number> {
-  const names = await readdir(root).catch(() => [] as string[]);
-  const ids = names.filter((name) => ID.test(name));
+export async function sweepOrphanDirs(now = new Date(), store: PackageStore = packageStore()): Promise<number> {
+  const names = await readdir(store.root).catch(() => [] as string[]);
+  const ids = names.filter((name) => PACKAGE_ID.test(name));
   if (ids.length === 0) return 0;
-  const known = new Set<string>();
+  const needed = new Set<string>();
+  const kept: string[] = store.kind === "directory" ? [...ACTIVE_PACKAGE_STATES, "ready"] : ACTIVE_PACKAGE_STATES;
   for (let at = 0; at < ids.length; at += 500) {
     for (const row of await prisma.accountantPackage.findMany({
-      where: { id: { in: ids.slice(at, at + 500) } },
+      where: { id: { in: ids.slice(at, at + 500) }, state: { in: kept } },
       select: { id: true },
     }))
-      known.add(row.id);
+      needed.add(row.id);
   }
   let swept = 0;
-  for (const id of ids.filter((name) => !known.has(name))) {
-    const dir = packageDir(id, root);
+  for (const id of ids.filter((name) => !needed.has(name))) {
+    const dir = packageDir(id, store.root);
     const info = await stat(dir).catch(() => null);
     if (!info?.isDirectory() || now.getTime() - info.mtimeMs < ORPHAN_GRACE_MS) continue;
     await rm(dir, { recursive: true, force: true });
     swept += 1;
   }
-  if (swept) logger.info({ directories: swept }, "accountant package directories without a package deleted");
+  if (swept) logger.info({ directories: swept }, "accountant package folders no package needs deleted");
   return swept;
 }

@@ -1,4 +1,5 @@
-// The accountant package's words: sheet, file and column names in Turkish and English, and why a PDF is missing.
+// The accountant package's words: sheet, file and column names in Turkish and English, why a PDF is missing, and what
+// the download says when the package's file is gone.
 import type { Locale } from "../i18n/i18n";
 
 export const TEXT = {
@@ -65,6 +66,9 @@ export const TEXT = {
     path: "Yapılacak",
     yes: "evet",
     no: "hayır",
+    // The download's answer when the package's ZIP is no longer kept though its row says ready.
+    fileMissing:
+      "Bu muhasebeci paketinin dosyası artık saklanmıyor. Uygulamadaki Muhasebeci paketi sayfasından paketi yeniden isteyin.",
   },
   en: {
     invoices: "Invoices",
@@ -129,6 +133,8 @@ export const TEXT = {
     path: "What applies",
     yes: "yes",
     no: "no",
+    fileMissing:
+      "This accountant package's file is no longer kept. Ask for the package again on the app's Accountant package page.",
   },
 } as const;
 

@@ -2,31 +2,34 @@
 // an exemption, a foreign-currency invoice and a refund becomes one ZIP whose workbook (read back with exceljs) adds up
 // to the invoices' totals exactly as the service computed them; a PDF that cannot be read is named in the package; a
 // build stopped midway goes on without reading its PDFs again; the signed link opens only its own shop's package, and
-// only until it or the package expires.
+// only until it or the package expires; a package whose file is gone says so. They run with the configured package
+// store (a directory on SQLite, the database on PostgreSQL); test/accountant/store.db.test.ts tests the database store
+// on both.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
-import yauzl from "yauzl";
 import { afterAll, describe, expect, it } from "vitest";
-import { clientFor, companyCustomer, invoiceBody, waitFor } from "../contract/helpers";
+import { clientFor, companyCustomer, waitFor } from "../contract/helpers";
+import { issuedInvoice, unzip } from "../helpers/accountant";
 import { sandboxForEachTest } from "../helpers/pipeline";
 import { createInvoiceRow, prisma } from "../helpers/db";
 import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
-import { documentKindOf, type InvoiceRecord, type InvoiceRequest } from "../../app/invoicing-service/schemas";
+import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { Decimal } from "../../app/invoicing-service/money";
 import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
 import {
   expirePackages,
   keepNewestReady,
   listPackages,
-  packageDir,
   requestPackage,
   signDownload,
   sweepOrphanDirs,
   DOWNLOAD_LINK_TTL_MS,
   ORPHAN_GRACE_MS,
 } from "../../app/accountant/packages.server";
+import { directoryStore, packageDir, packageStore } from "../../app/accountant/store.server";
+import { TEXT } from "../../app/accountant/texts";
 import { loader as download } from "../../app/routes/accountant-package.$token";
 import { redactCustomer } from "../../app/privacy/compliance.server";
 import { callRoute } from "../helpers/routes";
@@ -44,53 +47,11 @@ afterAll(async () => {
     rmSync(packageDir(id), { recursive: true, force: true });
 });
 
-const person = {
-  id: "p-1",
-  type: "person" as const,
-  tax_number: "11111111111",
-  name: "Ayşe",
-  surname: "Yılmaz",
-  country: "Türkiye",
-  address: "Atatürk Cad. 1",
-  city: "İstanbul",
-  district: "Kadıköy",
-};
-
-/** An invoice posted to the sandbox, formalised, and the shop's completed row for it (created in October, as the order came). */
-async function issued(
+const issued = (
   shop: string,
   overrides: Partial<InvoiceRequest>,
   row: { createdAt?: string; postedInTestMode?: boolean } = {},
-) {
-  const client = clientFor(sandbox);
-  const body = invoiceBody(sandbox.account, { customer: person, ...overrides });
-  const created = await client.createInvoice(body);
-  const record: InvoiceRecord = await waitFor(
-    async () => {
-      const read = await client.getInvoice(created.id);
-      return read.formal_status === "completed" && read;
-    },
-    5_000,
-    "formalisation",
-  );
-  const pending = await createInvoiceRow(shop);
-  const { lines_total, discount_total, tax_total, extra_tax_total, grand_total } = record;
-  const stored = await prisma.invoice.update({
-    where: { id: pending.id },
-    data: {
-      state: "completed",
-      remoteId: record.id,
-      serialNumber: record.serial_number,
-      ettn: record.ettn,
-      documentKind: documentKindOf(record),
-      requestBody: body as object,
-      remoteTotals: { lines_total, discount_total, tax_total, extra_tax_total, grand_total },
-      postedInTestMode: row.postedInTestMode ?? false,
-      createdAt: new Date(row.createdAt ?? `${body.issue_date}T08:00:00Z`),
-    },
-  });
-  return { row: stored, record, body };
-}
+) => issuedInvoice(sandbox, shop, overrides, row);
 
 /** The month: mixed rates, a 0 % exemption, a USD invoice; one invoice whose PDF always fails. */
 async function october() {
@@ -196,31 +157,6 @@ async function october() {
   });
   sandbox.faults.failNext(100, { method: "GET", path: `/api/invoices/${failing.record.id}/formal-pdf`, status: 503 });
   return { mixed, exempt, usd, failing };
-}
-
-async function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on("entry", (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-        stream.on("error", reject);
-      });
-    });
-    zip.on("end", resolve);
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-  return files;
 }
 
 const dec = (value: ExcelJS.CellValue) =>
@@ -463,9 +399,12 @@ describe("the accountant package", () => {
     const forged = Buffer.from(JSON.stringify({ ...other, p: theirs.id })).toString("base64url");
     expect((await get(`${forged}.${signature}`)).status).toBe(404);
     expect((await get(signDownload(SHOP, mine.id, Date.now() - DOWNLOAD_LINK_TTL_MS - 1))).status).toBe(404);
-    // Its file gone by hand while the row says ready: a 404, not a broken download.
-    rmSync(packageDir(mine.id), { recursive: true, force: true });
-    expect((await get(signDownload(SHOP, mine.id))).status).toBe(404);
+    // Its file (or its chunks, in the database store) gone by hand while the row says ready: a 404 that says so, not
+    // a broken download.
+    await packageStore().remove(mine.id);
+    const missing = await get(signDownload(SHOP, mine.id));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe(TEXT.en.fileMissing);
   });
 
   it("goes on after a stop without reading its PDFs again", async () => {
@@ -551,12 +490,12 @@ describe("the accountant package", () => {
         writeFileSync(path.join(dir, "muhasebe-2026-10.zip"), "PK");
       }
       const later = new Date(Date.now() + ORPHAN_GRACE_MS + 60_000);
-      expect(await sweepOrphanDirs(new Date(), root)).toBe(0);
-      expect(await sweepOrphanDirs(later, root)).toBe(1);
+      expect(await sweepOrphanDirs(new Date(), directoryStore(root))).toBe(0);
+      expect(await sweepOrphanDirs(later, directoryStore(root))).toBe(1);
       expect(readdirSync(root)).toEqual([id]);
       // The shop's data deleted (uninstall, redact): its package's directory goes at the next sweep.
       await prisma.shop.delete({ where: { domain: SHOP } });
-      expect(await sweepOrphanDirs(later, root)).toBe(1);
+      expect(await sweepOrphanDirs(later, directoryStore(root))).toBe(1);
       expect(readdirSync(root)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
