@@ -6,17 +6,16 @@
 // out, and the renewals must stay about one per token's life, not one per process. On SQLite the same with the one
 // process of the embedded default (the web server with its in-process worker).
 // TOKEN_LOAD_SECONDS sets how long the load lasts (default 10 s in the suite; the issue's figures come from 30 s).
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../sandbox/server";
 import { startStandin, type Standin } from "../../shopify-standin/server";
-import { ensureBuild, freePort, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
 import { signSessionToken } from "../../scripts/lib/local-admin";
 import { webhookHeaders } from "../../scripts/lib/shopify-signing";
 import { installShopLocally } from "../../app/shops/local-install.server";
 import { startDryRun, startRun } from "../../app/past-orders/runs.server";
 import { BULK_THRESHOLD } from "../../app/shopify/bulk-operations.server";
+import { AppProcesses } from "../helpers/app-processes";
 import { prisma } from "../helpers/db";
 import { paidOrder } from "../helpers/orders";
 
@@ -26,23 +25,16 @@ const CLIENT = { apiKey: "token-load-app", apiSecret: "token-load-secret-0123456
 const LIFETIME_S = 2;
 /** Renewed when less than this is left: a token serves 1.5 s of its 2. */
 const MARGIN_S = 0.5;
-const root = path.resolve(__dirname, "../..");
 const postgres = process.env.TEST_DB === "postgresql";
 
 let standin: Standin;
 let sandbox: Sandbox;
-const children: ChildProcess[] = [];
-const logs: string[] = [];
+const processes = new AppProcesses();
+const logs = processes.logs;
 let webUrls: string[] = [];
 
 afterAll(async () => {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
+  processes.killAll();
   await standin?.stop();
   await sandbox?.stop();
 });
@@ -51,35 +43,6 @@ afterAll(async () => {
 function order(daysAgo: number) {
   const at = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
   return paidOrder({ created_at: at, processed_at: at, updated_at: at });
-}
-
-function spawnApp(args: string[], env: Record<string, string>, name: string): ChildProcess {
-  const child = spawn(args[0], args.slice(1), {
-    cwd: root,
-    detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  for (const stream of [child.stdout!, child.stderr!])
-    stream.on("data", (chunk: Buffer) => {
-      for (const line of chunk.toString().split("\n").filter(Boolean)) logs.push(`${name} ${line}`);
-    });
-  children.push(child);
-  return child;
-}
-
-async function healthy(url: string) {
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not start:\n${logs.slice(-30).join("\n")}`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -137,15 +100,13 @@ describe("expiring offline tokens under load", () => {
       LOG_LEVEL: "info",
     };
     for (const [i, url] of webUrls.entries())
-      spawnApp(
-        ["node", "--import", "tsx", "server/start.ts"],
+      processes.web(
         { ...common, PORT: new URL(url).port, HOST: "127.0.0.1", WORKER_MODE: postgres ? "off" : "inprocess" },
         `web${i + 1}`,
       );
     if (postgres)
-      for (let i = 0; i < 3; i++)
-        spawnApp(["node", ...WORKER_ENTRY], { ...common, WORKER_CONCURRENCY: "4" }, `worker${i + 1}`);
-    await Promise.all(webUrls.map(healthy));
+      for (let i = 0; i < 3; i++) processes.worker({ ...common, WORKER_CONCURRENCY: "4" }, `worker${i + 1}`);
+    await Promise.all(webUrls.map((url) => processes.healthy(url, 30_000)));
   }, 300_000);
 
   it(`keeps every Admin API call working for ${SECONDS} s of 2-second tokens`, async () => {

@@ -1,0 +1,115 @@
+// The app's own processes in a test, as production starts them: the web server on the production build
+// (`npm start`: node --import tsx server/start.ts) and the compiled worker (`npm run worker`: WORKER_ENTRY), each
+// detached with only the environment it is given, its output kept as log lines ("name line"), and every one of them
+// killed at the end. Used by the process tests: test/shopify/token-load.db.test.ts, test/worker/machines.db.test.ts.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { WORKER_ENTRY } from "../../scripts/lib/local-stack";
+
+const root = path.resolve(__dirname, "../..");
+/** tsx's loader by its path: a process whose working directory is not the repository's cannot name it "tsx". */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** When it exited (Date.now()). */
+  at: number;
+}
+
+export interface AppProcess {
+  name: string;
+  child: ChildProcess;
+  /** Resolves when the process has exited. */
+  exited: Promise<Exit>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class AppProcesses {
+  /** Every process's output, one line each, prefixed with its name. */
+  readonly logs: string[] = [];
+  private readonly started: AppProcess[] = [];
+
+  /** Starts `node args…` (this Node) with PATH, HOME and `env` only; `cwd` defaults to the repository. */
+  spawn(args: string[], env: Record<string, string>, name: string, cwd = root): AppProcess {
+    const child = spawn(process.execPath, args, {
+      cwd,
+      detached: true,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...env,
+      } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout!, child.stderr!])
+      stream.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString().split("\n").filter(Boolean)) this.logs.push(`${name} ${line}`);
+      });
+    const exited = new Promise<Exit>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
+    const started = { name, child, exited };
+    this.started.push(started);
+    return started;
+  }
+
+  /** The production web server (WORKER_MODE and PORT come with `env`). */
+  web(env: Record<string, string>, name: string, cwd = root): AppProcess {
+    // tsx reads the repository's tsconfig wherever the process runs.
+    const tsx = { TSX_TSCONFIG_PATH: path.join(root, "tsconfig.json") };
+    return this.spawn(["--import", TSX, path.join(root, "server/start.ts")], { ...tsx, ...env }, name, cwd);
+  }
+
+  /** The compiled worker, as `npm run worker` runs it (ensureBuild() first). */
+  worker(env: Record<string, string>, name: string, cwd = root): AppProcess {
+    return this.spawn([WORKER_ENTRY[0], path.join(root, WORKER_ENTRY[1])], env, name, cwd);
+  }
+
+  /** The last lines of the output, for a failure's message. */
+  tail(lines = 40): string {
+    return this.logs.slice(-lines).join("\n");
+  }
+
+  /** Waits until a line of `name`'s output contains `text` (its log lines are JSON: a message is `"msg":"…"`). */
+  async logged(name: string, text: string, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.logs.find((l) => l.startsWith(`${name} `) && l.includes(text));
+      if (line) return line;
+      if (Date.now() > deadline) throw new Error(`${name} never logged ${text}:\n${this.tail()}`);
+      await sleep(50);
+    }
+  }
+
+  /** Waits until `url`/healthz answers 200. */
+  async healthy(url: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (
+        await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
+      await sleep(100);
+    }
+    throw new Error(`${url} did not start:\n${this.tail()}`);
+  }
+
+  /** SIGKILL to every process still running (and its children): a test's teardown. */
+  killAll(): void {
+    for (const { child } of this.started) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  }
+}
