@@ -13,7 +13,9 @@ export const SQLITE_LOCK_WAIT_MS = 5000;
 
 // Each database's generated client and Prisma adapter are loaded when a client for it is first made: a process on
 // SQLite never loads the PostgreSQL ones (13 MB of RSS measured), nor one on PostgreSQL the SQLite ones. The clients
-// are TypeScript (Prisma 7's `prisma-client` generator, in generated/prisma/); Node strips their types on require.
+// are TypeScript (Prisma 7's `prisma-client` generator, in generated/prisma/); Node strips their types on require, and a
+// process started with `--conditions=compiled` (`npm run worker`) gets their JavaScript from build/prisma/ instead
+// (package.json's "#prisma/*" imports, scripts/build-worker.ts).
 const load = createRequire(import.meta.url);
 const sqliteModules = () => ({
   PrismaClient: (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).PrismaClient,
