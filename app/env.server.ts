@@ -1,6 +1,7 @@
 // All configuration, read and validated in one place. A missing or bad variable stops start-up with a
 // message that names it, instead of failing later on the first request that needs it.
 import { z } from "zod";
+import { providerOf } from "./db/provider";
 
 const DEFAULT_SCOPES = "read_orders";
 /** The invoicing service's live and staging API hosts (docs/spec/invoicing-service-facts.md). */
@@ -14,6 +15,9 @@ const flag = z
   .enum(["0", "1", "true", "false"])
   .default("0")
   .transform((v) => v === "1" || v === "true");
+
+/** Where finished accountant packages may be kept (accountantPackageStore below). */
+const PACKAGE_STORES = ["directory", "database"] as const;
 
 const schema = z.object({
   SHOPIFY_API_KEY: z.string().min(1, "the app's client id from the Partner Dashboard"),
@@ -69,7 +73,7 @@ const schema = z.object({
   // where finished ones are kept (accountantPackageStore below), how long a finished package is kept, and how many PDFs
   // are read from the service at once.
   ACCOUNTANT_PACKAGE_DIR: z.preprocess(emptyIsUnset, z.string().min(1).default("./data/accountant-packages")),
-  ACCOUNTANT_PACKAGE_STORE: z.preprocess(emptyIsUnset, z.enum(["directory", "database"]).optional()),
+  ACCOUNTANT_PACKAGE_STORE: z.preprocess(emptyIsUnset, z.enum(PACKAGE_STORES).optional()),
   ACCOUNTANT_PACKAGE_TTL_HOURS: z.coerce
     .number()
     .int()
@@ -208,7 +212,7 @@ export function workerSettings(config: Env = env()): {
   };
 }
 
-export type PackageStoreKind = "directory" | "database";
+export type PackageStoreKind = (typeof PACKAGE_STORES)[number];
 
 /**
  * Where finished accountant packages are kept (app/accountant/store.server.ts): ACCOUNTANT_PACKAGE_STORE, else by the
@@ -216,7 +220,7 @@ export type PackageStoreKind = "directory" | "database";
  * machine's file, so they stay files beside it.
  */
 export function accountantPackageStore(config: Env = env()): PackageStoreKind {
-  return config.ACCOUNTANT_PACKAGE_STORE ?? (config.DATABASE_URL.startsWith("file:") ? "directory" : "database");
+  return config.ACCOUNTANT_PACKAGE_STORE ?? (providerOf(config.DATABASE_URL) === "sqlite" ? "directory" : "database");
 }
 
 /**

@@ -21,7 +21,7 @@ import { parseShopifyOrder } from "../orders/order";
 import type { MappingSettings } from "../settings/schema";
 import type { AfterSaleView, Reconciliation } from "../after-sale/rules";
 import { STATE } from "../invoice-state/transitions";
-import { isGiftCardSale } from "./event-data";
+import { isGiftCardSale } from "./history";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 
 export interface TotalsView {

@@ -22,23 +22,6 @@ export type EventNote =
   | "edited_before_post"
   | "edited_after_post";
 
-/**
- * A cancelled row closed because its order sold gift cards only: no invoice was ever due (a gift card is invoiced when
- * it is spent), so the list and the page say so instead of "Cancelled" (issue 36, point 1).
- */
-export function isGiftCardSale(state: string, events: ReadonlyArray<{ type: string; data: unknown }>): boolean {
-  return (
-    state === "cancelled" &&
-    events.some(
-      (event) =>
-        event.type === "cancelled" &&
-        typeof event.data === "object" &&
-        event.data !== null &&
-        (event.data as { note?: unknown }).note === "gift_card_sale",
-    )
-  );
-}
-
 /** Why a try failed, as the catalogue names it: the service's error kind (and HTTP status), or the app's own. */
 export interface FailureReason {
   kind: string;

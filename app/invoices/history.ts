@@ -25,11 +25,28 @@ export interface HistoryContext {
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 const number = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
+/** The event that closed a row because its order sold gift cards only (app/invoices/post.server.ts). */
+function isGiftCardSaleEvent(event: { type: string; data: unknown }): boolean {
+  return (
+    event.type === "cancelled" &&
+    typeof event.data === "object" &&
+    event.data !== null &&
+    (event.data as { note?: unknown }).note === "gift_card_sale"
+  );
+}
+
+/**
+ * A cancelled row closed because its order sold gift cards only: no invoice was ever due (a gift card is invoiced when
+ * it is spent), so the list and the page say so instead of "Cancelled" (issue 36, point 1).
+ */
+export function isGiftCardSale(state: string, events: ReadonlyArray<{ type: string; data: unknown }>): boolean {
+  return state === "cancelled" && events.some(isGiftCardSaleEvent);
+}
+
 export function historyTitle(event: HistoryEvent, ctx: HistoryContext): string {
   if (ctx.waybill && event.type === "received") return translate(ctx.locale, "event.receivedWaybill");
   // Closed because the order sold gift cards only: nothing was cancelled, no invoice was due.
-  if (event.type === "cancelled" && event.data?.note === "gift_card_sale")
-    return translate(ctx.locale, "event.giftCardSale");
+  if (isGiftCardSaleEvent(event)) return translate(ctx.locale, "event.giftCardSale");
   return translateKey(ctx.locale, `event.${event.type}`, translate(ctx.locale, "event.other"));
 }
 

@@ -18,7 +18,7 @@ import { foldForSearch } from "../i18n/search-fold";
 import { closureFrom } from "./closure";
 import { deadlineStatus, nearBefore, runningDeadline, runningStates } from "./deadline";
 import { STATE } from "../invoice-state/transitions";
-import { isGiftCardSale } from "./event-data";
+import { isGiftCardSale } from "./history";
 import { DEFAULT_TRIGGER } from "../settings/schema";
 import { Decimal } from "../invoicing-service/money";
 
@@ -65,7 +65,7 @@ export interface InvoiceListRow {
   serialNumber: string | null;
   /** Closed by hand as issued in the invoicing panel: its serial is the panel's (issued outside the app). */
   issuedInPanel: boolean;
-  /** Cancelled because the order sold gift cards only: no invoice was due (event-data.ts isGiftCardSale). */
+  /** Cancelled because the order sold gift cards only: no invoice was due (history.ts isGiftCardSale). */
   giftCardSale: boolean;
   pdfUrl: string | null;
   /** The onboarding's sample invoice (no Shopify order behind it). */
