@@ -1,15 +1,25 @@
 // Every test runs against SQLite; when TEST_DATABASE_URL is set (CI sets it), the tests that touch the
-// database run a second time against PostgreSQL, each test file in a fresh schema.
+// database run a second time against PostgreSQL, each test file in a fresh schema. Projects: "unit" (no database,
+// one module graph per worker), "sqlite" and "postgresql" (the database tests, each file isolated), "browser".
 //
 // Workers: Vitest's default for a run is one less than the cores, which on CI's 2 cores ran every file one after the
 // other while most of them wait (on a sandbox, a stand-in, a database, a child process). The unit, database and
 // process tests run TEST_WORKERS files at once (default 3); then the browser tests, each with its own stack and
 // Chromium, 2 at once. Measured before and after: docs/development.md ("How long the suite and CI take").
+import { globSync, readFileSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // A test that reads or writes the database is named *.db.test.ts, wherever it sits (test/ mirrors app/).
 const databaseTests = ["test/**/*.db.test.ts"];
 const browserTests = ["test/browser/**/*.test.ts"];
+// A file without the database shares its worker's module graph with the files before it (isolate: false): the app is
+// imported once per worker instead of once per file, half the CPU of those files. A file that replaces a module
+// (vi.mock) or sets the environment the app's configuration is read from once needs a graph of its own.
+const isolatedTests = globSync("test/**/*.test.{ts,tsx}").filter((file) =>
+  /\bvi\.(do)?[mM]ock\(|\bvi\.stubEnv\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env/.test(
+    readFileSync(file, "utf8"),
+  ),
+);
 const workers = Number(process.env.TEST_WORKERS ?? 3);
 
 export default defineConfig({
@@ -26,8 +36,20 @@ export default defineConfig({
       {
         extends: true as const,
         test: {
-          name: "sqlite",
+          name: "unit",
           include: ["test/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, ...browserTests, ...databaseTests, ...isolatedTests],
+          isolate: false,
+          env: { TEST_DB: "sqlite" },
+          maxWorkers: workers,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true as const,
+        test: {
+          name: "sqlite",
+          include: [...databaseTests, ...isolatedTests],
           exclude: [...configDefaults.exclude, ...browserTests],
           env: { TEST_DB: "sqlite" },
           maxWorkers: workers,

@@ -6,7 +6,12 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
 import type { LocalStack } from "../../scripts/lib/local-stack";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Debian's chromium-headless-shell first: the same Blink as its chromium (one source package, one version), without
+// the full browser's windows and WebUI, and what Playwright itself runs headless; half the CPU per page on 2 cores
+// (docs/decisions/0048-browser-tests-on-the-headless-shell.md). Debian's chromium when only it is installed.
+const CHROMIUM_BINARIES = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? CHROMIUM_BINARIES.find((binary) => existsSync(binary)) ?? CHROMIUM_BINARIES[0];
 export const SHOTS = path.resolve("test-results/screenshots");
 // Shopify's session-token library refuses bot user agents (HeadlessChrome) with 410 Gone; a person's browser is not one.
 export const USER_AGENT =
@@ -18,7 +23,7 @@ export const USER_AGENT =
  */
 export function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true;
-  const what = `Chromium not found at ${CHROMIUM} (install chromium, or set CHROMIUM_PATH)`;
+  const what = `Chromium not found at ${CHROMIUM} (install chromium-headless-shell or chromium, or set CHROMIUM_PATH)`;
   if (process.env.CI) throw new Error(`${what}: the browser tests cannot run in CI.`);
   console.warn(`\n!!! ${what}: the browser tests of this file are SKIPPED. !!!\n`);
   return false;
