@@ -102,8 +102,9 @@ describe("configuration", () => {
     };
     delete environment.SHOPIFY_API_SECRET;
     const run = promisify(execFile)(
-      "npx",
+      process.execPath,
       [
+        "--import",
         "tsx",
         "-e",
         "import('./app/shopify.server.ts').catch((error) => { console.error(String(error.message)); process.exit(1); })",
@@ -207,7 +208,10 @@ describe("configuration", () => {
       DATABASE_URL: "file:./tmp/env-test.sqlite",
       WORKER_CONCURRENCY: "lots",
     };
-    const run = promisify(execFile)("npx", ["tsx", "scripts/worker.ts"], { env: environment, timeout: 30_000 });
+    const run = promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      env: environment,
+      timeout: 30_000,
+    });
     const failure = await run.then(
       () => null,
       (error: { code: number; stderr: string }) => error,

@@ -188,7 +188,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     LOCAL_SERVICES: "1",
     LOG_LEVEL: options.logs ? "info" : "warn",
     ACCOUNTANT_PACKAGE_DIR: packagesDir,
-    ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : {}),
+    // Without an Admin API to read from, the hourly reconciliation's first pass could only fail, retrying an
+    // unreachable Shopify with backoff, and a SIGTERM would wait for those retries (5 s per stop): no schedule then.
+    ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : { RECONCILE_INTERVAL_MINUTES: "0" }),
     // Run under libfaketime (`faketime -f "+30d" npx vitest run …`: the suite on another day), the app keeps the
     // tests' clock; its environment is otherwise built from nothing.
     ...(process.env.FAKETIME ? { LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME } : {}),
@@ -196,9 +198,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
 
   const account = sandbox.account;
+  // Node itself with tsx's loader, not `npx tsx`: npm's start alone costs a second of CPU per stack.
   const setup = spawnSync(
-    "npx",
+    process.execPath,
     [
+      "--import",
       "tsx",
       "scripts/shop-setup.ts",
       "--shop",

@@ -3,13 +3,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const run = (...args: string[]) =>
-  spawnSync("npx", ["tsx", "scripts/invoice-preview.ts", ...args], { encoding: "utf8" });
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/invoice-preview.ts", ...args], { encoding: "utf8" });
 
 describe("invoice:preview", () => {
   it("prints the body, totals and warnings of an order as JSON", () => {
     const out = execFileSync(
-      "npx",
+      process.execPath,
       [
+        "--import",
         "tsx",
         "scripts/invoice-preview.ts",
         "--order",

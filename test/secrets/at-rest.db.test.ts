@@ -184,10 +184,14 @@ describe("rotating ENCRYPTION_KEY: npm run secrets:reencrypt", () => {
       ENCRYPTION_KEY_PREVIOUS: TEST_KEY,
       LOG_LEVEL: "silent",
     };
-    const { stdout } = await promisify(execFile)("npx", ["tsx", "scripts/reencrypt-secrets.ts"], {
-      env: environment,
-      timeout: 60_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "scripts/reencrypt-secrets.ts"],
+      {
+        env: environment,
+        timeout: 60_000,
+      },
+    );
     expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({ rewritten: 7, current: 0, unreadable: [] });
     for (const value of await storedSecrets())
       expect(value.startsWith(`v2:${keyId(Buffer.from(newKey, "hex"))}:`)).toBe(true);

@@ -20,8 +20,9 @@ beforeAll(async () => {
   process.env.SHOPIFY_ADMIN_API_URL = standin.url;
   const account = sandbox.account;
   await promisify(execFile)(
-    "npx",
+    process.execPath,
     [
+      "--import",
       "tsx",
       "scripts/shop-setup.ts",
       "--shop",

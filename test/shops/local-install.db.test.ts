@@ -11,7 +11,7 @@ import { getSettings } from "../../app/settings/settings.server";
 
 const SHOP = "kurulum-hatasi.myshopify.com";
 const setup = (...args: string[]) =>
-  spawnSync("npx", ["tsx", "scripts/shop-setup.ts", "--shop", SHOP, ...args], {
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/shop-setup.ts", "--shop", SHOP, ...args], {
     encoding: "utf8",
     env: { ...process.env, LOCAL_SERVICES: "1" },
     timeout: 60_000,
