@@ -38,7 +38,7 @@ const PROFILE_DIR = args.get("profile-workers");
 const VIA_ENV: Record<string, string> = args.get("via") ? { HOT_STATEMENTS_VIA: args.get("via")! } : {};
 /**
  * --worker=source starts the workers from TypeScript through tsx (as the tests do) instead of `npm run worker`'s
- * compiled build (build/worker, scripts/build-worker.ts), for a before/after of the start-up.
+ * compiled build (build/worker, scripts/build-node.ts), for a before/after of the start-up.
  */
 const WORKER_ARGV =
   args.get("worker") === "source"

@@ -1,4 +1,4 @@
-// The compiled worker's entry (build/worker/worker-entry.js, `npm run worker`; scripts/build-worker.ts): V8's compile
+// The compiled worker's entry (build/worker/worker-entry.js, `npm run worker`; scripts/build-node.ts): V8's compile
 // cache first, so that a worker started after another one on this machine reuses its compiled code, then the worker.
 import module from "node:module";
 

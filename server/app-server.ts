@@ -2,6 +2,7 @@
 // files, the Remix handler, PORT and HOST, a clean stop), with our own access log: pino, one JSON line per
 // request, with the secrets of a request's URL redacted (server/redact-url.ts, docs/decisions/0020).
 // The demo's server (scripts/local-server.ts) is this one with the local admin's routes in front.
+import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,7 +14,15 @@ import { pinoHttp } from "pino-http";
 import { logger } from "../app/logger.server";
 import { nonCanonicalSecretTarget, redactUrl } from "./redact-url";
 
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+/** The app's folder: the nearest above this module with a package.json (server/ from source, build/node/ compiled). */
+export const ROOT = appRoot(path.dirname(new URL(import.meta.url).pathname));
+
+function appRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 export interface AppServerOptions {
   /** The server build (build/server/index.js, imported). */

@@ -15,7 +15,7 @@ export const SQLITE_LOCK_WAIT_MS = 5000;
 // SQLite never loads the PostgreSQL ones (13 MB of RSS measured), nor one on PostgreSQL the SQLite ones. The clients
 // are TypeScript (Prisma 7's `prisma-client` generator, in generated/prisma/); Node strips their types on require, and a
 // process started with `--conditions=compiled` (`npm run worker`) gets their JavaScript from build/prisma/ instead
-// (package.json's "#prisma/*" imports, scripts/build-worker.ts).
+// (package.json's "#prisma/*" imports, scripts/build-node.ts).
 const load = createRequire(import.meta.url);
 const sqliteModules = () => ({
   PrismaClient: (load("#prisma/sqlite") as typeof import("#prisma/sqlite")).PrismaClient,

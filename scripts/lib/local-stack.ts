@@ -107,15 +107,25 @@ async function dropSchema(postgresUrl: string, schema: string) {
 /** Node's arguments that start the compiled worker, as `npm run worker` does (after ensureBuild). */
 export const WORKER_ENTRY = ["--conditions=compiled", "build/worker/worker-entry.js"] as const;
 
-/** `npm run build`'s two parts, each made when missing (or always with `rebuild`): the app, and the compiled worker. */
+/** Node's arguments that start the compiled production server, as `npm start` does (after ensureBuild). */
+export const SERVER_ENTRY = ["--conditions=compiled", "build/node/start.js"] as const;
+
+/** Node's arguments that start the demo's server (the production server with the local admin), compiled. */
+export const LOCAL_SERVER_ENTRY = ["--conditions=compiled", "build/node/local-server.js"] as const;
+
+/**
+ * `npm run build`'s two parts, each made when missing (or always with `rebuild`): the app, and the compiled processes
+ * (the worker, the servers).
+ */
 export function ensureBuild(rebuild = false) {
   const run = (command: string, args: string[]) => {
     const result = spawnSync(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
     if (result.status !== 0) throw new Error(`The app build failed:\n${result.stderr || result.stdout}`);
   };
   if (rebuild || !existsSync(path.join(root, "build/server/index.js"))) run("npx", ["remix", "vite:build"]);
-  if (rebuild || !existsSync(path.join(root, WORKER_ENTRY[1])))
-    run(process.execPath, ["--import", "tsx", "scripts/build-worker.ts"]);
+  const compiled = [WORKER_ENTRY, SERVER_ENTRY, LOCAL_SERVER_ENTRY].map(([, entry]) => path.join(root, entry));
+  if (rebuild || !compiled.every((entry) => existsSync(entry)))
+    run(process.execPath, ["--import", "tsx", "scripts/build-node.ts"]);
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) {
@@ -231,16 +241,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   let output = "";
   // The demo's server: the production server on the production build, with the local admin in front
-  // (scripts/local-server.ts). No npm or tsx process in between, so a signal reaches it.
-  const child = (app.process = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), "--import", "tsx", "scripts/local-server.ts"],
-    {
-      cwd: root,
-      env: appEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  ));
+  // (scripts/local-server.ts, compiled). No npm process in between, so a signal reaches it.
+  const child = (app.process = spawn(process.execPath, [...(options.nodeArgs ?? []), ...LOCAL_SERVER_ENTRY], {
+    cwd: root,
+    env: appEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  }));
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
     if (options.logs) process.stderr.write(chunk);

@@ -1,16 +1,12 @@
-// The app's own processes in a test, as production starts them: the web server on the production build
-// (`npm start`: node --import tsx server/start.ts) and the compiled worker (`npm run worker`: WORKER_ENTRY), each
+// The app's own processes in a test, as production starts them: the compiled web server on the production build
+// (`npm start`: SERVER_ENTRY) and the compiled worker (`npm run worker`: WORKER_ENTRY), each
 // detached with only the environment it is given, its output kept as log lines ("name line"), and every one of them
 // killed at the end. Used by the process tests: test/shopify/token-load.db.test.ts, test/worker/machines.db.test.ts.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { SERVER_ENTRY, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 
 const root = path.resolve(__dirname, "../..");
-/** tsx's loader by its path: a process whose working directory is not the repository's cannot name it "tsx". */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 export interface Exit {
   code: number | null;
@@ -57,11 +53,9 @@ export class AppProcesses {
     return started;
   }
 
-  /** The production web server (WORKER_MODE and PORT come with `env`). */
+  /** The production web server, as `npm start` runs it (WORKER_MODE and PORT come with `env`; ensureBuild() first). */
   web(env: Record<string, string>, name: string, cwd = root): AppProcess {
-    // tsx reads the repository's tsconfig wherever the process runs.
-    const tsx = { TSX_TSCONFIG_PATH: path.join(root, "tsconfig.json") };
-    return this.spawn(["--import", TSX, path.join(root, "server/start.ts")], { ...tsx, ...env }, name, cwd);
+    return this.spawn([SERVER_ENTRY[0], path.join(root, SERVER_ENTRY[1])], env, name, cwd);
   }
 
   /** The compiled worker, as `npm run worker` runs it (ensureBuild() first). */
