@@ -154,6 +154,7 @@ describe("past orders read in bulk", () => {
   it("reads a large range with one bulk operation per phase, followed by the finish webhook, and records every order as paging does", async () => {
     const reader = standinReader(standin);
     const before = standin.stats();
+    const since = new Date();
     const { id, dry, run } = await dryRunAndStart(reader);
     expect(dry.mode).toBe("bulk");
     expect(dry.plan).toMatchObject({ orders: COUNT, toInvoice: COUNT });
@@ -163,11 +164,16 @@ describe("past orders read in bulk", () => {
     expect(after.bulkOperations - before.bulkOperations).toBe(2);
     expect(after.bulkDownloads - before.bulkDownloads).toBe(2);
     // The finish webhook arrived, signed, through the app's webhook path, and each operation was asked about once
-    // (for its file's address) rather than polled.
-    const deliveries = await prisma.webhookDelivery.findMany({
-      where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH" },
-    });
-    expect(deliveries.map((d) => d.result).filter((result) => result === "recorded")).toHaveLength(2);
+    // (for its file's address) rather than polled. The stand-in sends it as Shopify does, on its own: on a loaded
+    // machine it can come after the app's first look at the operation (POLL_FIRST_MS) found it done, and is then
+    // answered 200 as an operation no longer running; either way the operation is asked about once.
+    const finishes = () =>
+      prisma.webhookDelivery.findMany({
+        where: { shopDomain: SHOP, topic: "BULK_OPERATIONS_FINISH", receivedAt: { gte: since } },
+      });
+    const answered = ["recorded", "unknown_operation"];
+    await expect.poll(async () => (await finishes()).filter((d) => answered.includes(d.result ?? "")).length).toBe(2);
+    expect(await finishes()).toHaveLength(2);
     const operations = await prisma.bulkOperation.findMany({ where: { shopDomain: SHOP } });
     expect(operations.map((o) => [o.status, o.polls])).toEqual([
       ["COMPLETED", 1],
