@@ -1,6 +1,7 @@
 // Every test runs against SQLite; when TEST_DATABASE_URL is set (CI sets it), the tests that touch the
 // database run a second time against PostgreSQL, each test file in a fresh schema. Projects: "unit" (no database,
-// one module graph per worker), "sqlite" and "postgresql" (the database tests, each file isolated), "browser".
+// one module graph per worker), "sqlite" (the database tests and the files that must be isolated, each file on its
+// own) and "postgresql" (the database tests again), then "browser".
 //
 // Workers: Vitest's default for a run is one less than the cores, which on CI's 2 cores ran every file one after the
 // other while most of them wait (on a sandbox, a stand-in, a database, a child process). The unit, database and
