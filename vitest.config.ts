@@ -23,6 +23,26 @@ const isolatedTests = globSync("test/**/*.test.{ts,tsx}").filter((file) =>
 );
 const workers = Number(process.env.TEST_WORKERS ?? 3);
 
+/** One project: its files, the database its tests get (TEST_DB, test/setup.ts), and its place in the run. */
+const project = (
+  name: string,
+  db: "sqlite" | "postgresql",
+  include: string[],
+  exclude: string[],
+  { isolate = true, maxWorkers = workers, groupOrder = 0 } = {},
+) => ({
+  extends: true as const,
+  test: {
+    name,
+    include,
+    exclude: [...configDefaults.exclude, ...exclude],
+    isolate,
+    env: { TEST_DB: db },
+    maxWorkers,
+    sequence: { groupOrder },
+  },
+});
+
 export default defineConfig({
   test: {
     setupFiles: ["test/setup.ts"],
@@ -34,54 +54,12 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     reporters: ["default"],
     projects: [
-      {
-        extends: true as const,
-        test: {
-          name: "unit",
-          include: ["test/**/*.test.{ts,tsx}"],
-          exclude: [...configDefaults.exclude, ...browserTests, ...databaseTests, ...isolatedTests],
-          isolate: false,
-          env: { TEST_DB: "sqlite" },
-          maxWorkers: workers,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: "sqlite",
-          include: [...databaseTests, ...isolatedTests],
-          exclude: [...configDefaults.exclude, ...browserTests],
-          env: { TEST_DB: "sqlite" },
-          maxWorkers: workers,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      ...(process.env.TEST_DATABASE_URL
-        ? [
-            {
-              extends: true as const,
-              test: {
-                name: "postgresql",
-                include: databaseTests,
-                exclude: [...configDefaults.exclude, ...browserTests],
-                env: { TEST_DB: "postgresql" },
-                maxWorkers: workers,
-                sequence: { groupOrder: 0 },
-              },
-            },
-          ]
-        : []),
-      {
-        extends: true as const,
-        test: {
-          name: "browser",
-          include: browserTests,
-          env: { TEST_DB: "sqlite" },
-          maxWorkers: Math.min(workers, 2),
-          sequence: { groupOrder: 1 },
-        },
-      },
+      project("unit", "sqlite", ["test/**/*.test.{ts,tsx}"], [...browserTests, ...databaseTests, ...isolatedTests], {
+        isolate: false,
+      }),
+      project("sqlite", "sqlite", [...databaseTests, ...isolatedTests], browserTests),
+      ...(process.env.TEST_DATABASE_URL ? [project("postgresql", "postgresql", databaseTests, browserTests)] : []),
+      project("browser", "sqlite", browserTests, [], { maxWorkers: Math.min(workers, 2), groupOrder: 1 }),
     ],
   },
 });
