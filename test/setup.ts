@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, vi } from "vitest";
 import pg from "pg";
 import { migrate } from "../app/db/migrate";
 import { postgresConnectionString } from "../app/db/provider";
@@ -45,6 +45,10 @@ if (provider === "postgresql") {
   };
 }
 
+// A database test file that shares its worker's process with earlier files (vitest.config.ts) imports the app's
+// modules afresh: the app binds its database client to DATABASE_URL and keeps per-shop state (throttles, callback
+// instants, locks) in its modules. The packages stay loaded.
+if (process.env.TEST_FRESH_APP_MODULES) vi.resetModules();
 // A test file never sees the database client of an earlier file in the same worker.
 globalThis.__db = undefined;
 globalThis.__hot = undefined;
