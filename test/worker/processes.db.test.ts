@@ -47,8 +47,10 @@ function startWorkerProcess(): Promise<ChildProcess> {
 describe("two worker processes", () => {
   it("never post the same row", async () => {
     await connectShop(pipeline.sandbox);
-    // Each create answers slowly, so both processes are busy at the same time.
-    pipeline.sandbox.faults.setLatency(40);
+    // Each create answers slowly, so both processes are busy at the same time: one process alone needs 2 s for the
+    // burst (30 creates, 4 at once), time enough for the other's next claim (every 100 ms) on a loaded machine too;
+    // with 40 ms one process once took the whole burst while the other waited for the CPU (load 4).
+    pipeline.sandbox.faults.setLatency(250);
     // Both workers run before any order arrives, so neither gets a head start.
     ensureBuild();
     await Promise.all([startWorkerProcess(), startWorkerProcess()]);
