@@ -2,6 +2,7 @@
 // its poll interval is ten minutes, so within this test only the wake-up can make it post.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 import { stopProcess } from "../helpers/processes";
 import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -19,7 +20,9 @@ describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {
   it("posts an order queued by another process without waiting for the poll", async () => {
     await connectShop(pipeline.sandbox);
     let output = "";
-    worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    // `npm run worker`: the compiled worker.
+    ensureBuild();
+    worker = spawn(process.execPath, [...WORKER_ENTRY], {
       env: { ...process.env, SHOPIFY_APP_URL: pipeline.appUrl, WORKER_POLL_MS: "600000", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hot } from "../../app/db.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
+import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 import { stopProcess } from "../helpers/processes";
 import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -47,9 +48,10 @@ describe("the lease heartbeat", () => {
 
 const postgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
-/** `npm run worker`'s script as a child process; resolves once it logs that it started. Its log lines are kept. */
+/** `npm run worker` (the compiled worker) as a child process; resolves once it logs that it started. Its log lines are kept. */
 function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; log: string[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  ensureBuild();
+  const child = spawn(process.execPath, [...WORKER_ENTRY], {
     env: {
       ...process.env,
       SHOPIFY_APP_URL: pipeline.appUrl,
