@@ -25,7 +25,7 @@ const isolatedTests = globSync("test/**/*.test.{ts,tsx}").filter((file) =>
 );
 const isolatedDatabaseTests = isolatedTests.filter((file) => file.endsWith(".db.test.ts"));
 /** The database projects: one process per worker, the app's modules afresh for each file. */
-const shared = { isolate: false, freshAppModules: true };
+const sharedProcess = { isolate: false, freshAppModules: true };
 const workers = Number(process.env.TEST_WORKERS ?? 3);
 
 /**
@@ -65,11 +65,11 @@ export default defineConfig({
       project("unit", "sqlite", ["test/**/*.test.{ts,tsx}"], [...browserTests, ...databaseTests, ...isolatedTests], {
         isolate: false,
       }),
-      project("sqlite", "sqlite", databaseTests, [...browserTests, ...isolatedTests], shared),
+      project("sqlite", "sqlite", databaseTests, [...browserTests, ...isolatedTests], sharedProcess),
       project("isolated", "sqlite", isolatedTests, browserTests),
       ...(process.env.TEST_DATABASE_URL
         ? [
-            project("postgresql", "postgresql", databaseTests, [...browserTests, ...isolatedTests], shared),
+            project("postgresql", "postgresql", databaseTests, [...browserTests, ...isolatedTests], sharedProcess),
             project("isolated-postgresql", "postgresql", isolatedDatabaseTests, browserTests),
           ]
         : []),

@@ -48,7 +48,7 @@ describe("the lease heartbeat", () => {
 
 const postgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
-/** `npm run worker` (the compiled worker) as a child process; resolves once it logs that it started. Its log lines are kept. */
+/** `npm run worker` (the compiled worker) as a child process; resolves once it logs that it started. Keeps its log. */
 function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; log: string[] }> {
   ensureBuild();
   const child = spawn(process.execPath, [...WORKER_ENTRY], {
