@@ -146,11 +146,14 @@ export class PrismaStatements implements HotStatements {
   async jobRow(id: string): Promise<JobRow | null> {
     const row = await this.db.invoice.findUnique({ where: { id }, include: { shop: { include: { settings: true } } } });
     if (!row) return null;
-    const edit = await this.db.orderEdit.findFirst({
-      where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null },
-      select: { id: true },
-    });
-    return { row, unreadEdits: edit !== null };
+    const [edit, session] = await Promise.all([
+      this.db.orderEdit.findFirst({
+        where: { shopDomain: row.shopDomain, orderId: row.orderId, readAt: null },
+        select: { id: true },
+      }),
+      this.db.session.findFirst({ where: { shop: row.shopDomain, isOnline: false }, select: { scope: true } }),
+    ]);
+    return { row, unreadEdits: edit !== null, offlineScope: session?.scope ?? null };
   }
 
   refundsOf(shop: string, orderId: string): Promise<RefundRow[]> {

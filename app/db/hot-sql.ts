@@ -162,7 +162,11 @@ export function jsonText(value: unknown): string | null {
 
 // ---------------------------------------------------------------- rows as Prisma reads them
 
-/** The job row's read: the invoice, its shop and its settings (columns named "shop.x" and "settings.x"), and two facts. */
+/**
+ * The job row's read: the invoice, its shop and its settings (columns named "shop.x" and "settings.x"), and two facts:
+ * whether the order has unread edits, and the scopes recorded on the shop's offline session (what a B2B order's
+ * company read goes by; read here rather than by a statement of its own per posted order).
+ */
 const JOB_MODELS = [
   { alias: "i", model: "Invoice", prefix: "" },
   { alias: "h", model: "Shop", prefix: "shop." },
@@ -181,7 +185,8 @@ export function jobRowSql(param: string): string {
     jobFields[k].fields.map((f) => `${alias}."${f.name}" AS "${jobFields[k].prefix}${f.name}"`),
   );
   const sql = `SELECT ${columns.join(", ")},
-      EXISTS (SELECT 1 FROM "OrderEdit" AS e WHERE e."shopDomain" = i."shopDomain" AND e."orderId" = i."orderId" AND e."readAt" IS NULL) AS "unreadEdits"
+      EXISTS (SELECT 1 FROM "OrderEdit" AS e WHERE e."shopDomain" = i."shopDomain" AND e."orderId" = i."orderId" AND e."readAt" IS NULL) AS "unreadEdits",
+      (SELECT o."scope" FROM "Session" AS o WHERE o."shop" = i."shopDomain" AND o."isOnline" = false LIMIT 1) AS "offlineScope"
     FROM "Invoice" AS i JOIN "Shop" AS h ON h."domain" = i."shopDomain" LEFT JOIN "ShopSettings" AS s ON s."shopDomain" = i."shopDomain"
     WHERE i."id" = ${param}`;
   jobRowSqls.set(param, sql);
@@ -223,7 +228,11 @@ export function decodeJobRow(raw: Record<string, unknown> | undefined, jsonIsTex
     ...invoice,
     shop: { ...shop, settings: settings.shopDomain === null ? null : settings },
   } as unknown as JobInvoice;
-  return { row, unreadEdits: decodeField({ name: "", type: "Boolean" }, raw.unreadEdits, false) as boolean };
+  return {
+    row,
+    unreadEdits: decodeField({ name: "", type: "Boolean" }, raw.unreadEdits, false) as boolean,
+    offlineScope: typeof raw.offlineScope === "string" ? raw.offlineScope : null,
+  };
 }
 
 const refundFields: ScalarField[] = scalarFields("Refund");

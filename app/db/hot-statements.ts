@@ -50,6 +50,8 @@ export interface JobRow {
   row: JobInvoice;
   /** Whether the order has edits not yet read again (the worker reads the order again only then). */
   unreadEdits: boolean;
+  /** The scopes recorded on the shop's offline session (comma-separated), or null without one. */
+  offlineScope: string | null;
 }
 
 /** The end of a job, stored in one transaction only while `owner` still holds the row's lease. */

@@ -1,11 +1,11 @@
 // Before a B2B order is mapped: its company as Shopify holds it now (app/orders/company.ts), read with the shop's
-// offline session when the shop granted a companies scope. An order the webhook says has no company costs nothing;
+// offline session when the shop granted a companies scope (as recorded on that session, read with the job's row). An order the webhook says has no company costs nothing;
 // one read through GraphQL (whose company the order read does not carry) costs one small query.
 import { companyOf, type PurchasingCompany } from "../orders/company";
 import type { ShopifyOrder } from "../orders/order";
 import { problem, type Problem } from "../problems";
 import { AdminApiError } from "../shopify/errors";
-import { hasCompaniesScope } from "../shops/scopes.server";
+import { hasCompanyScope } from "../shopify/optional-scopes";
 
 /** Reads an order's company (null: bought by a customer); default: the Admin API with the shop's session. */
 export type ReadCompany = (
@@ -31,12 +31,14 @@ export type BuyerCompany = CompanyRead | { unread: string; reconnect: boolean };
 /**
  * The company an order is invoiced to, or why the invoice must wait: Shopify could not be read (the caller retries
  * on its backoff). Without a companies scope, or when Shopify denies it, the order is invoiced as before from its
- * own fields, with a warning when the order itself names a company.
+ * own fields, with a warning when the order itself names a company. `offlineScope`: the scopes recorded on the shop's
+ * offline session (the job row's `offlineScope`).
  */
 export async function buyerCompany(
   shop: string,
   order: ShopifyOrder,
   taxOfficeMetafield: string,
+  offlineScope: string | null,
   read: ReadCompany = readCompanyFromShopify,
 ): Promise<BuyerCompany> {
   const named = companyOf(order);
@@ -45,7 +47,7 @@ export async function buyerCompany(
     company: null,
     warnings: named === "unknown" ? [] : [problem("customer.b2b_without_scope", undefined, "warning")],
   };
-  if (!(await hasCompaniesScope(shop))) return withoutScope;
+  if (!hasCompanyScope(offlineScope)) return withoutScope;
   try {
     return { company: await read(shop, String(order.id), taxOfficeMetafield), warnings: [] };
   } catch (error) {

@@ -154,6 +154,7 @@ export async function post(
       row.shopDomain,
       asItStands.order,
       connection.mapping.companyTaxOfficeMetafield,
+      facts.offlineScope,
       deps.readCompany,
     );
     if ("unread" in found)

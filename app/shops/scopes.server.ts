@@ -16,11 +16,6 @@ export async function hasWriteScope(shop: string): Promise<boolean> {
   return includesWriteScope(await recordedScopes(shop));
 }
 
-/** Whether the shop's offline token may read B2B companies, as last recorded. */
-export async function hasCompaniesScope(shop: string): Promise<boolean> {
-  return hasCompanyScope(await recordedScopes(shop));
-}
-
 /**
  * What Shopify says is granted now (the library's Scopes API, read by the admin pages): recorded on the offline
  * session, and when write_orders has just been granted, the write-backs that waited for it become due.
