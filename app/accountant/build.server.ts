@@ -85,20 +85,6 @@ class Interrupted extends Error {
   }
 }
 
-/** The package that is due, if any: queued, or building with its lease run out, and its next attempt due. */
-export async function nextDuePackage(now: Date): Promise<string | null> {
-  const row = await prisma.accountantPackage.findFirst({
-    where: {
-      state: { in: ["queued", "building"] },
-      OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }],
-      AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] }],
-    },
-    orderBy: { createdAt: "asc" },
-    select: { id: true },
-  });
-  return row?.id ?? null;
-}
-
 /** Builds the package if this worker gets its lease. Returns whether it ran (finished, failed or will be retried). */
 export async function buildPackage(id: string, options: BuildOptions): Promise<boolean> {
   const now = options.now ?? (() => new Date());

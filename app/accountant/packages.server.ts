@@ -269,6 +269,20 @@ export async function rebuildPackagesCovering(
   return affected.length;
 }
 
+/** The package the worker builds next, if any: queued, or building with its lease run out, and its next attempt due. */
+export async function nextDuePackage(now: Date): Promise<string | null> {
+  const row = await prisma.accountantPackage.findFirst({
+    where: {
+      state: { in: ["queued", "building"] },
+      OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }],
+      AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] }],
+    },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  return row?.id ?? null;
+}
+
 // ---- Housekeeping
 
 /** Deletes the files (or chunks) of packages past their time and marks them expired. Returns how many. */

@@ -17,7 +17,8 @@ import { createInvoiceRow, prisma } from "../helpers/db";
 import { APP_ORIGIN, OTHER_SHOP, SHOP } from "../helpers/shopify";
 import type { InvoiceRequest } from "../../app/invoicing-service/schemas";
 import { Decimal } from "../../app/invoicing-service/money";
-import { buildPackage, MAX_BUILD_ATTEMPTS, nextDuePackage } from "../../app/accountant/build.server";
+import { buildPackage, MAX_BUILD_ATTEMPTS } from "../../app/accountant/build.server";
+import { nextDuePackage } from "../../app/accountant/packages.server";
 import {
   expirePackages,
   keepNewestReady,
