@@ -2,7 +2,8 @@
 // only those that measured more than 1.25x slower through Prisma 7's client; the rest go through Prisma
 // (docs/decisions/0041-hand-written-sql-after-prisma-7.md). Values are written exactly as Prisma writes them (dates,
 // JSON), so both read the same rows.
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import type { DialectStatements, HotStatements, InvoiceValues, NewEvent } from "./hot-statements";
 import {
   CALLBACK_TARGET,
@@ -20,6 +21,12 @@ import {
 import { postgresConnectionString, postgresSchema } from "./provider";
 
 /** Prisma keeps DateTime in `timestamp(3)` columns as UTC: the same text, without a zone the session could shift. */
+// pg is required when the first PostgreSQL statements are made: every process imports this module, and a process on
+// SQLite spent ~45 ms of its start loading a driver it never used.
+const load = createRequire(import.meta.url);
+let driver: typeof pg | undefined;
+const pgDriver = () => (driver ??= load("pg") as typeof pg);
+
 const pgDate = (date: Date) => date.toISOString().replace("Z", "");
 
 function pgValue(column: string, value: unknown): unknown {
@@ -37,7 +44,7 @@ const UTC_TIMESTAMPS = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === 1114
       ? (text: string) => new Date(`${text.replace(" ", "T")}Z`)
-      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+      : pgDriver().types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 const pgCode = (error: unknown) => (error as { code?: string } | null)?.code ?? "";
@@ -47,7 +54,7 @@ export class PostgresStatements implements DialectStatements {
 
   constructor(databaseUrl: string) {
     const schema = postgresSchema(databaseUrl);
-    this.pool = new pg.Pool({
+    this.pool = new (pgDriver().Pool)({
       connectionString: postgresConnectionString(databaseUrl),
       max: 5,
       options: `-c search_path="${schema}" -c TimeZone=UTC`,
