@@ -37,10 +37,35 @@ export async function setAccountProblem(shop: string, problem: AccountProblem | 
 // Before a post: the kind of the account posted to, read at most every few minutes per shop, address and account.
 const KIND_FRESH_MS = 5 * 60_000;
 const kinds = new Map<string, { kind: AccountKind; at: number }>();
+/**
+ * The listings under way, by the same key: the posts that need one while it is read wait for it rather than each
+ * asking the service (a worker's slots all reached this at once after its start: 16 identical listings).
+ */
+const listings = new Map<string, Promise<AccountKind | null>>();
 
-/** Forgets what was read for a shop (its settings were saved). */
+/** Forgets what was read for a shop (its settings were saved); a listing under way is not kept either. */
 export function forgetAccountKinds(shop: string): void {
   for (const key of kinds.keys()) if (key.startsWith(`${shop}|`)) kinds.delete(key);
+  for (const key of listings.keys()) if (key.startsWith(`${shop}|`)) listings.delete(key);
+}
+
+/** The kind of the account `connection` posts to, read from the service (null: the list could not be read). */
+function listKind(key: string, shop: string, connection: Connection, client: AccountLister, now: number) {
+  const listing: Promise<AccountKind | null> = listAccounts(client).then(
+    (accounts) => {
+      const kind = accounts.find((a) => a.id === connection.invoiceIntegrationId)?.kind ?? "unknown";
+      // Forgotten meanwhile (the settings were saved): what was read belongs to the old settings.
+      if (listings.get(key) === listing) kinds.set(key, { kind, at: now });
+      return kind;
+    },
+    (error: unknown) => {
+      logger.warn({ shop, err: (error as Error).message }, "invoice accounts could not be listed before posting");
+      return null;
+    },
+  );
+  listings.set(key, listing);
+  void listing.finally(() => listings.get(key) === listing && listings.delete(key));
+  return listing;
 }
 
 /**
@@ -57,14 +82,9 @@ export async function postAccountRefusal(
   let known = kinds.get(key);
   if (!known || now - known.at > KIND_FRESH_MS) {
     if (!client.listInvoiceIntegrations) return null;
-    try {
-      const accounts = await listAccounts(client as AccountLister);
-      known = { kind: accounts.find((a) => a.id === connection.invoiceIntegrationId)?.kind ?? "unknown", at: now };
-      kinds.set(key, known);
-    } catch (error) {
-      logger.warn({ shop, err: (error as Error).message }, "invoice accounts could not be listed before posting");
-      return null;
-    }
+    const listed = await (listings.get(key) ?? listKind(key, shop, connection, client as AccountLister, now));
+    if (listed === null) return null;
+    known = { kind: listed, at: now };
   }
   const refusal = postRefusal(known.kind, connection.testMode);
   if (refusal) await setAccountProblem(shop, refusal);

@@ -3,7 +3,13 @@
 // the problem on the home page before any post.
 import { describe, expect, it } from "vitest";
 import { loadInvoicesPage } from "../../app/invoices/list.server";
-import { CHECK_LANES, checkStoredAccounts, forgetAccountKinds } from "../../app/settings/accounts.server";
+import {
+  CHECK_LANES,
+  checkStoredAccounts,
+  forgetAccountKinds,
+  postAccountRefusal,
+} from "../../app/settings/accounts.server";
+import type { Connection } from "../../app/settings/settings.server";
 import { encryptSecret } from "../../app/secrets/crypto.server";
 import { connectShop, pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -111,5 +117,43 @@ describe("swapped test and live accounts", () => {
     expect(
       (await prisma.shopSettings.findUniqueOrThrow({ where: { shopDomain: shops[3] } })).accountProblem,
     ).not.toBeNull();
+  });
+
+  it("posts that need the account list while it is read wait for that one read: a worker's 16 slots ask once", async () => {
+    forgetAccountKinds(SHOP);
+    const live = { baseUrl: "https://service.invalid", invoiceIntegrationId: 8, testMode: false } as Connection;
+    let asked = 0;
+    let answer!: () => void;
+    const lister = {
+      async listInvoiceIntegrations() {
+        asked++;
+        await new Promise<void>((resolve) => (answer = resolve));
+        return [
+          { id: 8, is_test: true },
+          { id: 9, is_test: false },
+        ];
+      },
+    };
+    const posts = Array.from({ length: 16 }, () => postAccountRefusal(SHOP, live, lister));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer();
+    expect(await Promise.all(posts)).toEqual(Array(16).fill("live_account_is_test"));
+    expect(asked).toBe(1);
+    // Known now: the next post does not ask.
+    expect(await postAccountRefusal(SHOP, live, lister)).toBe("live_account_is_test");
+    expect(asked).toBe(1);
+
+    // Settings saved while a list is read: what it reads is not kept for the new settings.
+    forgetAccountKinds(SHOP);
+    const during = postAccountRefusal(SHOP, live, lister);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    forgetAccountKinds(SHOP);
+    answer();
+    await during;
+    const after = postAccountRefusal(SHOP, live, lister);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toBe(3);
+    answer();
+    await after;
   });
 });
