@@ -20,13 +20,13 @@ import {
 } from "./hot-sql";
 import { postgresConnectionString, postgresSchema } from "./provider";
 
-/** Prisma keeps DateTime in `timestamp(3)` columns as UTC: the same text, without a zone the session could shift. */
 // pg is required when the first PostgreSQL statements are made: every process imports this module, and a process on
 // SQLite spent ~45 ms of its start loading a driver it never used.
 const load = createRequire(import.meta.url);
 let driver: typeof pg | undefined;
 const pgDriver = () => (driver ??= load("pg") as typeof pg);
 
+/** Prisma keeps DateTime in `timestamp(3)` columns as UTC: the same text, without a zone the session could shift. */
 const pgDate = (date: Date) => date.toISOString().replace("Z", "");
 
 function pgValue(column: string, value: unknown): unknown {

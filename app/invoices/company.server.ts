@@ -1,6 +1,7 @@
 // Before a B2B order is mapped: its company as Shopify holds it now (app/orders/company.ts), read with the shop's
-// offline session when the shop granted a companies scope (as recorded on that session, read with the job's row). An order the webhook says has no company costs nothing;
-// one read through GraphQL (whose company the order read does not carry) costs one small query.
+// offline session when the shop granted a companies scope (as recorded on that session, read with the job's row).
+// An order the webhook says has no company costs nothing; one read through GraphQL (whose company the order read does
+// not carry) costs one small query.
 import { companyOf, type PurchasingCompany } from "../orders/company";
 import type { ShopifyOrder } from "../orders/order";
 import { problem, type Problem } from "../problems";
