@@ -6,13 +6,13 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import { logger } from "../app/logger.server";
 import { nonCanonicalSecretTarget, redactUrl } from "./redact-url";
+import { createRemixHandler } from "./remix-handler";
 
 /** The app's folder: the nearest above this module with a package.json (server/ from source, build/node/ compiled). */
 export const ROOT = appRoot(path.dirname(new URL(import.meta.url).pathname));
@@ -75,7 +75,7 @@ export function createApp({ build, clientDir = path.join(ROOT, "build/client"), 
   // own, never a header a caller can write.
   app.all(
     "*",
-    createRequestHandler({
+    createRemixHandler({
       build,
       mode: process.env.NODE_ENV,
       getLoadContext: (req) => ({ clientAddress: req.socket.remoteAddress ?? "unknown" }),
