@@ -2,9 +2,11 @@
 // (`npm start`: SERVER_ENTRY) and the compiled worker (`npm run worker`: WORKER_ENTRY), each
 // detached with only the environment it is given, its output kept as log lines ("name line"), and every one of them
 // killed at the end. Used by the process tests: test/shopify/token-load.db.test.ts, test/worker/machines.db.test.ts.
+// startWorkerProcess: one compiled worker with the test's own environment (its database), for the tests of workers
+// in other processes (test/worker/processes.db.test.ts, test/worker/recovery.db.test.ts, test/jobs/signal.db.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { SERVER_ENTRY, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { ensureBuild, SERVER_ENTRY, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -106,4 +108,38 @@ export class AppProcesses {
       }
     }
   }
+}
+
+/**
+ * `npm run worker` (the compiled worker, built first when missing) with this process's environment and `env`, logging
+ * at info. `started` resolves once it logs that it started, and rejects if it exits before; its output lines are kept
+ * in `log`. The child is returned at once so the caller can register it for its teardown before waiting (stopProcess,
+ * test/helpers/processes.ts).
+ */
+export function startWorkerProcess(env: Record<string, string> = {}): {
+  child: ChildProcess;
+  log: string[];
+  started: Promise<void>;
+} {
+  ensureBuild();
+  const child = spawn(process.execPath, [...WORKER_ENTRY], {
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const log: string[] = [];
+  let rest = "";
+  const started = new Promise<void>((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`the worker exited (${code}) before it started`));
+    child.once("exit", exited);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split("\n");
+      rest = lines.pop() ?? "";
+      log.push(...lines);
+      if (lines.some((line) => line.includes("invoice worker started"))) {
+        child.off("exit", exited);
+        resolve();
+      }
+    });
+  });
+  return { child, log, started };
 }

@@ -1,8 +1,8 @@
 // A worker in another process is woken by the enqueue itself (NOTIFY on PostgreSQL), not by its poll:
 // its poll interval is ten minutes, so within this test only the wake-up can make it post.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { startWorkerProcess } from "../helpers/app-processes";
 import { stopProcess } from "../helpers/processes";
 import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -19,20 +19,11 @@ afterAll(async () => {
 describe.runIf(postgres)("waking a worker process on PostgreSQL", () => {
   it("posts an order queued by another process without waiting for the poll", async () => {
     await connectShop(pipeline.sandbox);
-    let output = "";
-    // `npm run worker`: the compiled worker.
-    ensureBuild();
-    worker = spawn(process.execPath, [...WORKER_ENTRY], {
-      env: { ...process.env, SHOPIFY_APP_URL: pipeline.appUrl, WORKER_POLL_MS: "600000", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    // Wait until the worker is listening (its start-up line), then let its first idle poll pass.
-    await new Promise<void>((resolve) =>
-      worker!.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes("invoice worker started")) resolve();
-      }),
-    );
+    // `npm run worker`: the compiled worker. Wait until it is listening (its start-up line), then let its first idle
+    // poll pass.
+    const started = startWorkerProcess({ SHOPIFY_APP_URL: pipeline.appUrl, WORKER_POLL_MS: "600000" });
+    worker = started.child;
+    await started.started;
     await new Promise((resolve) => setTimeout(resolve, 500));
     await pipeline.deliverPaid(paidOrder());
     const [row] = await waitForInvoices((rows) => rows[0]?.remoteId != null, 15_000);

@@ -1,8 +1,8 @@
 // Two worker processes (`npm run worker`'s compiled build, as in production) against one database never post the
 // same row: every order ends with exactly one invoice and one create request.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { startWorkerProcess } from "../helpers/app-processes";
 import { stopProcess } from "../helpers/processes";
 import { connectShop, withTestPipeline, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -21,27 +21,16 @@ afterAll(async () => {
  * from source spends its first seconds transpiling what it imports after its first claim, and the other then took
  * every order.
  */
-function startWorkerProcess(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...WORKER_ENTRY], {
-    env: {
-      ...process.env,
-      SHOPIFY_APP_URL: pipeline.appUrl,
-      WORKER_CONCURRENCY: "4",
-      // One shop here: its fairness cap (shared by all workers) must not serialise the two processes.
-      WORKER_PER_SHOP: "30",
-      WORKER_POLL_MS: "100",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+async function startChildWorker(): Promise<void> {
+  const worker = startWorkerProcess({
+    SHOPIFY_APP_URL: pipeline.appUrl,
+    WORKER_CONCURRENCY: "4",
+    // One shop here: its fairness cap (shared by all workers) must not serialise the two processes.
+    WORKER_PER_SHOP: "30",
+    WORKER_POLL_MS: "100",
   });
-  children.push(child);
-  let output = "";
-  return new Promise((resolve) =>
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("invoice worker started")) resolve(child);
-    }),
-  );
+  children.push(worker.child);
+  await worker.started;
 }
 
 describe("two worker processes", () => {
@@ -52,8 +41,7 @@ describe("two worker processes", () => {
     // with 40 ms one process once took the whole burst while the other waited for the CPU (load 4).
     pipeline.sandbox.faults.setLatency(250);
     // Both workers run before any order arrives, so neither gets a head start.
-    ensureBuild();
-    await Promise.all([startWorkerProcess(), startWorkerProcess()]);
+    await Promise.all([startChildWorker(), startChildWorker()]);
     const orders = Array.from({ length: 30 }, () => paidOrder());
     // One burst, so both processes find a backlog to claim from.
     const responses = await Promise.all(orders.map((order) => pipeline.deliverPaid(order)));

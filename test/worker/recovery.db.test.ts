@@ -1,11 +1,11 @@
 // Recovery after a crash (issue 26, point 7). Leases are short and renewed while a job runs (the heartbeat), and a
 // worker whose database went away mid-job releases its own leased rows once it answers again, so a shop's share is
 // not held by leases nobody works under. Exactly one invoice per order throughout: a re-run starts with the lookup.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hot } from "../../app/db.server";
 import { InvoicingClient } from "../../app/invoicing-service/client";
-import { ensureBuild, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { startWorkerProcess } from "../helpers/app-processes";
 import { stopProcess } from "../helpers/processes";
 import { pipelineForEachTest, waitForInvoices } from "../helpers/pipeline";
 import { paidOrder } from "../helpers/orders";
@@ -49,33 +49,18 @@ describe("the lease heartbeat", () => {
 
 const postgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
-/** `npm run worker` (the compiled worker) as a child process; resolves once it logs that it started. Keeps its log. */
-function startWorkerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; log: string[] }> {
-  ensureBuild();
-  const child = spawn(process.execPath, [...WORKER_ENTRY], {
-    env: {
-      ...process.env,
-      SHOPIFY_APP_URL: pipeline.appUrl,
-      WORKER_CONCURRENCY: "1",
-      WORKER_PER_SHOP: "2",
-      WORKER_POLL_MS: "100",
-      LOG_LEVEL: "info",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+/** The compiled worker with one slot of the shop's two, polling every 100 ms; resolves once it started. */
+async function startChildWorker(env: Record<string, string>) {
+  const worker = startWorkerProcess({
+    SHOPIFY_APP_URL: pipeline.appUrl,
+    WORKER_CONCURRENCY: "1",
+    WORKER_PER_SHOP: "2",
+    WORKER_POLL_MS: "100",
+    ...env,
   });
-  children.push(child);
-  const log: string[] = [];
-  let rest = "";
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`worker exited with ${code}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const lines = (rest + chunk.toString()).split("\n");
-      rest = lines.pop() ?? "";
-      log.push(...lines);
-      if (lines.some((line) => line.includes("invoice worker started"))) resolve({ child, log });
-    });
-  });
+  children.push(worker.child);
+  await worker.started;
+  return worker;
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number) {
@@ -92,9 +77,9 @@ describe.skipIf(!postgres)("a worker killed while the database goes away for the
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     // Each request to the service takes a while, so both workers have jobs in flight when it happens.
     pipeline.sandbox.faults.setLatency(700);
-    const killed = await startWorkerProcess({});
+    const killed = await startChildWorker({});
     // The survivor's own leases are long: only releasing its rows once the database is back can free them in time.
-    const survivor = await startWorkerProcess({
+    const survivor = await startChildWorker({
       DATABASE_URL: throughProxy(process.env.DATABASE_URL!, proxy),
       WORKER_LEASE_MS: "300000",
     });
