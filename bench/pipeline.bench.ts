@@ -5,7 +5,8 @@
 // 2. Idle latency: from sending a webhook to the app being idle, until the sandbox receives the POST
 //    (--idle=N samples, 200 by default, after 10 of warm-up).
 // 3. Drain: 2,000 queued orders posted through the sandbox at a fixed latency, against the ideal
-//    (orders × latency ÷ concurrency).
+//    (orders × latency ÷ concurrency) and against a bare worker's drain of the same orders in the same run
+//    (bench/bare-worker.ts: what the machine and the stand-in allow at that moment).
 // 4. Fairness: 10,000 queued orders of 100 shops on PostgreSQL, each shop's wait against its fair share.
 // --only=ingest|idle|drain|fairness runs one part. --via=prisma takes every hot statement that has a Prisma form
 // through Prisma's client instead of the hand-written SQL (HOT_STATEMENTS_VIA, app/db/hot.server.ts), for an A/B run. --profile-web=DIR writes a V8 CPU profile of the web process
@@ -19,6 +20,12 @@ import Database from "better-sqlite3";
 import { startLocalStack, freePort } from "../scripts/lib/local-stack";
 import { webhookHeaders } from "../scripts/lib/shopify-signing";
 import { createDb } from "../app/db/client";
+import { cleanDocumentText } from "../app/invoicing-service/text";
+import { invoiceBodyJson } from "../app/invoicing-service/invoices";
+import { mapOrderToInvoice } from "../app/orders/map-order";
+import { parseShopifyOrder } from "../app/orders/order";
+import { MappingSettingsSchema } from "../app/settings/schema";
+import { startSandbox } from "../sandbox/server";
 import { SETTLED_STATES } from "../app/invoice-state/transitions";
 import { benchOrder as order } from "./orders";
 import { cloneShops } from "./shops";
@@ -204,6 +211,57 @@ if (!args.get("only") || args.get("only") === "idle") {
 //    are coalesced into that one read). The ideal is orders × 2 × latency ÷ concurrency; the time until every
 //    order is posted is reported too, against orders × latency ÷ concurrency.
 /**
+ * The drain's baseline, measured in the same run: bench/bare-worker.ts, a child process with no database that posts
+ * the same orders (mapped before its clock starts) and reads each once after its callbacks, through `slots` slots,
+ * against a sandbox of its own in this process with the same latency and formalisation delay. Its time is what this
+ * machine and the stand-in allow at this moment; the app's drain is also given as a ratio against it.
+ */
+async function bareDrain(slots: number, stack: { shop: string; env: NodeJS.ProcessEnv }) {
+  const sandbox = await startSandbox({
+    port: 0,
+    formalizeDelayMs: 300, // startLocalStack's default, which the drain's stack has
+    latencyMs: DRAIN_LATENCY_MS,
+    log: () => undefined,
+  });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join("bench", "bare-worker.ts")], {
+    env: stack.env,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const message = <T>(key: string) =>
+    new Promise<T>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`bare worker exited (${code}) before "${key}"`)));
+      child.on("message", (m) => key in (m as object) && resolve((m as Record<string, T>)[key]));
+    });
+  const callbackUrl = await message<string>("callbackUrl");
+  const settings = MappingSettingsSchema.parse({});
+  const { account } = sandbox;
+  const bodies = Array.from({ length: DRAIN_ORDERS }, (_, i) => {
+    const parsed = parseShopifyOrder(order(600_000 + i));
+    if (!parsed.ok) throw new Error("bench order does not parse");
+    const mapped = mapOrderToInvoice(parsed.order, {
+      settings,
+      shop: { domain: stack.shop, timezone: "Europe/Istanbul", currency: "TRY" },
+      now: new Date(),
+      saleChannelId: account.saleChannelId,
+      invoiceIntegrationId: account.invoiceIntegrationId,
+      callbackUrl,
+    });
+    if (!mapped.ok) throw new Error("bench order does not map");
+    return invoiceBodyJson(cleanDocumentText(mapped.body)).text;
+  });
+  const done = message<{ ms: number; posts: number; gets: number }>("done");
+  child.send({
+    bodies,
+    baseUrl: sandbox.url,
+    apiKey: account.apiKey,
+    concurrency: slots,
+  });
+  const result = await done;
+  await sandbox.stop();
+  return result;
+}
+
+/**
  * `slotsEach`: each process's concurrency; by default the total concurrency split between the processes (does a
  * second process cost anything?). With WORKER_CONCURRENCY each, a second process adds its slots, as adding a worker
  * process does in production (does it scale?); the ideal is then counted with all the slots.
@@ -291,10 +349,18 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
   const workerCpuMs = workers.reduce((sum, worker) => sum + cpuMsOf(worker.pid!), 0);
   const webCpuMs = cpuMsOf(stack.process.pid!) - webCpuAtStart;
   const benchCpuMs = cpuMsOf(process.pid) - benchCpuAtStart;
+  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve).kill("SIGTERM"))));
+  await db.$disconnect();
+  // The baseline after the app's drain (its workers gone, the stack idle), so the app's run meets the machine as in
+  // the runs before the baseline existed.
+  const bare = await bareDrain(slots, stack);
   say(
     `${label}: all posted in ${posted.toFixed(1)} s (ideal ${idealPost.toFixed(1)} s, ${(posted / idealPost).toFixed(2)}×); ` +
       `all final in ${seconds.toFixed(1)} s (ideal ${idealFinal.toFixed(1)} s for one POST and one GET each, ${(seconds / idealFinal).toFixed(2)}×), ` +
       `${drained.toFixed(1)} s from the first POST (${(drained / idealFinal).toFixed(2)}×); ` +
+      `baseline in this run (bench/bare-worker.ts: the same orders, no database, a sandbox alike) ${(bare.ms / 1000).toFixed(1)} s ` +
+      `(${(bare.ms / 1000 / idealFinal).toFixed(2)}× the ideal, ${bare.posts} POST, ${bare.gets} GET): the app ${((seconds * 1000) / bare.ms).toFixed(2)}× it counting start-up, ` +
+      `${((drained * 1000) / bare.ms).toFixed(2)}× from the first POST; ` +
       `${stack.sandbox.invoices.all().length} invoices at the sandbox, ${notCompleted} rows not completed; service calls: ${trips.post} POST, ${trips.get} GET of an invoice, ${trips.lookup} lookups; ` +
       `worker CPU ${(workerCpuMs / 1000).toFixed(1)} s, of which start-up ${((startupCpuMs ?? 0) / 1000).toFixed(1)} s: ` +
       `${((workerCpuMs - (startupCpuMs ?? 0)) / DRAIN_ORDERS).toFixed(2)} ms per order; ` +
@@ -303,8 +369,6 @@ async function drain(label: string, options: { postgresUrl?: string; processes: 
       `a create answered in ${(postMs.reduce((a, b) => a + b, 0) / postMs.length).toFixed(1)} ms on average, ` +
       `a slot spent ${(((posted * 1000 - ((firstPostAt ?? started) - started)) * slots) / DRAIN_ORDERS).toFixed(1)} ms per order from the first POST until all were posted`,
   );
-  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve).kill("SIGTERM"))));
-  await db.$disconnect();
   await stack.stop();
 }
 
