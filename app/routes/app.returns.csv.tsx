@@ -6,6 +6,7 @@ import { listReturns } from "../after-sale/returns.server";
 import { csvDate, defaultDecimal, returnPathText, returnsCsv } from "../after-sale/returns-csv";
 import { shopTimezone } from "../invoices/list.server";
 import { requestLocale } from "../i18n/i18n";
+import { todayIn } from "../after-sale/invoice-view.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -18,7 +19,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const csv = returnsCsv(rows, { locale, decimal, zone }, (row) =>
     returnPathText(row, locale, (day) => csvDate(day, locale)),
   );
-  const name = `${locale === "tr" ? "iadeler" : "returns"}-${new Date().toISOString().slice(0, 10)}.csv`;
+  // The shop's day, as the rows' dates (from 21:00 UTC Istanbul's is the next one).
+  const name = `${locale === "tr" ? "iadeler" : "returns"}-${todayIn(zone)}.csv`;
   return new Response(csv, {
     status: 200,
     headers: {
