@@ -14,5 +14,8 @@ process.env.SHOPIFY_API_SECRET = API_SECRET_KEY;
 process.env.SHOPIFY_APP_URL = TEST_APP_URL;
 process.env.LOCAL_SERVICES = "1";
 process.env.ENCRYPTION_KEY = "6d1a7f0c2b9e4d3a8c5f1e0b7a2d9c4e3f6a1b8d5c2e9f0a7b4d1c8e5f2a9b6c";
-// Accountant packages are built under the repository's tmp/ (ignored by git), one directory per package id.
-process.env.ACCOUNTANT_PACKAGE_DIR ??= "tmp/test-accountant-packages";
+// Accountant packages are built under the repository's tmp/ (ignored by git), one directory per package id, a folder
+// per test process: a worker's housekeeping sweeps the directories whose package row is not in its database, which
+// another process's fresh ones are; a day's grace keeps them, except under libfaketime (`faketime -f "+30d"`), where
+// Node's file times stay real and every folder looks weeks old.
+process.env.ACCOUNTANT_PACKAGE_DIR ??= `tmp/test-accountant-packages/${process.pid}`;
