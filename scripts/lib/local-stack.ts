@@ -43,6 +43,16 @@ export interface LocalStackOptions {
   apiSecret?: string;
 }
 
+/**
+ * Run under libfaketime (`faketime -f "+30d" npm test`: the suite on another day), a child started with an environment
+ * built from nothing must keep the tests' clock, or a token signed now by the test is not yet valid there.
+ */
+export function fakedClockEnv(): Record<string, string> {
+  return process.env.FAKETIME && process.env.LD_PRELOAD
+    ? { LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME }
+    : {};
+}
+
 /** The app's client id in a local stack (SHOPIFY_API_KEY). */
 export const LOCAL_API_KEY = "local-demo-app";
 
@@ -206,9 +216,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Without an Admin API to read from, the hourly reconciliation's first pass could only fail, retrying an
     // unreachable Shopify with backoff, and a SIGTERM would wait for those retries (5 s per stop): no schedule then.
     ...(options.adminApi ? { SHOPIFY_ADMIN_API_URL: options.adminApi.url } : { RECONCILE_INTERVAL_MINUTES: "0" }),
-    // Run under libfaketime (`faketime -f "+30d" npx vitest run …`: the suite on another day), the app keeps the
-    // tests' clock; its environment is otherwise built from nothing.
-    ...(process.env.FAKETIME ? { LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME } : {}),
+    // Its environment is otherwise built from nothing: the tests' clock goes with it (fakedClockEnv).
+    ...fakedClockEnv(),
     ...options.env,
   };
 

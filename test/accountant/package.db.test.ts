@@ -5,7 +5,7 @@
 // only until it or the package expires; a package whose file is gone says so. They run with the configured package
 // store (a directory on SQLite, the database on PostgreSQL); test/accountant/store.db.test.ts tests the database store
 // on both.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
@@ -492,8 +492,10 @@ describe("the accountant package", () => {
         mkdirSync(dir, { recursive: true });
         writeFileSync(path.join(dir, "muhasebe-2026-10.zip"), "PK");
       }
-      const later = new Date(Date.now() + ORPHAN_GRACE_MS + 60_000);
-      expect(await sweepOrphanDirs(new Date(), directoryStore(root))).toBe(0);
+      // Times from the folders' own mtime, which the file system gives (under libfaketime Node's stat is not faked).
+      const made = statSync(packageDir(id, root)).mtimeMs;
+      const later = new Date(made + ORPHAN_GRACE_MS + 60_000);
+      expect(await sweepOrphanDirs(new Date(made + 60_000), directoryStore(root))).toBe(0);
       expect(await sweepOrphanDirs(later, directoryStore(root))).toBe(1);
       expect(readdirSync(root)).toEqual([id]);
       // The shop's data deleted (uninstall, redact): its package's directory goes at the next sweep.

@@ -4,7 +4,16 @@
 // query, only as the response asks for it; expiry, a redaction's rebuild and the shop's deletion delete the chunks;
 // a package whose chunks are gone says so; housekeeping sweeps the working folders no package needs.
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -236,8 +245,10 @@ describe("the database package store", () => {
     const ready = await made("ready");
     await made("failed");
     const building = await made("building");
-    const later = new Date(Date.now() + ORPHAN_GRACE_MS + 60_000);
-    expect(await sweepOrphanDirs(new Date(), databaseStore(root))).toBe(0);
+    // Times from a folder's own mtime, which the file system gives (under libfaketime Node's stat is not faked).
+    const at = statSync(packageDir(building, root)).mtimeMs;
+    const later = new Date(at + ORPHAN_GRACE_MS + 60_000);
+    expect(await sweepOrphanDirs(new Date(at + 60_000), databaseStore(root))).toBe(0);
     expect(await sweepOrphanDirs(later, directoryStore(root))).toBe(1);
     expect(readdirSync(root).sort()).toEqual([building, ready].sort());
     expect(await sweepOrphanDirs(later, databaseStore(root))).toBe(1);

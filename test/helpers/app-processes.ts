@@ -6,7 +6,7 @@
 // in other processes (test/worker/processes.db.test.ts, test/worker/recovery.db.test.ts, test/jobs/signal.db.test.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { ensureBuild, SERVER_ENTRY, WORKER_ENTRY } from "../../scripts/lib/local-stack";
+import { ensureBuild, fakedClockEnv, SERVER_ENTRY, WORKER_ENTRY } from "../../scripts/lib/local-stack";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -39,6 +39,7 @@ export class AppProcesses {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        ...fakedClockEnv(),
         ...env,
       } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],

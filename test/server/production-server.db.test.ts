@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuild, freePort } from "../../scripts/lib/local-stack";
+import { ensureBuild, fakedClockEnv, freePort } from "../../scripts/lib/local-stack";
 import { installShop, prisma } from "../helpers/db";
 import { SHOP } from "../helpers/shopify";
 import { paidOrder } from "../helpers/orders";
@@ -63,6 +63,7 @@ describe("npm start", () => {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        ...fakedClockEnv(),
         SHOPIFY_API_KEY: "prod-server-test",
         SHOPIFY_API_SECRET: "prod-server-test-secret",
         SHOPIFY_APP_URL: appUrl,
