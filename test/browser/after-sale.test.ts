@@ -9,6 +9,7 @@ import type { Db } from "../../app/db/client";
 import { chromiumAvailable, closePage, openAdminPage, shot as screenshot } from "../helpers/browser";
 import { withBrowserStack } from "../helpers/browser-stack";
 import { afterSaleFixture, orderFixture } from "../helpers/after-sale";
+import { todayIn } from "../../app/after-sale/invoice-view.server";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -93,7 +94,10 @@ describe.skipIf(!chromiumAvailable())("after the sale in the browser", () => {
         for await (const chunk of stream) chunks.push(chunk as Buffer);
         return Buffer.concat(chunks).toString("utf8");
       });
-      expect(download.suggestedFilename()).toMatch(/\.csv$/);
+      // Named by the shop's day (Istanbul), as its rows are dated: from 21:00 UTC that is UTC's tomorrow.
+      expect(download.suggestedFilename()).toBe(
+        `${locale === "tr" ? "iadeler" : "returns"}-${todayIn("Europe/Istanbul")}.csv`,
+      );
       expect(csv.split("\n").filter((line) => line.trim()).length).toBeGreaterThanOrEqual(3);
       await closePage(page);
     }
